@@ -1,0 +1,69 @@
+//! Procedural macros of [mcs](https://docs.rs/mcs). Use them through the `mcs` crate:
+//! `#[mcs::tool_driver]`.
+
+mod ast;
+mod attr;
+mod docs;
+mod errors;
+mod expand;
+mod valid;
+
+use proc_macro::TokenStream;
+use syn::ItemImpl;
+
+use crate::errors::Errors;
+
+/// Turns an inherent `impl` block into an MCS `ToolDriver`: each method marked `#[tool]`
+/// becomes a tool. See the `mcs` crate's documentation for the full description.
+#[proc_macro_attribute]
+pub fn tool_driver(args: TokenStream, input: TokenStream) -> TokenStream {
+    let mut attrs = attr::DriverAttrs::default();
+    let mut errors = Errors::new();
+    let parser = syn::meta::parser(|meta| attrs.parse_meta(&meta));
+    if let Err(error) = syn::parse::Parser::parse(parser, args) {
+        errors.push(error);
+    }
+    let mut item: ItemImpl = match syn::parse(input) {
+        Ok(item) => item,
+        Err(error) => {
+            let mut error = syn::Error::new(
+                error.span(),
+                "#[mcs::tool_driver] goes on an impl block: `impl MyDriver { ... }`",
+            );
+            if let Some(attr_errors) = errors.into_result() {
+                error.combine(attr_errors);
+            }
+            return error.into_compile_error().into();
+        }
+    };
+    let tools = ast::parse(&mut item, &mut errors);
+    valid::check(&item, &tools, &mut errors);
+    let krate = expand::crate_path(&attrs);
+    match errors.into_result() {
+        Some(error) => {
+            let mut out = error.into_compile_error();
+            out.extend(expand::stub(&item, &krate));
+            out.into()
+        }
+        None => expand::Expansion {
+            item: &item,
+            attrs: &attrs,
+            tools: &tools,
+        }
+        .expand()
+        .into(),
+    }
+}
+
+/// Marks a method of a `#[mcs::tool_driver]` impl block as a tool. On its own, outside such
+/// a block, it is an error.
+#[proc_macro_attribute]
+pub fn tool(_args: TokenStream, input: TokenStream) -> TokenStream {
+    let mut out: proc_macro2::TokenStream = syn::Error::new(
+        proc_macro2::Span::call_site(),
+        "#[tool] only works on methods inside an impl block marked #[mcs::tool_driver]",
+    )
+    .into_compile_error();
+    out.extend(proc_macro2::TokenStream::from(input));
+    out.into()
+}

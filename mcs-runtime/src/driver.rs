@@ -1,0 +1,195 @@
+//! The two MCS interfaces: [`ToolDriver`] (the technical bridge) and [`Driver`] (the side a
+//! model meets).
+
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{Context, Poll};
+
+use serde_json::Value;
+
+use crate::error::ToolError;
+use crate::types::{DriverMeta, DriverResponse, Tool};
+
+/// A boxed, sendable future, the return type of the object-safe async methods here.
+pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+/// What [`ToolDriver::execute_tool`] returns: the result of one tool call, now or later.
+///
+/// A tool that finishes synchronously gives a ready future, which costs no allocation;
+/// an async tool gives a boxed one.
+#[must_use = "a tool call does nothing unless awaited"]
+pub struct ToolFuture<'a> {
+    state: ToolFutureState<'a>,
+}
+
+enum ToolFutureState<'a> {
+    Ready(Option<Result<Value, ToolError>>),
+    Pending(BoxFuture<'a, Result<Value, ToolError>>),
+}
+
+impl<'a> ToolFuture<'a> {
+    /// A call that has already finished.
+    pub fn ready(result: Result<Value, ToolError>) -> Self {
+        ToolFuture {
+            state: ToolFutureState::Ready(Some(result)),
+        }
+    }
+
+    /// A call that finishes when `future` does.
+    pub fn new(future: impl Future<Output = Result<Value, ToolError>> + Send + 'a) -> Self {
+        ToolFuture {
+            state: ToolFutureState::Pending(Box::pin(future)),
+        }
+    }
+
+    /// The result, if the call finished without waiting; otherwise the future back.
+    pub fn into_ready(self) -> Result<Result<Value, ToolError>, Self> {
+        match self.state {
+            ToolFutureState::Ready(Some(result)) => Ok(result),
+            state => Err(ToolFuture { state }),
+        }
+    }
+}
+
+impl Future for ToolFuture<'_> {
+    type Output = Result<Value, ToolError>;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        match &mut self.state {
+            ToolFutureState::Ready(result) => Poll::Ready(result.take().unwrap_or_else(|| {
+                Err(ToolError::execution(
+                    "",
+                    "the tool call was polled again after it had completed",
+                ))
+            })),
+            ToolFutureState::Pending(future) => future.as_mut().poll(cx),
+        }
+    }
+}
+
+impl std::fmt::Debug for ToolFuture<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let state = match self.state {
+            ToolFutureState::Ready(Some(_)) => "ready",
+            ToolFutureState::Ready(None) => "taken",
+            ToolFutureState::Pending(_) => "pending",
+        };
+        f.debug_struct("ToolFuture").field("state", &state).finish()
+    }
+}
+
+/// The technical bridge: a set of tools and the means to execute them. It knows nothing of
+/// models or prompts.
+///
+/// Object-safe: drivers are usually held as `Arc<dyn ToolDriver>`. Implementations must be
+/// stateless with respect to conversations (the client owns the history).
+pub trait ToolDriver: Send + Sync {
+    /// Who this driver is.
+    fn meta(&self) -> &DriverMeta;
+
+    /// The tools this driver offers. Cheap to call repeatedly: implementations hand out a
+    /// shared list built once, not a fresh one per call.
+    fn list_tools(&self) -> Arc<[Tool]>;
+
+    /// Executes the tool `name` with `arguments` (a JSON object; `null` counts as no
+    /// arguments) and returns its raw result.
+    ///
+    /// Fails with [`ToolError::UnknownTool`] for a name this driver does not have,
+    /// [`ToolError::InvalidArguments`] when the arguments do not fit the tool, and
+    /// [`ToolError::Execution`] when the tool itself fails.
+    fn execute_tool<'a>(&'a self, name: &'a str, arguments: Value) -> ToolFuture<'a>;
+}
+
+/// A model's output as handed to [`Driver::process_llm_response`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum LlmResponse<'a> {
+    /// Plain text, as a model wrote it.
+    Text(&'a str),
+    /// A provider-native message: an OpenAI chat message with `tool_calls`, an OpenAI
+    /// Responses output, an Anthropic message with `tool_use` blocks, a Gemini candidate.
+    Message(&'a Value),
+}
+
+impl<'a> From<&'a str> for LlmResponse<'a> {
+    fn from(text: &'a str) -> Self {
+        LlmResponse::Text(text)
+    }
+}
+
+impl<'a> From<&'a String> for LlmResponse<'a> {
+    fn from(text: &'a String) -> Self {
+        LlmResponse::Text(text)
+    }
+}
+
+impl<'a> From<&'a Value> for LlmResponse<'a> {
+    fn from(message: &'a Value) -> Self {
+        match message {
+            Value::String(text) => LlmResponse::Text(text),
+            message => LlmResponse::Message(message),
+        }
+    }
+}
+
+/// The side of a driver that a model meets: prompts out, model output in.
+pub trait Driver: Send + Sync {
+    /// Who this driver is.
+    fn meta(&self) -> &DriverMeta;
+
+    /// A machine-readable listing of the tools, for clients that build their own prompt.
+    fn get_function_description(&self, model: Option<&str>) -> String;
+
+    /// A ready-to-use system prompt that lists the tools and teaches the call format,
+    /// tuned for `model` when the driver knows it.
+    fn get_driver_system_message(&self, model: Option<&str>) -> String;
+
+    /// Finds the tool calls in a model's output, executes the ones this driver owns, and
+    /// says what happened. An output with no call for this driver gives the empty
+    /// [`DriverResponse`].
+    fn process_llm_response<'a>(
+        &'a self,
+        response: LlmResponse<'a>,
+    ) -> BoxFuture<'a, DriverResponse>;
+}
+
+macro_rules! forward_through_pointer {
+    ($($pointer:ty),*) => {$(
+        impl<T: ToolDriver + ?Sized> ToolDriver for $pointer {
+            fn meta(&self) -> &DriverMeta {
+                (**self).meta()
+            }
+
+            fn list_tools(&self) -> Arc<[Tool]> {
+                (**self).list_tools()
+            }
+
+            fn execute_tool<'a>(&'a self, name: &'a str, arguments: Value) -> ToolFuture<'a> {
+                (**self).execute_tool(name, arguments)
+            }
+        }
+
+        impl<T: Driver + ?Sized> Driver for $pointer {
+            fn meta(&self) -> &DriverMeta {
+                (**self).meta()
+            }
+
+            fn get_function_description(&self, model: Option<&str>) -> String {
+                (**self).get_function_description(model)
+            }
+
+            fn get_driver_system_message(&self, model: Option<&str>) -> String {
+                (**self).get_driver_system_message(model)
+            }
+
+            fn process_llm_response<'a>(
+                &'a self,
+                response: LlmResponse<'a>,
+            ) -> BoxFuture<'a, DriverResponse> {
+                (**self).process_llm_response(response)
+            }
+        }
+    )*};
+}
+
+forward_through_pointer!(Arc<T>, Box<T>, &T);

@@ -1,0 +1,106 @@
+//! Turning what a tool method returns into a tool result.
+//!
+//! A method returns `T: Serialize` or `Result<T, E>`. The error type decides how much of it
+//! survives: a [`ToolError`] passes through as it is, a `std::error::Error` (or a
+//! [`BoxError`]) is kept as the failure's source, anything else `Display` is kept as text.
+//! Generated code picks the right conversion at compile time by autoref specialization:
+//! `(&&&ErrorWrap(&error)).mcs_error_kind().into_tool_error(tool, error)`.
+
+use std::error::Error as StdError;
+use std::fmt::Display;
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::error::{BoxError, ToolError};
+
+/// A successful return value as a tool result.
+pub fn to_output<T: Serialize + ?Sized>(tool: &str, value: &T) -> Result<Value, ToolError> {
+    serde_json::to_value(value).map_err(|error| {
+        ToolError::execution(
+            tool,
+            format!("the result could not be turned into JSON: {error}"),
+        )
+    })
+}
+
+/// A reference to a tool's error, probed for the most faithful conversion.
+pub struct ErrorWrap<'e, E: ?Sized>(pub &'e E);
+
+/// The error already is a [`ToolError`].
+pub struct AsIs;
+/// The error is a boxed error: it becomes the failure's source.
+pub struct Boxed;
+/// The error is a `std::error::Error`: it becomes the failure's source.
+pub struct Source;
+/// The error only has `Display`: its text becomes the failure's message.
+pub struct Message;
+
+/// Probe for [`AsIs`] (tried first).
+pub trait AsIsKind {
+    /// The conversion to use.
+    fn mcs_error_kind(&self) -> AsIs {
+        AsIs
+    }
+}
+impl AsIsKind for &&ErrorWrap<'_, ToolError> {}
+
+/// Probe for [`Boxed`] (tried first, as boxed errors are not `std::error::Error`).
+pub trait BoxedKind {
+    /// The conversion to use.
+    fn mcs_error_kind(&self) -> Boxed {
+        Boxed
+    }
+}
+impl BoxedKind for &&ErrorWrap<'_, BoxError> {}
+
+/// Probe for [`Source`] (tried second).
+pub trait SourceKind {
+    /// The conversion to use.
+    fn mcs_error_kind(&self) -> Source {
+        Source
+    }
+}
+impl<E: StdError + Send + Sync + 'static> SourceKind for &ErrorWrap<'_, E> {}
+
+/// Probe for [`Message`] (tried last).
+pub trait MessageKind {
+    /// The conversion to use.
+    fn mcs_error_kind(&self) -> Message {
+        Message
+    }
+}
+impl<E: Display + ?Sized> MessageKind for ErrorWrap<'_, E> {}
+
+impl AsIs {
+    /// Passes the error through.
+    pub fn into_tool_error(self, _tool: &str, error: ToolError) -> ToolError {
+        error
+    }
+}
+
+impl Boxed {
+    /// Keeps the error as the source.
+    pub fn into_tool_error(self, tool: &str, error: BoxError) -> ToolError {
+        ToolError::execution_source(tool, error)
+    }
+}
+
+impl Source {
+    /// Keeps the error as the source.
+    pub fn into_tool_error<E: StdError + Send + Sync + 'static>(
+        self,
+        tool: &str,
+        error: E,
+    ) -> ToolError {
+        ToolError::execution_source(tool, error)
+    }
+}
+
+impl Message {
+    /// Keeps the error's text (the alternate form, which error-chain types such as
+    /// `anyhow::Error` use to print their causes).
+    pub fn into_tool_error<E: Display>(self, tool: &str, error: E) -> ToolError {
+        ToolError::execution(tool, format!("{error:#}"))
+    }
+}

@@ -1,0 +1,356 @@
+//! The MCS data model: what drivers describe and what they answer.
+//!
+//! Field names follow the Model Context Standard, so JSON written by other SDKs
+//! deserializes here and JSON written here reads there.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// How a driver reaches its backend, e.g. `rest` / `http` / `OpenAPI`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Binding {
+    /// What the driver can do, e.g. `rest`, `filesystem`, `can`.
+    pub capability: String,
+    /// The backend it talks through, e.g. `http`, `localfs`.
+    pub adapter: String,
+    /// The format of the specification its tools come from, e.g. `OpenAPI`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spec_format: Option<String>,
+}
+
+impl Binding {
+    /// A binding without a specification format.
+    pub fn new(capability: impl Into<String>, adapter: impl Into<String>) -> Self {
+        Binding {
+            capability: capability.into(),
+            adapter: adapter.into(),
+            spec_format: None,
+        }
+    }
+
+    /// Sets the specification format.
+    #[must_use]
+    pub fn with_spec_format(mut self, spec_format: impl Into<String>) -> Self {
+        self.spec_format = Some(spec_format.into());
+        self
+    }
+}
+
+/// Metadata that identifies a driver.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DriverMeta {
+    /// A stable identifier, unique among the drivers a client holds.
+    pub id: String,
+    /// A human-readable name.
+    pub name: String,
+    /// The driver's version.
+    pub version: String,
+    /// How the driver reaches its backends.
+    #[serde(default)]
+    pub bindings: Vec<Binding>,
+    /// Models the driver's prompts are tuned for; `None` means any model.
+    ///
+    /// Older documents call this field `supported_llms`; both names are read.
+    #[serde(
+        default,
+        alias = "supported_llms",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub target_llms: Option<Vec<String>>,
+    /// Optional capabilities the driver implements beyond the mandatory ones.
+    #[serde(default)]
+    pub capabilities: Vec<String>,
+}
+
+impl DriverMeta {
+    /// Metadata with no bindings, no model restriction and no extra capabilities.
+    pub fn new(id: impl Into<String>, name: impl Into<String>, version: impl Into<String>) -> Self {
+        DriverMeta {
+            id: id.into(),
+            name: name.into(),
+            version: version.into(),
+            bindings: Vec::new(),
+            target_llms: None,
+            capabilities: Vec::new(),
+        }
+    }
+
+    /// Adds a binding.
+    #[must_use]
+    pub fn with_binding(mut self, binding: Binding) -> Self {
+        self.bindings.push(binding);
+        self
+    }
+}
+
+/// One parameter of a [`Tool`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ToolParameter {
+    /// The argument's key in the call's `arguments` object.
+    pub name: String,
+    /// What the argument means, for the model.
+    #[serde(default)]
+    pub description: String,
+    /// Whether a call must supply the argument.
+    #[serde(default)]
+    pub required: bool,
+    /// A self-contained JSON Schema of the value; `None` means a string.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub schema: Option<Value>,
+}
+
+impl ToolParameter {
+    /// A required parameter without a schema (the standard reads that as a string).
+    pub fn new(name: impl Into<String>, description: impl Into<String>) -> Self {
+        ToolParameter {
+            name: name.into(),
+            description: description.into(),
+            required: true,
+            schema: None,
+        }
+    }
+
+    /// Sets whether the parameter is required.
+    #[must_use]
+    pub fn required(mut self, required: bool) -> Self {
+        self.required = required;
+        self
+    }
+
+    /// Sets the JSON Schema of the value.
+    #[must_use]
+    pub fn with_schema(mut self, schema: Value) -> Self {
+        self.schema = Some(schema);
+        self
+    }
+
+    /// The parameter's schema as a model should see it: the declared schema (a string when
+    /// there is none) with the parameter's description in front of the type's own.
+    pub fn property_schema(&self) -> Value {
+        let mut schema = self
+            .schema
+            .clone()
+            .unwrap_or_else(|| serde_json::json!({ "type": "string" }));
+        crate::schema::merge_description(&mut schema, &self.description);
+        schema
+    }
+}
+
+/// A tool a driver offers: a name, a short title and/or a description, and parameters.
+///
+/// The standard requires at least one of title and description, so a `Tool` cannot be
+/// built (or deserialized) without one; [`Tool::description`] falls back to the title.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(try_from = "ToolRepr")]
+pub struct Tool {
+    name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    title: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    description: Option<String>,
+    #[serde(default)]
+    parameters: Vec<ToolParameter>,
+}
+
+/// The unchecked wire shape of a [`Tool`].
+#[derive(Deserialize)]
+struct ToolRepr {
+    name: String,
+    #[serde(default)]
+    title: Option<String>,
+    #[serde(default)]
+    description: Option<String>,
+    #[serde(default)]
+    parameters: Vec<ToolParameter>,
+}
+
+impl TryFrom<ToolRepr> for Tool {
+    type Error = MissingToolText;
+
+    fn try_from(repr: ToolRepr) -> Result<Self, Self::Error> {
+        Ok(
+            Tool::try_new(repr.name, repr.title, repr.description)?
+                .with_parameters(repr.parameters),
+        )
+    }
+}
+
+/// A tool was given neither a title nor a description.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("tool `{name}` has neither a title nor a description; the standard requires one")]
+pub struct MissingToolText {
+    /// The tool's name.
+    pub name: String,
+}
+
+impl Tool {
+    /// A tool with a description (and no title).
+    pub fn new(name: impl Into<String>, description: impl Into<String>) -> Self {
+        Tool {
+            name: name.into(),
+            title: None,
+            description: Some(description.into()),
+            parameters: Vec::new(),
+        }
+    }
+
+    /// A tool known only by its title; its description is the title.
+    pub fn with_only_title(name: impl Into<String>, title: impl Into<String>) -> Self {
+        Tool {
+            name: name.into(),
+            title: Some(title.into()),
+            description: None,
+            parameters: Vec::new(),
+        }
+    }
+
+    /// A tool from optional parts; fails when both title and description are missing
+    /// or blank.
+    pub fn try_new(
+        name: impl Into<String>,
+        title: Option<String>,
+        description: Option<String>,
+    ) -> Result<Self, MissingToolText> {
+        let name = name.into();
+        let present = |text: &Option<String>| text.as_deref().is_some_and(|t| !t.trim().is_empty());
+        if !present(&title) && !present(&description) {
+            return Err(MissingToolText { name });
+        }
+        Ok(Tool {
+            name,
+            title: title.filter(|t| !t.trim().is_empty()),
+            description: description.filter(|d| !d.trim().is_empty()),
+            parameters: Vec::new(),
+        })
+    }
+
+    /// Sets the short title.
+    #[must_use]
+    pub fn with_title(mut self, title: impl Into<String>) -> Self {
+        self.title = Some(title.into());
+        self
+    }
+
+    /// Sets the description.
+    #[must_use]
+    pub fn with_description(mut self, description: impl Into<String>) -> Self {
+        self.description = Some(description.into());
+        self
+    }
+
+    /// Appends a parameter.
+    #[must_use]
+    pub fn with_parameter(mut self, parameter: ToolParameter) -> Self {
+        self.parameters.push(parameter);
+        self
+    }
+
+    /// Replaces the parameters.
+    #[must_use]
+    pub fn with_parameters(mut self, parameters: Vec<ToolParameter>) -> Self {
+        self.parameters = parameters;
+        self
+    }
+
+    /// The name a model calls the tool by.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The short title, if one was given.
+    pub fn title(&self) -> Option<&str> {
+        self.title.as_deref()
+    }
+
+    /// The description, or the title when there is no description.
+    pub fn description(&self) -> &str {
+        // `try_new` and deserialization guarantee one of the two.
+        self.description
+            .as_deref()
+            .or(self.title.as_deref())
+            .unwrap_or_default()
+    }
+
+    /// The title, or the first line of the description: the cheapest label for a listing.
+    pub fn label(&self) -> &str {
+        match &self.title {
+            Some(title) => title,
+            None => self.description().lines().next().unwrap_or_default(),
+        }
+    }
+
+    /// The parameters, in declaration order.
+    pub fn parameters(&self) -> &[ToolParameter] {
+        &self.parameters
+    }
+
+    /// Looks up a parameter by name.
+    pub fn parameter(&self, name: &str) -> Option<&ToolParameter> {
+        self.parameters.iter().find(|p| p.name == name)
+    }
+
+    /// The arguments object as one JSON Schema: `{"type": "object", "properties", "required"}`.
+    ///
+    /// Definitions that recursive parameter types keep are hoisted to the root, where their
+    /// `#/$defs/...` references resolve.
+    pub fn input_schema(&self) -> Value {
+        crate::schema::object_schema(&self.parameters)
+    }
+}
+
+/// What a driver reports of one tool call it found in a model's output.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ToolCallRecord {
+    /// The tool's name as the model wrote it.
+    pub name: String,
+    /// The arguments the tool was called with.
+    #[serde(default)]
+    pub arguments: Value,
+    /// The raw result, when the call succeeded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result: Option<Value>,
+    /// What went wrong, when it did not.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    /// The provider's id of the call (OpenAI `call_…`, Anthropic `toolu_…`), if it had one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_call_id: Option<String>,
+}
+
+/// A driver's answer to one model output.
+///
+/// The empty response (`DriverResponse::default()`) means "no call for this driver": the
+/// output is a final answer, or belongs to another driver.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct DriverResponse {
+    /// The raw result of the executed call (of the last one, when there were several).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_call_result: Option<Value>,
+    /// At least one call was executed.
+    #[serde(default)]
+    pub call_executed: bool,
+    /// At least one call was recognised but could not be parsed, validated or executed.
+    #[serde(default)]
+    pub call_failed: bool,
+    /// What happened, for the program.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub call_detail: Option<String>,
+    /// What to tell the model so it can try again.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retry_prompt: Option<String>,
+    /// Messages to append to the conversation: the model's output and the tool results (or
+    /// the retry hint), in the shape of the provider that produced the call. `None` when no
+    /// call was found.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub messages: Option<Vec<Value>>,
+    /// Every call found, with its outcome.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub executed_calls: Vec<ToolCallRecord>,
+}
+
+impl DriverResponse {
+    /// Whether this is the empty response: no call this driver owns was found.
+    pub fn is_empty(&self) -> bool {
+        !self.call_executed && !self.call_failed && self.messages.is_none()
+    }
+}
