@@ -211,7 +211,9 @@ impl fmt::Display for ArgumentError {
     }
 }
 
-/// The candidate closest to `name`, if it is close enough to be a plausible typo.
+/// The candidate closest to `name`, if it is close enough to be a plausible typo. The
+/// threshold keeps one-letter slips (`cty` → `city`) and rejects different words that share
+/// a suffix (`delete_task` is not `complete_task`).
 fn closest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
     let lowered = name.to_lowercase();
     candidates
@@ -222,7 +224,7 @@ fn closest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Opt
                 candidate,
             )
         })
-        .filter(|(score, _)| *score >= 0.6)
+        .filter(|(score, _)| *score >= 0.72)
         .max_by(|a, b| a.0.total_cmp(&b.0))
         .map(|(_, candidate)| candidate)
 }

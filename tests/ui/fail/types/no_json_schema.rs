@@ -1,0 +1,18 @@
+// A parameter type without `JsonSchema` is reported on the parameter's type.
+#[derive(serde::Deserialize)]
+struct Point {
+    x: f64,
+}
+
+struct Geo;
+
+#[mcs::tool_driver]
+impl Geo {
+    /// Moves a point.
+    #[tool]
+    fn shift(&self, point: Point) -> f64 {
+        point.x
+    }
+}
+
+fn main() {}
