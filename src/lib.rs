@@ -95,3 +95,8 @@ pub mod __private {
     pub use std::string::String;
     pub use std::sync::{Arc, OnceLock};
 }
+
+/// The README's code samples, compiled as doc tests so that they cannot drift.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
