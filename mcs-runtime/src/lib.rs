@@ -10,6 +10,7 @@ mod driver;
 mod error;
 pub mod llm;
 mod output;
+pub mod prompt;
 pub mod schema;
 mod types;
 
