@@ -235,10 +235,11 @@ fn flattened_fields(schema: &Value) -> Option<Vec<ToolParameter>> {
                 },
                 _ => String::new(),
             };
-            if let (Some(definitions), Value::Object(object)) = (definitions, &mut property) {
-                if property_refers(&Value::Object(object.clone())) {
-                    object.insert("$defs".to_owned(), definitions.clone());
-                }
+            let refers = property_refers(&property);
+            if let (Some(definitions), Value::Object(object), true) =
+                (definitions, &mut property, refers)
+            {
+                object.insert("$defs".to_owned(), definitions.clone());
             }
             ToolParameter {
                 name: name.clone(),

@@ -59,7 +59,8 @@ impl OpenAiClient {
         };
         let model = non_empty_var("MCS_LLM_MODEL").unwrap_or_else(|| "gpt-4o-mini".to_owned());
         let mut client = Self::new(base_url, model)?;
-        client.api_key = non_empty_var("MCS_LLM_API_KEY").or_else(|| non_empty_var("OPENAI_API_KEY"));
+        client.api_key =
+            non_empty_var("MCS_LLM_API_KEY").or_else(|| non_empty_var("OPENAI_API_KEY"));
         Ok(Some(client))
     }
 
@@ -86,10 +87,10 @@ impl OpenAiClient {
 
     fn request_body(&self, messages: &[Value]) -> Value {
         let mut body = json!({"model": self.model, "messages": messages});
-        if let ToolMode::Native(tools) = &self.mode {
-            if !tools.is_empty() {
-                body["tools"] = Value::Array(tools.clone());
-            }
+        if let ToolMode::Native(tools) = &self.mode
+            && !tools.is_empty()
+        {
+            body["tools"] = Value::Array(tools.clone());
         }
         if let Some(temperature) = self.temperature {
             body["temperature"] = json!(temperature);
@@ -105,21 +106,30 @@ impl OpenAiClient {
         if let Some(key) = &self.api_key {
             request = request.bearer_auth(key);
         }
-        let response = request.send().await.map_err(|e| LlmError::Transport(e.to_string()))?;
+        let response = request
+            .send()
+            .await
+            .map_err(|e| LlmError::Transport(e.to_string()))?;
         let status = response.status();
-        let body = response.text().await.map_err(|e| LlmError::Transport(e.to_string()))?;
+        let body = response
+            .text()
+            .await
+            .map_err(|e| LlmError::Transport(e.to_string()))?;
         if !status.is_success() {
             return Err(LlmError::Status {
                 status: status.as_u16(),
                 body: excerpt(&body),
             });
         }
-        let reply: Value = serde_json::from_str(&body)
-            .map_err(|e| LlmError::Protocol(format!("{e}; the body starts with {}", excerpt(&body))))?;
+        let reply: Value = serde_json::from_str(&body).map_err(|e| {
+            LlmError::Protocol(format!("{e}; the body starts with {}", excerpt(&body)))
+        })?;
         let message = reply
             .pointer("/choices/0/message")
             .cloned()
-            .ok_or_else(|| LlmError::Protocol(format!("no choices[0].message in {}", excerpt(&body))))?;
+            .ok_or_else(|| {
+                LlmError::Protocol(format!("no choices[0].message in {}", excerpt(&body)))
+            })?;
         Ok(match self.mode {
             ToolMode::Native(_) => ModelTurn::Native(message),
             ToolMode::Prompt => ModelTurn::Text(super::message_text(&message)),
@@ -138,11 +148,17 @@ impl LlmClient for OpenAiClient {
 }
 
 fn non_empty_var(name: &str) -> Option<String> {
-    std::env::var(name).ok().filter(|value| !value.trim().is_empty())
+    std::env::var(name)
+        .ok()
+        .filter(|value| !value.trim().is_empty())
 }
 
 /// The start of a body, for error messages.
 fn excerpt(body: &str) -> String {
     let cut: String = body.chars().take(500).collect();
-    if cut.len() < body.len() { format!("{cut}…") } else { cut }
+    if cut.len() < body.len() {
+        format!("{cut}…")
+    } else {
+        cut
+    }
 }
