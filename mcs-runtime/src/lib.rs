@@ -11,6 +11,7 @@ mod error;
 mod output;
 pub mod schema;
 mod types;
+pub mod validate;
 
 pub use driver::{BoxFuture, Driver, LlmResponse, ToolDriver, ToolFuture};
 pub use error::{ArgumentError, ArgumentErrorKind, BoxError, ToolError};
