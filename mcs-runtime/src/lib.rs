@@ -8,6 +8,7 @@
 mod dispatch;
 mod driver;
 mod error;
+pub mod export;
 mod output;
 pub mod schema;
 mod types;

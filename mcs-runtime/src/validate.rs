@@ -97,6 +97,13 @@ pub fn validate_value(path: &str, schema: &Value, value: &Value) -> Result<(), V
     }
 }
 
+/// Whether `schema`, a part of `root`, accepts `value`.
+pub(crate) fn accepts(root: &Value, schema: &Value, value: &Value) -> bool {
+    let mut problems = Vec::new();
+    Validator::new(root, "").check(schema, value, &mut Vec::new(), 0, &mut problems);
+    problems.is_empty()
+}
+
 struct Validator<'s> {
     /// Where `$ref`s resolve.
     root: &'s Value,
