@@ -210,22 +210,9 @@ impl Gemini<'_> {
             );
             return Some(free_form(object.clone(), &what));
         }
+        // Keywords beside the reference win over the definition's; descriptions join.
         let mut merged = object.clone();
-        if let Value::Object(body) = target {
-            for (key, value) in body {
-                match (key.as_str(), merged.get_mut(key), value) {
-                    ("description", Some(Value::String(here)), Value::String(there)) => {
-                        if here.trim() != there.trim() {
-                            *here = format!("{}\n\n{}", here.trim_end(), there.trim());
-                        }
-                    }
-                    (_, Some(_), _) => {}
-                    (_, None, value) => {
-                        merged.insert(key.clone(), value.clone());
-                    }
-                }
-            }
-        }
+        let _ = merge_all_of(&mut merged, vec![target.clone()], |_| None);
         self.expanding.push(name);
         let converted = self.convert(&Value::Object(merged));
         self.expanding.pop();
@@ -291,24 +278,11 @@ impl Gemini<'_> {
                 free_form(object, "null")
             }
             1 => {
-                let Some(Value::Object(only)) = converted.pop() else {
-                    return Value::Object(object);
-                };
-                let mut merged = only;
+                let mut only = converted.pop().unwrap_or_default();
                 if let Some(Value::String(here)) = object.shift_remove("description") {
-                    let there = merged
-                        .get("description")
-                        .and_then(Value::as_str)
-                        .unwrap_or_default()
-                        .to_owned();
-                    let description = if there.trim().is_empty() || there.trim() == here.trim() {
-                        here
-                    } else {
-                        format!("{}\n\n{}", here.trim_end(), there.trim())
-                    };
-                    merged.insert("description".to_owned(), json!(description));
+                    schema::merge_description(&mut only, &here);
                 }
-                Value::Object(merged)
+                only
             }
             _ => {
                 let mut notes = Vec::new();
