@@ -473,22 +473,25 @@ fn with_bounds(text: String, object: &Map<String, Value>) -> String {
             .filter(|v| v.is_number())
             .map(ToString::to_string)
     };
-    let lower = match (bound("minimum"), bound("exclusiveMinimum")) {
-        (_, Some(min)) => Some(("> ", min)),
-        (Some(min), None) => Some(("≥ ", min)),
-        (None, None) => None,
-    };
-    let upper = match (bound("maximum"), bound("exclusiveMaximum")) {
-        (_, Some(max)) => Some(("< ", max)),
-        (Some(max), None) => Some(("≤ ", max)),
-        (None, None) => None,
-    };
-    match (lower, upper) {
-        (Some(("≥ ", min)), Some(("≤ ", max))) => format!("{text} from {min} to {max}"),
-        (Some((a, min)), Some((b, max))) => format!("{text} {a}{min} and {b}{max}"),
-        (Some((a, min)), None) => format!("{text} {a}{min}"),
-        (None, Some((b, max))) => format!("{text} {b}{max}"),
-        (None, None) => text,
+    // (inclusive, bound); an exclusive bound is the stricter one when both are given.
+    let lower = bound("exclusiveMinimum")
+        .map(|min| (false, min))
+        .or_else(|| bound("minimum").map(|min| (true, min)));
+    let upper = bound("exclusiveMaximum")
+        .map(|max| (false, max))
+        .or_else(|| bound("maximum").map(|max| (true, max)));
+    if let (Some((true, min)), Some((true, max))) = (&lower, &upper) {
+        return format!("{text} from {min} to {max}");
+    }
+    let lower =
+        lower.map(|(inclusive, min)| format!("{} {min}", if inclusive { "≥" } else { ">" }));
+    let upper =
+        upper.map(|(inclusive, max)| format!("{} {max}", if inclusive { "≤" } else { "<" }));
+    let parts: Vec<String> = lower.into_iter().chain(upper).collect();
+    if parts.is_empty() {
+        text
+    } else {
+        format!("{text} {}", parts.join(" and "))
     }
 }
 

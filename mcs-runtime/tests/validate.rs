@@ -374,6 +374,47 @@ fn exclusive_bounds() {
 }
 
 #[test]
+fn expected_texts_name_the_bounds() {
+    let cases = [
+        (
+            json!({"type": "string", "minLength": 1}),
+            "a string (at least 1 character)",
+        ),
+        (
+            json!({"type": "string", "maxLength": 5}),
+            "a string (at most 5 characters)",
+        ),
+        (
+            json!({"type": "string", "minLength": 0, "maxLength": 1}),
+            "a string (at most 1 character)",
+        ),
+        (
+            json!({"type": "array", "items": {"type": "integer"}, "minItems": 2}),
+            "an array of integers (at least 2 items)",
+        ),
+        (
+            json!({"type": "integer", "exclusiveMinimum": 0}),
+            "an integer > 0",
+        ),
+        (
+            json!({"type": "number", "minimum": 0, "exclusiveMaximum": 1}),
+            "a number ≥ 0 and < 1",
+        ),
+        (
+            json!({"type": "number", "minimum": 0, "maximum": 1}),
+            "a number from 0 to 1",
+        ),
+        (
+            json!({"type": "array", "items": {"type": "string", "maxLength": 3}}),
+            "an array of strings (at most 3 characters)",
+        ),
+    ];
+    for (schema, expected) in cases {
+        assert_eq!(mcs_runtime::schema::describe(&schema), expected, "{schema}");
+    }
+}
+
+#[test]
 fn all_of_requires_every_part() {
     let schema = json!({"allOf": [{"type": "integer"}, {"minimum": 10}]});
     assert!(validate_value("p", &schema, &json!(12)).is_ok());
