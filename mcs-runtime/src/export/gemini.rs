@@ -362,7 +362,7 @@ impl Gemini<'_> {
         match object.get("format").and_then(Value::as_str) {
             Some(format) if !format_allowed(kind, format) => {
                 if kind == "string" {
-                    notes.push(format!("format: {format}"));
+                    notes.push(note("format", &json!(format)));
                 }
                 object.shift_remove("format");
             }

@@ -460,7 +460,10 @@ fn gemini_turns_type_lists_into_nullable_and_const_into_enum() {
     );
     // Gemini takes minLength; the uri format goes into the description.
     assert_eq!(properties["site"]["minLength"], 8);
-    assert_eq!(properties["site"]["description"], "A site. (format: uri)");
+    assert_eq!(
+        properties["site"]["description"],
+        "A site. (format: \"uri\")"
+    );
 }
 
 #[test]
