@@ -2,7 +2,7 @@
 
 use serde_json::{Map, Value, json};
 
-use super::{add_notes, merge_all_of, note};
+use super::{NOISE, add_notes, merge_all_of, note};
 use crate::schema::{self, definition_name, describe, render_value};
 
 /// The fields of Gemini's `Schema` (Gemini API reference, `Schema`): type, format, title,
@@ -65,18 +65,6 @@ const FORMATS: &[(&str, &[&str])] = &[
 /// rest is described in words.
 const RECURSION_LEVELS: usize = 2;
 
-/// Annotations dropped without a note.
-const NOISE: &[&str] = &[
-    "$schema",
-    "$id",
-    "$comment",
-    "$anchor",
-    "title",
-    "discriminator",
-    "$defs",
-    "definitions",
-];
-
 /// `schema` rewritten into the subset of OpenAPI 3.0 that Gemini's `Schema` takes, for the
 /// `parameters` of a function declaration.
 ///
@@ -125,7 +113,8 @@ impl Gemini<'_> {
             return json!({ "description": "Any JSON value." });
         };
         let mut object = source.clone();
-        for key in NOISE {
+        // Definitions are inlined where they are used.
+        for key in NOISE.iter().chain(&["$defs", "definitions"]) {
             object.shift_remove(*key);
         }
         if let Some(inlined) = self.inline_reference(&mut object) {

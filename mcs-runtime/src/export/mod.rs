@@ -262,6 +262,16 @@ fn openai_description(tool: &Tool) -> Cow<'_, str> {
     Cow::Owned(format!("{}…", kept.trim_end()))
 }
 
+/// Annotations that say nothing a model needs: dropped rather than noted.
+const NOISE: &[&str] = &[
+    "$schema",
+    "$id",
+    "$comment",
+    "$anchor",
+    "title",
+    "discriminator",
+];
+
 /// Adds `notes` to the schema's description, in parentheses after what it already says.
 fn add_notes(object: &mut Map<String, Value>, notes: &[String]) {
     if notes.is_empty() {

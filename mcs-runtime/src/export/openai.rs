@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value, json};
 
-use super::{add_notes, merge_all_of, note};
+use super::{NOISE, add_notes, merge_all_of, note};
 use crate::schema;
 use crate::types::Tool;
 use crate::validate::accepts;
@@ -46,16 +46,6 @@ const STRICT_FORMATS: &[&str] = &[
     "ipv4",
     "ipv6",
     "uuid",
-];
-
-/// Annotations that say nothing a model needs: dropped rather than noted.
-const NOISE: &[&str] = &[
-    "$schema",
-    "$id",
-    "$comment",
-    "$anchor",
-    "title",
-    "discriminator",
 ];
 
 /// Strict mode's documented size limits: object nesting levels, properties in all, enum
