@@ -12,7 +12,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
 use crate::error::{ArgumentError, ToolError};
-use crate::schema::{self, PathSegment};
+use crate::schema::{self, PathSegment, describe_received, join_path};
 use crate::types::{Tool, ToolParameter};
 
 /// The definition of one tool, as a driver declares it.
@@ -428,21 +428,6 @@ fn between<'m>(message: &'m str, start: &str, end: &str) -> Option<&'m str> {
     Some(rest.split_once(end)?.0)
 }
 
-fn join_path(base: &str, segments: &[PathSegment]) -> String {
-    let mut path = base.to_owned();
-    for segment in segments {
-        match segment {
-            PathSegment::Field(name) if path.is_empty() => path.push_str(name),
-            PathSegment::Field(name) => {
-                path.push('.');
-                path.push_str(name);
-            }
-            PathSegment::Index(index) => path.push_str(&format!("[{index}]")),
-        }
-    }
-    path
-}
-
 fn value_at<'v>(value: &'v Value, segments: &[PathSegment]) -> Option<&'v Value> {
     segments
         .iter()
@@ -450,16 +435,4 @@ fn value_at<'v>(value: &'v Value, segments: &[PathSegment]) -> Option<&'v Value>
             PathSegment::Field(name) => value.get(name.as_str()),
             PathSegment::Index(index) => value.get(*index),
         })
-}
-
-/// How a received value reads in an error: its JSON, cut short, and its type when the JSON
-/// alone could mislead (a number written as a string).
-fn describe_received(value: &Value) -> String {
-    let shown = schema::render_value(value, 80);
-    match value {
-        Value::String(_) => format!("the string {shown}"),
-        Value::Array(items) => format!("an array of {} item(s): {shown}", items.len()),
-        Value::Object(_) => format!("an object: {shown}"),
-        _ => shown,
-    }
 }

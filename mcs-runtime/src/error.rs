@@ -150,10 +150,15 @@ impl ArgumentError {
         }
     }
 
-    /// An argument the tool does not have.
+    /// An argument the tool does not have, or, for a path (`filter.lim`), a member the
+    /// object there does not have; `accepted` lists the names allowed at that place.
     pub fn unknown(argument: impl Into<String>, accepted: Vec<String>) -> Self {
         let argument = argument.into();
-        let suggestion = closest(&argument, accepted.iter().map(String::as_str)).map(str::to_owned);
+        // Inside a nested object, the name to correct is the last one of the path.
+        let leaf = argument.rsplit('.').next().unwrap_or(&argument);
+        let suggestion = closest(&argument, accepted.iter().map(String::as_str))
+            .or_else(|| closest(leaf, accepted.iter().map(String::as_str)))
+            .map(str::to_owned);
         ArgumentError {
             argument,
             kind: ArgumentErrorKind::Unknown {
@@ -198,10 +203,12 @@ impl fmt::Display for ArgumentError {
                 if let Some(suggestion) = suggestion {
                     write!(f, "; did you mean `{suggestion}`?")?;
                 }
-                if accepted.is_empty() {
-                    write!(f, " (this tool takes no arguments)")
-                } else {
-                    write!(f, " (this tool takes: {})", accepted.join(", "))
+                let nested = self.argument.contains(['.', '[']);
+                match (accepted.is_empty(), nested) {
+                    (true, false) => write!(f, " (this tool takes no arguments)"),
+                    (false, false) => write!(f, " (this tool takes: {})", accepted.join(", ")),
+                    (true, true) => write!(f, " (no members are allowed there)"),
+                    (false, true) => write!(f, " (allowed there: {})", accepted.join(", ")),
                 }
             }
             ArgumentErrorKind::Invalid { expected, received } => {

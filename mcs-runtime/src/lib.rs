@@ -8,11 +8,13 @@
 mod dispatch;
 mod driver;
 mod error;
+pub mod export;
 pub mod llm;
 mod output;
 pub mod prompt;
 pub mod schema;
 mod types;
+pub mod validate;
 
 pub use driver::{BoxFuture, Driver, LlmResponse, ToolDriver, ToolFuture};
 pub use error::{ArgumentError, ArgumentErrorKind, BoxError, ToolError};

@@ -247,12 +247,27 @@ fn collapse_constant_alternatives(object: &mut Map<String, Value>) {
 }
 
 /// The definition name a `$ref` points at, if it points into a definitions section.
-fn definition_name(reference: &str) -> Option<String> {
+pub(crate) fn definition_name(reference: &str) -> Option<String> {
     DEFINITION_PREFIXES
         .iter()
         .find_map(|prefix| reference.strip_prefix(prefix))
         .filter(|rest| !rest.contains('/'))
         .map(unescape_pointer)
+}
+
+/// The definition `name` in the `$defs` at `root`, where [`normalize`] keeps the definitions
+/// of recursive types.
+pub(crate) fn definition<'s>(root: &'s Value, name: &str) -> Option<&'s Value> {
+    root.get("$defs")?.get(name)
+}
+
+/// The schema a `{"$ref": "#/$defs/NAME"}` object points at inside `root`, if it is one.
+pub(crate) fn referenced<'s>(root: &'s Value, schema: &Value) -> Option<&'s Value> {
+    let name = schema
+        .get("$ref")
+        .and_then(Value::as_str)
+        .and_then(definition_name)?;
+    definition(root, &name)
 }
 
 fn unescape_pointer(segment: &str) -> String {
@@ -323,12 +338,7 @@ pub fn schema_at<'s>(
         return Some(schema);
     };
     let object = schema.as_object()?;
-    if let Some(name) = object
-        .get("$ref")
-        .and_then(Value::as_str)
-        .and_then(definition_name)
-    {
-        let target = root.get("$defs")?.get(name.as_str())?;
+    if let Some(target) = referenced(root, schema) {
         return schema_at(root, target, path);
     }
     for key in SCHEMA_LIST_KEYWORDS {
@@ -431,17 +441,20 @@ fn describe_type(kind: &str, object: &Map<String, Value>, depth: usize) -> Strin
         None => base.to_owned(),
     };
     match kind {
-        "string" => with_format("a string"),
+        "string" => with_count(with_format("a string"), object, "Length", "character"),
         "integer" => with_bounds(with_format("an integer"), object),
         "number" => with_bounds(with_format("a number"), object),
         "boolean" => "a boolean (true or false)".to_owned(),
         "null" => "null".to_owned(),
-        "array" => match object.get("items") {
-            Some(items) if items.is_object() => {
-                format!("an array of {}", plural(&describe_within(items, depth + 1)))
-            }
-            _ => "an array".to_owned(),
-        },
+        "array" => {
+            let text = match object.get("items") {
+                Some(items) if items.is_object() => {
+                    format!("an array of {}", plural(&describe_within(items, depth + 1)))
+                }
+                _ => "an array".to_owned(),
+            };
+            with_count(text, object, "Items", "item")
+        }
         "object" => match object.get("properties").and_then(Value::as_object) {
             Some(properties) if !properties.is_empty() => {
                 let names: Vec<&str> = properties.keys().map(String::as_str).take(8).collect();
@@ -460,12 +473,47 @@ fn with_bounds(text: String, object: &Map<String, Value>) -> String {
             .filter(|v| v.is_number())
             .map(ToString::to_string)
     };
-    match (bound("minimum"), bound("maximum")) {
-        (Some(min), Some(max)) => format!("{text} from {min} to {max}"),
-        (Some(min), None) => format!("{text} ≥ {min}"),
-        (None, Some(max)) => format!("{text} ≤ {max}"),
-        (None, None) => text,
+    // (inclusive, bound); an exclusive bound is the stricter one when both are given.
+    let lower = bound("exclusiveMinimum")
+        .map(|min| (false, min))
+        .or_else(|| bound("minimum").map(|min| (true, min)));
+    let upper = bound("exclusiveMaximum")
+        .map(|max| (false, max))
+        .or_else(|| bound("maximum").map(|max| (true, max)));
+    if let (Some((true, min)), Some((true, max))) = (&lower, &upper) {
+        return format!("{text} from {min} to {max}");
     }
+    let lower =
+        lower.map(|(inclusive, min)| format!("{} {min}", if inclusive { "≥" } else { ">" }));
+    let upper =
+        upper.map(|(inclusive, max)| format!("{} {max}", if inclusive { "≤" } else { "<" }));
+    let parts: Vec<String> = lower.into_iter().chain(upper).collect();
+    if parts.is_empty() {
+        text
+    } else {
+        format!("{text} {}", parts.join(" and "))
+    }
+}
+
+/// Appends the `min{what}`/`max{what}` bounds (`minLength`, `maxItems`, ...) of `object`:
+/// `a string (3 to 10 characters)`.
+fn with_count(text: String, object: &Map<String, Value>, what: &str, unit: &str) -> String {
+    let count = |key: String| object.get(&key).and_then(Value::as_u64);
+    let units = |n: u64| {
+        if n == 1 {
+            format!("1 {unit}")
+        } else {
+            format!("{n} {unit}s")
+        }
+    };
+    let bounds = match (count(format!("min{what}")), count(format!("max{what}"))) {
+        (Some(min), Some(max)) if min == max => format!("exactly {}", units(max)),
+        (Some(0) | None, Some(max)) => format!("at most {}", units(max)),
+        (Some(min), Some(max)) => format!("{min} to {}", units(max)),
+        (Some(0) | None, None) => return text,
+        (Some(min), None) => format!("at least {}", units(min)),
+    };
+    format!("{text} ({bounds})")
 }
 
 fn plural(phrase: &str) -> String {
@@ -519,4 +567,32 @@ fn plain(value: &Value) -> String {
         Value::String(text) => text.clone(),
         other => other.to_string(),
     }
+}
+
+/// How a received value reads in an error: its JSON, cut short, and its type when the JSON
+/// alone could mislead (a number written as a string).
+pub fn describe_received(value: &Value) -> String {
+    let shown = render_value(value, 80);
+    match value {
+        Value::String(_) => format!("the string {shown}"),
+        Value::Array(items) => format!("an array of {} item(s): {shown}", items.len()),
+        Value::Object(_) => format!("an object: {shown}"),
+        _ => shown,
+    }
+}
+
+/// A path into an argument as errors name it: `filter.limit`, `items[2].name`.
+pub(crate) fn join_path(base: &str, segments: &[PathSegment]) -> String {
+    let mut path = base.to_owned();
+    for segment in segments {
+        match segment {
+            PathSegment::Field(name) if path.is_empty() => path.push_str(name),
+            PathSegment::Field(name) => {
+                path.push('.');
+                path.push_str(name);
+            }
+            PathSegment::Index(index) => path.push_str(&format!("[{index}]")),
+        }
+    }
+    path
 }

@@ -127,10 +127,12 @@ impl ToolParameter {
     /// The parameter's schema as a model should see it: the declared schema (a string when
     /// there is none) with the parameter's description in front of the type's own.
     pub fn property_schema(&self) -> Value {
-        let mut schema = self
-            .schema
-            .clone()
-            .unwrap_or_else(|| serde_json::json!({ "type": "string" }));
+        let mut schema = match &self.schema {
+            // `true` accepts anything, as `{}` does; only the object can carry a description.
+            Some(Value::Bool(true)) => serde_json::json!({}),
+            Some(schema) => schema.clone(),
+            None => serde_json::json!({ "type": "string" }),
+        };
         crate::schema::merge_description(&mut schema, &self.description);
         schema
     }

@@ -1,0 +1,489 @@
+//! Checking a call's arguments against a tool's schemas before anything executes, and reading
+//! argument values that arrive as text.
+//!
+//! Decoding in a driver already rejects what its Rust types cannot hold; validation here works
+//! from the [`Tool`] alone, so it serves tools that are only described (an OpenAPI operation, a
+//! tool forwarded to another process) and names every problem at once, in the words of
+//! [`schema::describe`].
+//!
+//! Checked: the arguments object, required and unknown arguments, `type` (a type list too;
+//! `3.0` is an integer), `enum`, `const`, `properties`, `required`, `additionalProperties`,
+//! `items`, `prefixItems`, `allOf`, `anyOf`, `oneOf` (as `anyOf`: one fitting alternative is
+//! enough), `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`, `minLength`,
+//! `maxLength`, `minItems`, `maxItems`, and `$ref` into the schema's own `$defs`. Not checked:
+//! `pattern` and `patternProperties` (there is no regular-expression engine here; an object
+//! with `patternProperties` is not checked for unknown members either), `format` (an annotation
+//! in JSON Schema 2020-12), and the rarer keywords (`not`, `if`, `uniqueItems`, ...).
+
+mod coerce;
+
+use std::borrow::Cow;
+
+use serde_json::{Map, Number, Value, json};
+
+use crate::error::ArgumentError;
+use crate::schema::{self, PathSegment, describe, describe_received, join_path};
+use crate::types::Tool;
+
+pub use coerce::coerce_text;
+
+/// How deep validation follows nested values and references. Deeper parts are accepted
+/// unchecked: recursion on hostile input must not exhaust the stack.
+const MAX_DEPTH: usize = 64;
+
+/// Checks a call's `arguments` against `tool` before it executes.
+///
+/// `arguments` must be an object (`null` counts as `{}`). Every problem is reported, in
+/// parameter order, then the arguments the tool does not have:
+/// a required argument that is absent, a value that does not fit its parameter's schema (with
+/// the path to the offending part, `filter.limit` or `items[2].name`), and an unknown
+/// argument (with the accepted names and the closest one). An optional argument given as
+/// `null` counts as absent, as it does when a driver decodes it.
+///
+/// A parameter's schema is its own root: its `#/$defs/...` references resolve in it.
+pub fn validate_arguments(tool: &Tool, arguments: &Value) -> Result<(), Vec<ArgumentError>> {
+    let empty = Map::new();
+    let given = match arguments {
+        Value::Object(map) => map,
+        Value::Null => &empty,
+        other => {
+            return Err(vec![ArgumentError::invalid(
+                "",
+                "a JSON object of named arguments",
+                describe_received(other),
+            )]);
+        }
+    };
+    let mut problems = Vec::new();
+    for parameter in tool.parameters() {
+        let schema = match &parameter.schema {
+            Some(schema) => Cow::Borrowed(schema),
+            None => Cow::Owned(json!({ "type": "string" })),
+        };
+        match given.get(&parameter.name) {
+            None if parameter.required => {
+                let validator = Validator::new(&schema, &parameter.name);
+                problems.push(ArgumentError::missing(
+                    parameter.name.as_str(),
+                    validator.expected(&schema),
+                ));
+            }
+            None => {}
+            Some(Value::Null) if !parameter.required => {}
+            Some(value) => {
+                let validator = Validator::new(&schema, &parameter.name);
+                validator.check(&schema, value, &mut Vec::new(), 0, &mut problems);
+            }
+        }
+    }
+    let accepted: Vec<String> = tool.parameters().iter().map(|p| p.name.clone()).collect();
+    for name in given.keys() {
+        if tool.parameter(name).is_none() {
+            problems.push(ArgumentError::unknown(name.as_str(), accepted.clone()));
+        }
+    }
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(problems)
+    }
+}
+
+/// Checks `value` against `schema` (a self-contained schema: its `#/$defs/...` references
+/// resolve at its root), naming problems from `path` (`""` for the value itself).
+pub fn validate_value(path: &str, schema: &Value, value: &Value) -> Result<(), Vec<ArgumentError>> {
+    let mut problems = Vec::new();
+    Validator::new(schema, path).check(schema, value, &mut Vec::new(), 0, &mut problems);
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(problems)
+    }
+}
+
+/// Whether `schema`, a part of `root`, accepts `value`.
+pub(crate) fn accepts(root: &Value, schema: &Value, value: &Value) -> bool {
+    let mut problems = Vec::new();
+    Validator::new(root, "").check(schema, value, &mut Vec::new(), 0, &mut problems);
+    problems.is_empty()
+}
+
+struct Validator<'s> {
+    /// Where `$ref`s resolve.
+    root: &'s Value,
+    /// The argument's name, the start of every path.
+    base: &'s str,
+}
+
+impl<'s> Validator<'s> {
+    fn new(root: &'s Value, base: &'s str) -> Self {
+        Validator { root, base }
+    }
+
+    fn check(
+        &self,
+        schema: &Value,
+        value: &Value,
+        path: &mut Vec<PathSegment>,
+        depth: usize,
+        out: &mut Vec<ArgumentError>,
+    ) {
+        if depth > MAX_DEPTH {
+            return;
+        }
+        let object = match schema {
+            Value::Object(object) => object,
+            Value::Bool(false) => {
+                out.push(self.invalid(path, schema, value));
+                return;
+            }
+            _ => return,
+        };
+        if let Some(target) = schema::referenced(self.root, schema) {
+            let before = out.len();
+            self.check(target, value, path, depth + 1, out);
+            if out.len() > before {
+                return;
+            }
+        }
+        if let Some(Value::Array(all)) = object.get("allOf") {
+            let before = out.len();
+            for part in all {
+                self.check(part, value, path, depth + 1, out);
+            }
+            if out.len() > before {
+                return;
+            }
+        }
+        for key in ["anyOf", "oneOf"] {
+            if let Some(Value::Array(alternatives)) = object.get(key)
+                && !self.check_alternatives(schema, alternatives, value, path, depth, out)
+            {
+                return;
+            }
+        }
+        if let Some(kinds) = object.get("type") {
+            let fits = match kinds {
+                Value::String(kind) => is_of_type(kind, value),
+                Value::Array(kinds) => kinds
+                    .iter()
+                    .filter_map(Value::as_str)
+                    .any(|kind| is_of_type(kind, value)),
+                _ => true,
+            };
+            if !fits {
+                out.push(self.invalid(path, schema, value));
+                return;
+            }
+        }
+        if let Some(Value::Array(allowed)) = object.get("enum")
+            && !allowed.iter().any(|candidate| same_value(candidate, value))
+        {
+            out.push(self.invalid(path, schema, value));
+            return;
+        }
+        if let Some(constant) = object.get("const")
+            && !same_value(constant, value)
+        {
+            out.push(self.invalid(path, schema, value));
+            return;
+        }
+        match value {
+            Value::Number(number) => {
+                if !within_bounds(number, object) {
+                    out.push(self.invalid(path, schema, value));
+                }
+            }
+            Value::String(text) => {
+                if !within_count(text.chars().count(), object, "Length") {
+                    out.push(self.invalid(path, schema, value));
+                }
+            }
+            Value::Array(items) => {
+                if !within_count(items.len(), object, "Items") {
+                    out.push(self.invalid(path, schema, value));
+                    return;
+                }
+                self.check_items(object, items, path, depth, out);
+            }
+            Value::Object(members) => self.check_members(object, members, path, depth, out),
+            Value::Null | Value::Bool(_) => {}
+        }
+    }
+
+    /// `anyOf`/`oneOf`: fine if one alternative fits. Otherwise, when the value's type (or
+    /// its discriminating constants) singles out one alternative, that alternative's
+    /// problems are the precise ones; else the error lists every alternative.
+    /// Returns whether checking may go on.
+    fn check_alternatives(
+        &self,
+        schema: &Value,
+        alternatives: &[Value],
+        value: &Value,
+        path: &mut Vec<PathSegment>,
+        depth: usize,
+        out: &mut Vec<ArgumentError>,
+    ) -> bool {
+        let mut outcomes = Vec::with_capacity(alternatives.len());
+        for alternative in alternatives {
+            let mut problems = Vec::new();
+            self.check(alternative, value, path, depth + 1, &mut problems);
+            if problems.is_empty() {
+                return true;
+            }
+            outcomes.push((alternative, problems));
+        }
+        let mut plausible: Vec<_> = outcomes
+            .into_iter()
+            .filter(|(alternative, _)| self.admits_type_of(alternative, value, depth))
+            .collect();
+        if plausible.len() > 1
+            && let Value::Object(members) = value
+        {
+            let tagged: Vec<_> = plausible
+                .iter()
+                .map(|(alternative, _)| self.discriminated(alternative, members))
+                .collect();
+            if tagged.iter().filter(|t| **t == Some(true)).count() == 1 {
+                plausible = plausible
+                    .into_iter()
+                    .zip(tagged)
+                    .filter(|(_, tagged)| *tagged == Some(true))
+                    .map(|(outcome, _)| outcome)
+                    .collect();
+            }
+        }
+        match plausible.as_slice() {
+            [(_, problems)] => out.extend(problems.iter().cloned()),
+            _ => out.push(self.invalid(path, schema, value)),
+        }
+        false
+    }
+
+    /// Whether `schema` admits values of `value`'s JSON type at all.
+    fn admits_type_of(&self, schema: &Value, value: &Value, depth: usize) -> bool {
+        if depth > MAX_DEPTH {
+            return true;
+        }
+        let Some(object) = schema.as_object() else {
+            return schema != &Value::Bool(false);
+        };
+        if let Some(target) = schema::referenced(self.root, schema) {
+            return self.admits_type_of(target, value, depth + 1);
+        }
+        match object.get("type") {
+            Some(Value::String(kind)) => return is_of_type(kind, value),
+            Some(Value::Array(kinds)) => {
+                return kinds
+                    .iter()
+                    .filter_map(Value::as_str)
+                    .any(|kind| is_of_type(kind, value));
+            }
+            _ => {}
+        }
+        for key in ["anyOf", "oneOf"] {
+            if let Some(Value::Array(alternatives)) = object.get(key) {
+                return alternatives
+                    .iter()
+                    .any(|alternative| self.admits_type_of(alternative, value, depth + 1));
+            }
+        }
+        if let Some(constant) = object.get("const") {
+            return schema::json_type(constant) == schema::json_type(value)
+                || (constant.is_number() && value.is_number());
+        }
+        if let Some(Value::Array(allowed)) = object.get("enum") {
+            return allowed.iter().any(|candidate| {
+                schema::json_type(candidate) == schema::json_type(value)
+                    || (candidate.is_number() && value.is_number())
+            });
+        }
+        true
+    }
+
+    /// For an object alternative whose properties fix constants (`"kind": {"const":
+    /// "circle"}`, how a tagged enum reads): whether `members` carry those constants.
+    /// `None` when the alternative fixes none.
+    fn discriminated(&self, schema: &Value, members: &Map<String, Value>) -> Option<bool> {
+        let schema = self.resolved(schema);
+        let properties = schema.get("properties")?.as_object()?;
+        let mut tags = properties
+            .iter()
+            .filter_map(|(name, property)| {
+                let property = self.resolved(property);
+                match (property.get("const"), property.get("enum")) {
+                    (Some(constant), _) => Some((name, constant)),
+                    (None, Some(Value::Array(values))) if values.len() == 1 => {
+                        Some((name, &values[0]))
+                    }
+                    _ => None,
+                }
+            })
+            .peekable();
+        tags.peek()?;
+        Some(tags.all(|(name, constant)| {
+            members
+                .get(name)
+                .is_some_and(|given| same_value(given, constant))
+        }))
+    }
+
+    fn check_items(
+        &self,
+        object: &Map<String, Value>,
+        items: &[Value],
+        path: &mut Vec<PathSegment>,
+        depth: usize,
+        out: &mut Vec<ArgumentError>,
+    ) {
+        let prefix: &[Value] = match object.get("prefixItems") {
+            Some(Value::Array(prefix)) => prefix,
+            _ => &[],
+        };
+        for (index, item) in items.iter().enumerate() {
+            let Some(schema) = prefix.get(index).or_else(|| object.get("items")) else {
+                continue;
+            };
+            path.push(PathSegment::Index(index));
+            self.check(schema, item, path, depth + 1, out);
+            path.pop();
+        }
+    }
+
+    fn check_members(
+        &self,
+        object: &Map<String, Value>,
+        members: &Map<String, Value>,
+        path: &mut Vec<PathSegment>,
+        depth: usize,
+        out: &mut Vec<ArgumentError>,
+    ) {
+        let properties = object.get("properties").and_then(Value::as_object);
+        if let Some(Value::Array(required)) = object.get("required") {
+            for name in required.iter().filter_map(Value::as_str) {
+                if members.contains_key(name) {
+                    continue;
+                }
+                let expected = properties
+                    .and_then(|p| p.get(name))
+                    .map_or_else(|| "a value".to_owned(), |s| self.expected(s));
+                path.push(PathSegment::Field(name.to_owned()));
+                out.push(ArgumentError::missing(join_path(self.base, path), expected));
+                path.pop();
+            }
+        }
+        let extra = object.get("additionalProperties");
+        let unknown_is_checked = !object.contains_key("patternProperties");
+        for (name, member) in members {
+            let schema = match properties.and_then(|p| p.get(name)) {
+                Some(schema) => schema,
+                None => match extra {
+                    Some(Value::Bool(false)) if unknown_is_checked => {
+                        let accepted = properties
+                            .map(|p| p.keys().cloned().collect())
+                            .unwrap_or_default();
+                        path.push(PathSegment::Field(name.clone()));
+                        out.push(ArgumentError::unknown(join_path(self.base, path), accepted));
+                        path.pop();
+                        continue;
+                    }
+                    Some(schema @ Value::Object(_)) if unknown_is_checked => schema,
+                    _ => continue,
+                },
+            };
+            path.push(PathSegment::Field(name.clone()));
+            self.check(schema, member, path, depth + 1, out);
+            path.pop();
+        }
+    }
+
+    /// What `schema` accepts, in words, seen through a reference.
+    fn expected(&self, schema: &Value) -> String {
+        describe(self.resolved(schema))
+    }
+
+    /// `schema`, or what its `$ref` points at when it is only a reference.
+    fn resolved<'a>(&'a self, schema: &'a Value) -> &'a Value {
+        let mut schema = schema;
+        for _ in 0..8 {
+            match schema::referenced(self.root, schema) {
+                Some(target) if schema.as_object().is_some_and(|o| o.len() == 1) => {
+                    schema = target;
+                }
+                _ => break,
+            }
+        }
+        schema
+    }
+
+    fn invalid(&self, path: &[PathSegment], schema: &Value, value: &Value) -> ArgumentError {
+        ArgumentError::invalid(
+            join_path(self.base, path),
+            self.expected(schema),
+            describe_received(value),
+        )
+    }
+}
+
+/// Whether `value` is of the JSON Schema type `kind`. An integer is any number without a
+/// fractional part (`3.0` is one); a type name this code does not know accepts everything.
+fn is_of_type(kind: &str, value: &Value) -> bool {
+    match kind {
+        "null" => value.is_null(),
+        "boolean" => value.is_boolean(),
+        "string" => value.is_string(),
+        "array" => value.is_array(),
+        "object" => value.is_object(),
+        "number" => value.is_number(),
+        "integer" => match value {
+            Value::Number(number) => is_integral(number),
+            _ => false,
+        },
+        _ => true,
+    }
+}
+
+fn is_integral(number: &Number) -> bool {
+    number.is_i64()
+        || number.is_u64()
+        || number
+            .as_f64()
+            .is_some_and(|f| f.is_finite() && f.fract() == 0.0)
+}
+
+/// JSON equality with numbers compared by value (`1` and `1.0` are the same number).
+fn same_value(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => {
+            x == y || (x.as_f64().is_some() && x.as_f64() == y.as_f64())
+        }
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same_value(x, y))
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(key, x)| y.get(key).is_some_and(|y| same_value(x, y)))
+        }
+        _ => a == b,
+    }
+}
+
+fn within_bounds(number: &Number, object: &Map<String, Value>) -> bool {
+    let Some(n) = number.as_f64() else {
+        return true;
+    };
+    let bound = |key: &str| object.get(key).and_then(Value::as_f64);
+    bound("minimum").is_none_or(|min| n >= min)
+        && bound("maximum").is_none_or(|max| n <= max)
+        && bound("exclusiveMinimum").is_none_or(|min| n > min)
+        && bound("exclusiveMaximum").is_none_or(|max| n < max)
+}
+
+/// Whether `count` lies within `min{what}`/`max{what}` (`minLength`, `maxItems`, ...).
+fn within_count(count: usize, object: &Map<String, Value>, what: &str) -> bool {
+    let count = count as u64;
+    let bound = |key: String| object.get(&key).and_then(Value::as_u64);
+    bound(format!("min{what}")).is_none_or(|min| count >= min)
+        && bound(format!("max{what}")).is_none_or(|max| count <= max)
+}
