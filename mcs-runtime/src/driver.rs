@@ -30,6 +30,7 @@ enum ToolFutureState<'a> {
 
 impl<'a> ToolFuture<'a> {
     /// A call that has already finished.
+    #[inline]
     pub fn ready(result: Result<Value, ToolError>) -> Self {
         ToolFuture {
             state: ToolFutureState::Ready(Some(result)),
@@ -44,6 +45,7 @@ impl<'a> ToolFuture<'a> {
     }
 
     /// The result, if the call finished without waiting; otherwise the future back.
+    #[inline]
     pub fn into_ready(self) -> Result<Result<Value, ToolError>, Self> {
         match self.state {
             ToolFutureState::Ready(Some(result)) => Ok(result),
@@ -55,6 +57,7 @@ impl<'a> ToolFuture<'a> {
 impl Future for ToolFuture<'_> {
     type Output = Result<Value, ToolError>;
 
+    #[inline]
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         match &mut self.state {
             ToolFutureState::Ready(result) => Poll::Ready(result.take().unwrap_or_else(|| {

@@ -130,8 +130,14 @@ impl Default for Prompts {
             variants: vec![
                 variant(&["claude*", "anthropic/*"], CLAUDE_SYSTEM),
                 variant(&["gpt-*", "o1*", "o3*", "o4*", "openai/*"], GPT_SYSTEM),
-                variant(&["qwen*", "qwq*", "*/qwen*", "hermes*", "*hermes*"], QWEN_SYSTEM),
-                variant(&["llama*", "meta-llama/*", "*llama-3*", "*llama3*"], LLAMA_SYSTEM),
+                variant(
+                    &["qwen*", "qwq*", "*/qwen*", "hermes*", "*hermes*"],
+                    QWEN_SYSTEM,
+                ),
+                variant(
+                    &["llama*", "meta-llama/*", "*llama-3*", "*llama3*"],
+                    LLAMA_SYSTEM,
+                ),
             ],
             compact_threshold: 24,
         }
@@ -245,14 +251,10 @@ fn fill(template: &str, driver: &str, tools: &str) -> String {
     out
 }
 
-/// The reference SDK's listing: `{"tools":[{name, description, parameters}]}`, as JSON.
+/// The reference SDK's listing, `{"tools":[{name, description, parameters}]}`, as JSON text
+/// (see [`export::mcs_listing`](crate::export::mcs_listing)).
 pub fn function_description(tools: &[Tool]) -> String {
-    let tools: Vec<Value> = tools.iter().map(listed_tool).collect();
-    serde_json::to_string_pretty(&json!({ "tools": tools })).unwrap_or_default()
-}
-
-fn listed_tool(tool: &Tool) -> Value {
-    json!({"name": tool.name(), "description": tool.description(), "parameters": tool.input_schema()})
+    serde_json::to_string_pretty(&crate::export::mcs_listing(tools)).unwrap_or_default()
 }
 
 /// One line per tool (`name: title`), and how to ask for a tool's full description.
@@ -273,7 +275,7 @@ pub fn compact_listing(tools: &[Tool]) -> String {
 
 /// The full description of one tool, as the answer to a [`DESCRIBE_TOOL`] call.
 pub fn describe_tool(tool: &Tool) -> Value {
-    listed_tool(tool)
+    crate::export::mcs_tool(tool)
 }
 
 /// Case-insensitive glob: `*` matches any run of characters, `?` one character.

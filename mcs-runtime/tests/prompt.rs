@@ -7,8 +7,11 @@ use serde_json::{Value, json};
 fn tools(count: usize) -> Vec<Tool> {
     (0..count)
         .map(|i| {
-            Tool::new(format!("tool_{i}"), format!("Does thing {i}.\n\nLong explanation {i}."))
-                .with_parameter(ToolParameter::new("x", "An x").with_schema(json!({"type": "integer"})))
+            Tool::new(
+                format!("tool_{i}"),
+                format!("Does thing {i}.\n\nLong explanation {i}."),
+            )
+            .with_parameter(ToolParameter::new("x", "An x").with_schema(json!({"type": "integer"})))
         })
         .collect()
 }
@@ -44,8 +47,10 @@ fn model_families_get_their_variant() {
     assert!(family("gpt-4o-mini").starts_with("Tools of"));
     assert!(family("Qwen/Qwen2.5-7B-Instruct").contains("<tool_call>"));
     assert!(family("llama-3.1-8b-instruct").contains("<|python_tag|>"));
-    let distinct: std::collections::BTreeSet<String> =
-        ["claude-3", "gpt-4o", "qwen3", "llama3"].iter().map(|m| family(m)).collect();
+    let distinct: std::collections::BTreeSet<String> = ["claude-3", "gpt-4o", "qwen3", "llama3"]
+        .iter()
+        .map(|m| family(m))
+        .collect();
     assert_eq!(distinct.len(), 4);
 }
 
@@ -61,24 +66,45 @@ fn a_partial_prompt_file_overrides_only_what_it_names() {
             "test.toml",
         )
         .unwrap();
-    assert_eq!(prompts.template_for(Some("claude-3-haiku-20240307")), "HAIKU {tools}");
+    assert_eq!(
+        prompts.template_for(Some("claude-3-haiku-20240307")),
+        "HAIKU {tools}"
+    );
     // Other Claude models keep the built-in variant, and the default stays.
-    assert_eq!(prompts.template_for(Some("claude-3-opus")), Prompts::default().template_for(Some("claude-3-opus")));
-    assert_eq!(prompts.template_for(None), Prompts::default().template_for(None));
-    assert_eq!(prompts.compact_threshold(), Prompts::default().compact_threshold());
+    assert_eq!(
+        prompts.template_for(Some("claude-3-opus")),
+        Prompts::default().template_for(Some("claude-3-opus"))
+    );
+    assert_eq!(
+        prompts.template_for(None),
+        Prompts::default().template_for(None)
+    );
+    assert_eq!(
+        prompts.compact_threshold(),
+        Prompts::default().compact_threshold()
+    );
 
-    let replaced = Prompts::default().overridden_by("system = \"ONLY {driver}\"\ncompact_threshold = 3", "t").unwrap();
-    assert_eq!(replaced.system_message("d", &tools(1), Some("mistral")), "ONLY d");
+    let replaced = Prompts::default()
+        .overridden_by("system = \"ONLY {driver}\"\ncompact_threshold = 3", "t")
+        .unwrap();
+    assert_eq!(
+        replaced.system_message("d", &tools(1), Some("mistral")),
+        "ONLY d"
+    );
     assert_eq!(replaced.compact_threshold(), 3);
 }
 
 #[test]
 fn prompt_files_with_mistakes_are_errors_that_say_where() {
-    let unknown = Prompts::default().overridden_by("sytem = \"x\"", "prompts.toml").unwrap_err();
+    let unknown = Prompts::default()
+        .overridden_by("sytem = \"x\"", "prompts.toml")
+        .unwrap_err();
     let text = unknown.to_string();
     assert!(text.starts_with("prompt file prompts.toml:"), "{text}");
     assert!(text.contains("sytem"), "{text}");
-    let broken = Prompts::default().overridden_by("[[variant]\nmodels = 3", "p.toml").unwrap_err();
+    let broken = Prompts::default()
+        .overridden_by("[[variant]\nmodels = 3", "p.toml")
+        .unwrap_err();
     assert!(broken.to_string().contains("p.toml"));
     let missing = Prompts::from_file("/nonexistent/prompts.toml").unwrap_err();
     assert!(missing.to_string().contains("/nonexistent/prompts.toml"));

@@ -17,14 +17,21 @@ fn references_in_every_convention_are_inlined() {
     for reference in ["#/$defs/Id", "#/definitions/Id", "#/components/schemas/Id"] {
         let mut schema = json!({"type": "object", "properties": {"id": {"$ref": reference}}});
         normalize(&mut schema, &defs);
-        assert_eq!(schema, json!({"type": "object", "properties": {"id": {"type": "integer"}}}), "{reference}");
+        assert_eq!(
+            schema,
+            json!({"type": "object", "properties": {"id": {"type": "integer"}}}),
+            "{reference}"
+        );
     }
 }
 
 #[test]
 fn keywords_next_to_a_reference_win_and_descriptions_combine() {
-    let defs = definitions(json!({"Unit": {"type": "string", "enum": ["c", "f"], "description": "A unit.", "default": "c"}}));
-    let mut schema = json!({"$ref": "#/$defs/Unit", "default": "f", "description": "Display unit."});
+    let defs = definitions(
+        json!({"Unit": {"type": "string", "enum": ["c", "f"], "description": "A unit.", "default": "c"}}),
+    );
+    let mut schema =
+        json!({"$ref": "#/$defs/Unit", "default": "f", "description": "Display unit."});
     normalize(&mut schema, &defs);
     assert_eq!(
         schema,
@@ -49,12 +56,18 @@ fn mutual_recursion_keeps_both_definitions() {
     let mut schema = json!({"$ref": "#/$defs/A"});
     normalize(&mut schema, &defs);
     // A is inlined at the root, B inside it, and the way back to A stays a reference.
-    assert_eq!(schema["properties"]["b"]["properties"]["a"], json!({"$ref": "#/$defs/A"}));
+    assert_eq!(
+        schema["properties"]["b"]["properties"]["a"],
+        json!({"$ref": "#/$defs/A"})
+    );
     let kept = schema["$defs"].as_object().unwrap();
     assert!(kept.contains_key("A"));
     // The kept A refers to B, which refers back: B is kept only if some reference needs it.
     let a = &kept["A"];
-    assert_eq!(a["properties"]["b"]["properties"]["a"], json!({"$ref": "#/$defs/A"}));
+    assert_eq!(
+        a["properties"]["b"]["properties"]["a"],
+        json!({"$ref": "#/$defs/A"})
+    );
 }
 
 #[test]
@@ -82,7 +95,10 @@ fn a_property_called_title_is_not_noise() {
         "properties": {"title": {"type": "string", "title": "Title"}}
     });
     normalize(&mut schema, &Map::new());
-    assert_eq!(schema, json!({"type": "object", "properties": {"title": {"type": "string"}}}));
+    assert_eq!(
+        schema,
+        json!({"type": "object", "properties": {"title": {"type": "string"}}})
+    );
 }
 
 #[test]
@@ -104,24 +120,45 @@ fn enum_alternatives_collapse_only_when_all_are_constants() {
 
     let mut numbers = json!({"oneOf": [{"const": 1, "description": "one"}, {"const": 2}]});
     normalize(&mut numbers, &Map::new());
-    assert_eq!(numbers, json!({"type": "integer", "enum": [1, 2], "description": "- `1`: one"}));
+    assert_eq!(
+        numbers,
+        json!({"type": "integer", "enum": [1, 2], "description": "- `1`: one"})
+    );
 }
 
 #[test]
 fn descriptions_of_what_is_expected() {
     let cases = [
         (json!({"type": "string"}), "a string"),
-        (json!({"type": "string", "format": "date-time"}), "a string (date-time)"),
-        (json!({"type": "integer", "minimum": 1, "maximum": 10}), "an integer from 1 to 10"),
+        (
+            json!({"type": "string", "format": "date-time"}),
+            "a string (date-time)",
+        ),
+        (
+            json!({"type": "integer", "minimum": 1, "maximum": 10}),
+            "an integer from 1 to 10",
+        ),
         (json!({"type": "number", "minimum": 0}), "a number ≥ 0"),
         (json!({"type": "boolean"}), "a boolean (true or false)"),
         (json!({"type": ["string", "null"]}), "a string or null"),
         (json!({"enum": ["a", "b"]}), "one of \"a\", \"b\""),
         (json!({"const": 3}), "exactly 3"),
-        (json!({"type": "array", "items": {"type": "integer"}}), "an array of integers"),
-        (json!({"type": "array", "items": {"type": "string", "format": "uuid"}}), "an array of strings (uuid)"),
-        (json!({"type": "object", "properties": {"a": {}, "b": {}}}), "an object with fields a, b"),
-        (json!({"anyOf": [{"type": "string"}, {"type": "null"}]}), "a string or null"),
+        (
+            json!({"type": "array", "items": {"type": "integer"}}),
+            "an array of integers",
+        ),
+        (
+            json!({"type": "array", "items": {"type": "string", "format": "uuid"}}),
+            "an array of strings (uuid)",
+        ),
+        (
+            json!({"type": "object", "properties": {"a": {}, "b": {}}}),
+            "an object with fields a, b",
+        ),
+        (
+            json!({"anyOf": [{"type": "string"}, {"type": "null"}]}),
+            "a string or null",
+        ),
         (json!(true), "any JSON value"),
         (json!({}), "any JSON value"),
     ];
@@ -151,6 +188,12 @@ fn schema_at_follows_properties_items_and_recursive_refs() {
         PathSegment::Index(3),
         PathSegment::Field("name".into()),
     ];
-    assert_eq!(schema_at(&root, &root, &path), Some(&json!({"type": "string"})));
-    assert_eq!(schema_at(&root, &root, &[PathSegment::Field("nope".into())]), None);
+    assert_eq!(
+        schema_at(&root, &root, &path),
+        Some(&json!({"type": "string"}))
+    );
+    assert_eq!(
+        schema_at(&root, &root, &[PathSegment::Field("nope".into())]),
+        None
+    );
 }

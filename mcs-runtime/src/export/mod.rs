@@ -72,17 +72,17 @@ impl Provider {
 /// Unchanged from [`Tool::input_schema`]; a parameter without a schema is a string, and the
 /// description falls back to the title (the standard requires one of the two).
 pub fn mcs_listing(tools: &[Tool]) -> Value {
-    let tools: Vec<Value> = tools
-        .iter()
-        .map(|tool| {
-            json!({
-                "name": tool.name(),
-                "description": tool.description(),
-                "parameters": tool.input_schema(),
-            })
-        })
-        .collect();
+    let tools: Vec<Value> = tools.iter().map(mcs_tool).collect();
     json!({ "tools": tools })
+}
+
+/// One entry of [`mcs_listing`]: `{name, description, parameters}`.
+pub fn mcs_tool(tool: &Tool) -> Value {
+    json!({
+        "name": tool.name(),
+        "description": tool.description(),
+        "parameters": tool.input_schema(),
+    })
 }
 
 /// The longest `function.description` OpenAI chat completions takes: longer ones are rejected

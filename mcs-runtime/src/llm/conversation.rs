@@ -94,7 +94,11 @@ impl<'d> Conversation<'d> {
     }
 
     /// Runs the loop from `messages` until the model answers or a cap is reached.
-    pub async fn run(&self, client: &dyn LlmClient, mut messages: Vec<Value>) -> Result<Transcript, LlmError> {
+    pub async fn run(
+        &self,
+        client: &dyn LlmClient,
+        mut messages: Vec<Value>,
+    ) -> Result<Transcript, LlmError> {
         let mut rounds = 0;
         let mut failures_in_a_row = 0;
         let mut tool_calls = Vec::new();

@@ -55,7 +55,9 @@ impl ScriptedClient {
 
     fn lock(&self) -> std::sync::MutexGuard<'_, ScriptState> {
         // The state is two plain fields, consistent at every point a panic could occur.
-        self.state.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+        self.state
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 }
 
