@@ -8,6 +8,9 @@
 mod dispatch;
 mod driver;
 mod error;
+/// Finding the tool calls in a model's output — every native format, JSON in prose,
+/// provider messages — without executing or validating them.
+pub mod extract;
 mod output;
 pub mod schema;
 mod types;
