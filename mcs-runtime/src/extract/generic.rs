@@ -50,7 +50,9 @@ fn worth_reading(text: &str, pos: usize) -> bool {
     };
     match text.as_bytes()[pos] {
         b'{' => {
-            matches!(c, '"' | '\'' | '\u{201C}' | '\u{2018}') || c.is_ascii_alphabetic() || c == '_'
+            matches!(c, '"' | '\'' | '\u{201C}' | '\u{2018}' | '/')
+                || c.is_ascii_alphabetic()
+                || c == '_'
         }
         _ => c == '{',
     }
@@ -76,10 +78,13 @@ fn json_calls(cx: &Cx<'_>, start: usize, end: usize) -> Vec<Finding> {
             Ok(parsed) => {
                 pos = parsed.end;
                 if let Some(outcomes) = calls_in(&parsed.value, cx, Trust::Weak, parsed.repaired) {
-                    let items = outcomes
-                        .into_iter()
-                        .map(|o| (at, CallFormat::Json, o))
-                        .collect();
+                    // LangChain's `{"action", "action_input"}` blob belongs to ReAct.
+                    let format = if parsed.value.get("action_input").is_some() {
+                        CallFormat::React
+                    } else {
+                        CallFormat::Json
+                    };
+                    let items = outcomes.into_iter().map(|o| (at, format, o)).collect();
                     findings.push(Finding {
                         start: at,
                         end: parsed.end,

@@ -156,7 +156,7 @@ pub(crate) fn hermes(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usiz
             CallFormat::Hermes,
             "<tool_call>",
         )),
-        Some(b) if b.is_ascii_alphabetic() || *b == b'_' => {
+        Some(b) if (b.is_ascii_alphabetic() || *b == b'_') && is_glm(text, p, limit) => {
             let end = xml::glm(cx, start, p, limit);
             Some(region_end(end))
         }
@@ -168,6 +168,14 @@ pub(crate) fn hermes(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usiz
             "<tool_call>",
         )),
     }
+}
+
+/// Whether GLM's `NAME` then `<arg_key>`, `{` or the end of the call starts at `pos`.
+fn is_glm(text: &str, pos: usize, limit: usize) -> bool {
+    let after_name = skip_ws(text, super::scan::name_end(text, pos));
+    after_name >= limit
+        || starts_at(text, after_name, "<arg_key>")
+        || starts_at(text, after_name, "{")
 }
 
 /// Granite 3.0 `<|tool_call|>[…]`.
