@@ -20,10 +20,13 @@
 use std::collections::{BTreeMap, HashSet};
 use std::path::Path;
 
+mod common;
+
+use common::tools;
+use mcs_runtime::LlmResponse;
 use mcs_runtime::extract::{CallSource, Extraction, extract};
-use mcs_runtime::{LlmResponse, Tool, ToolParameter};
 use serde::Deserialize;
-use serde_json::{Value, json};
+use serde_json::Value;
 
 /// The smallest corpus this test accepts, so cases cannot disappear unnoticed.
 const MIN_CASES: usize = 150;
@@ -61,50 +64,6 @@ struct ExpectedCall {
 
 fn empty_args() -> String {
     "{}".to_owned()
-}
-
-/// The tools every case is extracted against.
-pub fn tools() -> Vec<Tool> {
-    let param = |name: &str, schema: Value| ToolParameter::new(name, "").with_schema(schema);
-    vec![
-        Tool::new("get_weather", "Current weather and forecast for a city").with_parameters(vec![
-            param("city", json!({"type": "string"})),
-            param("days", json!({"type": "integer"})).required(false),
-            param(
-                "units",
-                json!({"type": "string", "enum": ["celsius", "fahrenheit"]}),
-            )
-            .required(false),
-        ]),
-        Tool::new("search", "Web search").with_parameters(vec![
-            param("query", json!({"type": "string"})),
-            param("limit", json!({"type": "integer"})).required(false),
-        ]),
-        Tool::new("send_email", "Send an email").with_parameters(vec![
-            ToolParameter::new("to", ""),
-            ToolParameter::new("subject", ""),
-            ToolParameter::new("body", ""),
-        ]),
-        Tool::new("calc", "Arithmetic").with_parameters(vec![
-            param("a", json!({"type": "number"})),
-            param("b", json!({"type": "number"})),
-            param(
-                "op",
-                json!({"type": "string", "enum": ["add", "sub", "mul", "div"]}),
-            ),
-        ]),
-        Tool::new("set_flag", "Turn a flag on or off")
-            .with_parameter(param("on", json!({"type": "boolean"}))),
-        Tool::new("create_event", "Create a calendar event").with_parameters(vec![
-            param("title", json!({"type": "string"})),
-            param(
-                "attendees",
-                json!({"type": "array", "items": {"type": "string"}}),
-            ),
-            param("meta", json!({"type": "object"})).required(false),
-        ]),
-        Tool::new("get_time", "The current time"),
-    ]
 }
 
 fn source_name(source: CallSource) -> &'static str {

@@ -58,6 +58,14 @@ use serde_json::Value;
 use crate::driver::LlmResponse;
 use crate::types::Tool;
 
+/// How many malformed calls one text reports at most: a retry hint needs a few, and
+/// locating each one costs a pass over the text.
+pub const MAX_MALFORMED: usize = 64;
+
+/// How many positions one text has located (line and column) before details fall back to
+/// byte offsets, which cost nothing.
+const MAX_LOCATED: usize = 256;
+
 /// Every tool call found in one model output.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Extraction {
@@ -65,7 +73,8 @@ pub struct Extraction {
     pub source: CallSource,
     /// The calls that could be read, in the order they appear.
     pub calls: Vec<FoundCall>,
-    /// The calls that are recognisably calls but could not be read, in order.
+    /// The calls that are recognisably calls but could not be read, in order (at most
+    /// [`MAX_MALFORMED`] of them from one text).
     pub malformed: Vec<MalformedCall>,
 }
 
@@ -301,6 +310,8 @@ pub(crate) struct Cx<'t> {
     pub text: &'t str,
     pub tools: &'t [Tool],
     items: Vec<(usize, Item)>,
+    malformed: usize,
+    located: std::cell::Cell<usize>,
 }
 
 impl<'t> Cx<'t> {
@@ -309,6 +320,8 @@ impl<'t> Cx<'t> {
             text,
             tools,
             items: Vec::new(),
+            malformed: 0,
+            located: std::cell::Cell::new(0),
         }
     }
 
@@ -338,10 +351,14 @@ impl<'t> Cx<'t> {
     /// Records a malformed call that starts at byte `at`; `detail` says what is wrong and
     /// this adds where.
     pub(crate) fn malformed(&mut self, at: usize, format: CallFormat, broken: Broken) {
-        let (line, column) = scan::line_column(self.text, at);
+        if self.malformed >= MAX_MALFORMED {
+            return;
+        }
+        self.malformed += 1;
         let detail = format!(
-            "{} call at line {line}, column {column}: {}",
+            "{} call at {}: {}",
             format.as_str(),
+            self.at(at),
             broken.detail
         );
         self.items.push((
@@ -370,6 +387,11 @@ impl<'t> Cx<'t> {
 
     /// `where` as "line L, column C", for details that point inside a call.
     pub(crate) fn at(&self, pos: usize) -> String {
+        let located = self.located.get();
+        if located >= MAX_LOCATED {
+            return format!("byte {pos}");
+        }
+        self.located.set(located + 1);
         let (line, column) = scan::line_column(self.text, pos);
         format!("line {line}, column {column}")
     }

@@ -7,7 +7,9 @@ use serde_json::{Map, Value};
 
 use super::generic::Finding;
 use super::json::{describe_at, parse_value};
-use super::scan::{clean_name, find_in, plausible_name, rest_of_line_is_blank, skip_ws, starts_at};
+use super::scan::{
+    clean_name, element_end, find_in, plausible_name, rest_of_line_is_blank, skip_ws, starts_at,
+};
 use super::tagged::json_body;
 use super::{Broken, CallFormat, Cx, RawCall};
 
@@ -263,33 +265,30 @@ pub(crate) fn strong_lines(cx: &mut Cx<'_>, pos: usize, limit: usize, format: Ca
 
 /// Llama 4 `<|python_start|>[…]<|python_end|>`.
 pub(crate) fn python_start(cx: &mut Cx<'_>, _start: usize, after: usize) -> Option<usize> {
-    Some(delimited_list(
-        cx,
-        after,
-        "<|python_end|>",
-        CallFormat::Pythonic,
-    ))
+    let delimiters = ("<|python_start|>", "<|python_end|>");
+    Some(delimited_list(cx, after, delimiters, CallFormat::Pythonic))
 }
 
 /// LFM2 `<|tool_call_start|>[…]<|tool_call_end|>` (a JSON list is accepted too).
 pub(crate) fn lfm2(cx: &mut Cx<'_>, _start: usize, after: usize) -> Option<usize> {
-    Some(delimited_list(
-        cx,
-        after,
-        "<|tool_call_end|>",
-        CallFormat::Lfm2,
-    ))
+    let delimiters = ("<|tool_call_start|>", "<|tool_call_end|>");
+    Some(delimited_list(cx, after, delimiters, CallFormat::Lfm2))
 }
 
-fn delimited_list(cx: &mut Cx<'_>, after: usize, close: &str, format: CallFormat) -> usize {
+fn delimited_list(
+    cx: &mut Cx<'_>,
+    after: usize,
+    (open, close): (&str, &str),
+    format: CallFormat,
+) -> usize {
     let text = cx.text;
     let p = skip_ws(text, after);
     let end = if is_list_start(text, p) {
         strong_list(cx, p, format)
     } else if matches!(text.as_bytes().get(p), Some(b'[' | b'{')) {
-        json_body(cx, p, Some(close), format, close)
+        json_body(cx, p, Some(close), format, open)
     } else {
-        let limit = find_in(text, p, text.len(), close).unwrap_or(text.len());
+        let (_, limit) = element_end(text, p, text.len(), close, open);
         strong_lines(cx, p, limit, format)
     };
     let q = skip_ws(text, end);
@@ -315,6 +314,9 @@ pub(crate) fn tool_code(cx: &mut Cx<'_>, _start: usize, after: usize) -> Option<
 pub(crate) fn weak(cx: &Cx<'_>, start: usize, end: usize) -> Vec<Finding> {
     let text = &cx.text[..end];
     let mut findings = Vec::new();
+    // Failed reads may cover the same bytes again (an unterminated string holding many
+    // `[f(`); cap their total to stay linear.
+    let mut budget = 4 * (end - start) + 65_536;
     // Lists.
     let mut pos = start;
     while let Some(offset) = memchr::memchr(b'[', &text.as_bytes()[pos..]) {
@@ -323,9 +325,17 @@ pub(crate) fn weak(cx: &Cx<'_>, start: usize, end: usize) -> Vec<Finding> {
         if !is_list_start(text, at) {
             continue;
         }
-        let Ok((calls, list_end)) = parse_list(text, at) else {
-            continue;
+        let (calls, list_end) = match parse_list(text, at) {
+            Ok(list) => list,
+            Err((failed_at, _)) => {
+                budget = budget.saturating_sub(failed_at.saturating_sub(at));
+                if budget == 0 {
+                    return findings;
+                }
+                continue;
+            }
         };
+        pos = list_end;
         if !calls
             .iter()
             .any(|call| cx.is_known(&clean_name(&call.name)))
@@ -356,7 +366,14 @@ pub(crate) fn weak(cx: &Cx<'_>, start: usize, end: usize) -> Vec<Finding> {
             && cx.is_known(&clean_name(&text[call_at..name_end]))
             && is_call_start(text, call_at)
         {
-            if let Ok(call) = parse_call(text, call_at) {
+            let parsed = parse_call(text, call_at);
+            if let Err((failed_at, _)) = &parsed {
+                budget = budget.saturating_sub(failed_at.saturating_sub(call_at));
+                if budget == 0 {
+                    return findings;
+                }
+            }
+            if let Ok(call) = parsed {
                 let mut call_end = call.end;
                 if printed && text.as_bytes().get(call_end) == Some(&b')') {
                     call_end += 1;

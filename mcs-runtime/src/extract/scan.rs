@@ -157,6 +157,22 @@ pub(crate) fn find_in(text: &str, pos: usize, limit: usize, needle: &str) -> Opt
     memchr::memmem::find(&text.as_bytes()[pos..limit], needle.as_bytes()).map(|i| pos + i)
 }
 
+/// Where an element that starts at `pos` ends: at its `close` tag, or — when that is
+/// missing — where the next element (`open`) starts, or at `limit`. Returns the position of
+/// the closing tag, if any, and the end of the element's body. Searching for the close only
+/// up to the next opener keeps a run of unclosed elements linear.
+pub(crate) fn element_end(
+    text: &str,
+    pos: usize,
+    limit: usize,
+    close: &str,
+    open: &str,
+) -> (Option<usize>, usize) {
+    let next_open = find_in(text, pos, limit, open).unwrap_or(limit.min(text.len()));
+    let close_at = find_in(text, pos, next_open, close);
+    (close_at, close_at.unwrap_or(next_open))
+}
+
 /// The end of the run of name characters (ASCII letters, digits, `_`, `-`, `.`, `:`)
 /// starting at `pos`.
 pub(crate) fn name_end(text: &str, pos: usize) -> usize {

@@ -5,7 +5,7 @@
 use serde_json::{Map, Value};
 
 use super::json::parse_value;
-use super::scan::{clean_name, find_in, plausible_name, skip_ws, starts_at};
+use super::scan::{clean_name, element_end, find_in, plausible_name, skip_ws, starts_at};
 use super::shape::{kind_of, strong_calls};
 use super::{Broken, CallFormat, Cx, RawCall, xml};
 
@@ -64,7 +64,7 @@ pub(crate) fn json_body(
                     let detail = format!("invalid JSON at {}: {}", cx.at(error.pos), error.message);
                     let name = guess_name(text, p, error.pos);
                     cx.malformed(p, format, Broken { name, detail });
-                    return after_close(text, p, close);
+                    return after_close(text, p, close, opener);
                 }
             },
             _ => {
@@ -78,7 +78,7 @@ pub(crate) fn json_body(
                         )
                     };
                     cx.malformed(p, format, Broken { name: None, detail });
-                    return after_close(text, p, close);
+                    return after_close(text, p, close, opener);
                 }
                 return p;
             }
@@ -86,11 +86,16 @@ pub(crate) fn json_body(
     }
 }
 
-/// Where a broken region ends: after its closing tag if it has one, else at the end.
-pub(crate) fn after_close(text: &str, pos: usize, close: Option<&str>) -> usize {
-    close
-        .and_then(|close| find_in(text, pos, text.len(), close).map(|i| i + close.len()))
-        .unwrap_or(text.len())
+/// Where a broken region ends: after its closing tag if it has one before the next
+/// `open`, else where the next `open` starts, else at the end.
+pub(crate) fn after_close(text: &str, pos: usize, close: Option<&str>, open: &str) -> usize {
+    match close {
+        Some(close) => {
+            let (close_at, body_end) = element_end(text, pos, text.len(), close, open);
+            close_at.map_or(body_end, |c| c + close.len())
+        }
+        None => find_in(text, pos, text.len(), open).unwrap_or(text.len()),
+    }
 }
 
 /// The tool name in broken JSON between `start` and `end`, if a name key can be seen.
@@ -131,11 +136,8 @@ pub(crate) fn hermes(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usiz
     let text = cx.text;
     let p = skip_ws(text, after);
     const CLOSE: &str = "</tool_call>";
-    let close = find_in(text, after, text.len(), CLOSE);
     // Without a closing tag the call runs to the next opener or the end.
-    let limit = close
-        .or_else(|| find_in(text, after, text.len(), "<tool_call>"))
-        .unwrap_or(text.len());
+    let (close, limit) = element_end(text, after, text.len(), CLOSE, "<tool_call>");
     let region_end = |end: usize| close.map_or(end, |c| c + CLOSE.len());
     if starts_at(text, p, "<function=") || starts_at(text, p, "<function name=") {
         let end = xml::function_blocks(cx, p, limit, CallFormat::Qwen3Coder);
@@ -280,7 +282,7 @@ pub(crate) fn apertus(cx: &mut Cx<'_>, _start: usize, after: usize) -> Option<us
         Err(error) => {
             let detail = format!("invalid JSON at {}: {}", cx.at(error.pos), error.message);
             cx.malformed(p, format, Broken { name: None, detail });
-            return Some(after_close(text, p, Some(CLOSE)));
+            return Some(after_close(text, p, Some(CLOSE), "<|tools_prefix|>"));
         }
     };
     let items = match parsed.value {
@@ -292,7 +294,7 @@ pub(crate) fn apertus(cx: &mut Cx<'_>, _start: usize, after: usize) -> Option<us
                 kind_of(&other)
             );
             cx.malformed(p, format, Broken { name: None, detail });
-            return Some(after_close(text, p, Some(CLOSE)));
+            return Some(after_close(text, p, Some(CLOSE), "<|tools_prefix|>"));
         }
     };
     for (index, item) in items.into_iter().enumerate() {

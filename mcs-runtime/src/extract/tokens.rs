@@ -5,7 +5,7 @@ use serde_json::{Map, Value};
 
 use super::json::{describe_at, parse_value};
 use super::scan::{
-    clean_name, find_in, floor_boundary, name_end, plausible_name, skip_ws, starts_at,
+    clean_name, element_end, find_in, floor_boundary, name_end, plausible_name, skip_ws, starts_at,
 };
 use super::shape::kind_of;
 use super::tagged::json_body;
@@ -207,17 +207,28 @@ pub(crate) fn kimi(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usize>
             if !found_any {
                 let detail = format!("expected `{BEGIN}`, found {}", describe_at(text, p));
                 cx.malformed(p, format, Broken { name: None, detail });
-                return Some(super::tagged::after_close(text, p, Some(SECTION_END)));
+                return Some(super::tagged::after_close(
+                    text,
+                    p,
+                    Some(SECTION_END),
+                    BEGIN,
+                ));
             }
             return Some(p);
         }
         found_any = true;
         let id_start = p + BEGIN.len();
-        let limit = find_in(text, id_start, text.len(), END).unwrap_or(text.len());
-        let Some(args) = find_in(text, id_start, limit, ARGS) else {
+        // The id is short: `functions.NAME:IDX`.
+        let (_, limit) = element_end(text, id_start, text.len(), END, BEGIN);
+        let Some(args) = find_in(text, id_start, limit.min(id_start + 512), ARGS) else {
             let detail = format!("`{BEGIN}` is not followed by `{ARGS}`");
             cx.malformed(p, format, Broken { name: None, detail });
-            return Some(super::tagged::after_close(text, p, Some(SECTION_END)));
+            return Some(super::tagged::after_close(
+                text,
+                id_start,
+                Some(SECTION_END),
+                BEGIN,
+            ));
         };
         let id = text[id_start..args].trim();
         let name = clean_name(id.rsplit('.').next().unwrap_or(id));

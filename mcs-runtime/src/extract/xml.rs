@@ -7,7 +7,7 @@ use serde_json::{Map, Value};
 
 use super::coerce::{Untyped, convert};
 use super::json::describe_at;
-use super::scan::{clean_name, find_in, plausible_name, skip_ws, starts_at};
+use super::scan::{clean_name, element_end, find_in, plausible_name, skip_ws, starts_at};
 use super::shape::free_text_arguments;
 use super::tokens::arguments_at;
 use super::{Broken, CallFormat, Cx, RawCall};
@@ -164,10 +164,7 @@ pub(crate) fn function_blocks(
         };
         let name = clean_name(&raw_name);
         let body_start = gt + 1;
-        let close = find_in(text, body_start, limit, "</function>");
-        let body_end = close
-            .or_else(|| find_in(text, body_start, limit, "<function="))
-            .unwrap_or(limit);
+        let (close, body_end) = element_end(text, body_start, limit, "</function>", "<function");
         pos = close.map_or(body_end, |c| c + "</function>".len());
         if !plausible_name(&name) {
             let detail = format!("`{}` is not a tool name", header.trim());
@@ -226,10 +223,7 @@ fn parameters(cx: &Cx<'_>, name: &str, start: usize, end: usize) -> Result<RawCa
             .trim_matches(|c| c == '"' || c == '\'')
             .to_owned();
         let value_start = gt + 1;
-        let close = find_in(text, value_start, end, "</parameter>");
-        let value_end = close
-            .or_else(|| find_in(text, value_start, end, "<parameter="))
-            .unwrap_or(end);
+        let (close, value_end) = element_end(text, value_start, end, "</parameter>", "<parameter=");
         pos = close.map_or(value_end, |c| c + "</parameter>".len());
         let (value, fixed) = convert(
             raw_value(&text[value_start..value_end]),
@@ -273,8 +267,7 @@ fn invoke_blocks(
         };
         let name =
             clean_name(&attribute(&text[p + open_invoke.len()..gt], "name").unwrap_or_default());
-        let close = find_in(text, gt, limit, &close_invoke);
-        let body_end = close.unwrap_or(limit);
+        let (close, body_end) = element_end(text, gt, limit, &close_invoke, &open_invoke);
         pos = close.map_or(body_end, |c| c + close_invoke.len());
         if !plausible_name(&name) {
             let detail = "the `<invoke>` tag has no usable `name` attribute".to_owned();
@@ -330,10 +323,7 @@ fn invoke_parameters(
                 cx.at(p)
             )));
         };
-        let close = find_in(text, gt, end, &close_tag);
-        let value_end = close
-            .or_else(|| find_in(text, gt, end, &open))
-            .unwrap_or(end);
+        let (close, value_end) = element_end(text, gt, end, &close_tag, &open);
         pos = close.map_or(value_end, |c| c + close_tag.len());
         let raw = raw_value(&text[gt + 1..value_end]);
         // DSML says per value whether it is a string or JSON.
