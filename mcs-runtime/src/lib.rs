@@ -2,14 +2,15 @@
 //! Standard: the contract (data model, [`ToolDriver`], [`Driver`], [`ToolError`]), JSON Schema
 //! post-processing, and the machinery that generated drivers call.
 //!
+//! [`extract`] finds the tool calls in a model's output — some thirty native formats, JSON
+//! in prose, provider messages — without executing or validating them.
+//!
 //! Applications depend on the `mcs` facade crate, which re-exports everything here together
 //! with the `#[mcs::tool_driver]` macro.
 
 mod dispatch;
 mod driver;
 mod error;
-/// Finding the tool calls in a model's output — every native format, JSON in prose,
-/// provider messages — without executing or validating them.
 pub mod extract;
 mod output;
 pub mod schema;

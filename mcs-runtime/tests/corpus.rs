@@ -124,21 +124,21 @@ fn check(case: &Case, got: &Extraction) -> Vec<String> {
         if !call.arguments.is_object() {
             problems.push(format!("arguments of {} are not an object", call.name));
         }
-        if let Some(format) = &case.format {
-            if call.format.as_str() != format {
-                problems.push(format!(
-                    "call {}: format: expected {format}, got {}",
-                    call.name, call.format
-                ));
-            }
+        if let Some(format) = &case.format
+            && call.format.as_str() != format
+        {
+            problems.push(format!(
+                "call {}: format: expected {format}, got {}",
+                call.name, call.format
+            ));
         }
-        if let Some(repaired) = case.repaired {
-            if call.repaired != repaired {
-                problems.push(format!(
-                    "call {}: repaired: expected {repaired}, got {}",
-                    call.name, call.repaired
-                ));
-            }
+        if let Some(repaired) = case.repaired
+            && call.repaired != repaired
+        {
+            problems.push(format!(
+                "call {}: repaired: expected {repaired}, got {}",
+                call.name, call.repaired
+            ));
         }
     }
     if got.malformed.len() != case.malformed {
@@ -148,22 +148,22 @@ fn check(case: &Case, got: &Extraction) -> Vec<String> {
             got.malformed.len()
         ));
     }
-    if let (Some(name), Some(first)) = (&case.malformed_name, got.malformed.first()) {
-        if first.name.as_deref() != Some(name) {
-            problems.push(format!(
-                "malformed name: expected {name}, got {:?}",
-                first.name
-            ));
-        }
+    if let (Some(name), Some(first)) = (&case.malformed_name, got.malformed.first())
+        && first.name.as_deref() != Some(name)
+    {
+        problems.push(format!(
+            "malformed name: expected {name}, got {:?}",
+            first.name
+        ));
     }
     for malformed in &got.malformed {
-        if let Some(format) = &case.format {
-            if malformed.format.as_str() != format {
-                problems.push(format!(
-                    "malformed format: expected {format}, got {}",
-                    malformed.format
-                ));
-            }
+        if let Some(format) = &case.format
+            && malformed.format.as_str() != format
+        {
+            problems.push(format!(
+                "malformed format: expected {format}, got {}",
+                malformed.format
+            ));
         }
         if malformed.detail.trim().is_empty() || malformed.snippet.is_empty() {
             problems.push(format!(
@@ -178,7 +178,7 @@ fn check(case: &Case, got: &Extraction) -> Vec<String> {
 }
 
 /// Every case of the corpus, with the file it came from.
-pub fn load() -> Vec<(String, Case)> {
+fn load() -> Vec<(String, Case)> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus");
     let mut files: Vec<_> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))

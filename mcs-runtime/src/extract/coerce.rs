@@ -46,10 +46,10 @@ pub(crate) fn convert(
     collect_types(schema, &mut types, 0);
     if types.is_empty() {
         let trimmed = raw.trim();
-        if trimmed.starts_with('{') || trimmed.starts_with('[') {
-            if let Ok((value, repaired)) = parse_whole(trimmed) {
-                return (value, repaired);
-            }
+        if (trimmed.starts_with('{') || trimmed.starts_with('['))
+            && let Ok((value, repaired)) = parse_whole(trimmed)
+        {
+            return (value, repaired);
         }
         return (Value::String(raw.to_owned()), false);
     }
@@ -116,10 +116,10 @@ fn collect_types(schema: &Value, types: &mut Vec<&'static str>, depth: usize) {
         return;
     }
     let mut add = |name: &str| {
-        if let Some(known) = NAMES.iter().find(|known| **known == name) {
-            if !types.contains(known) {
-                types.push(known);
-            }
+        if let Some(known) = NAMES.iter().find(|known| **known == name)
+            && !types.contains(known)
+        {
+            types.push(known);
         }
     };
     match schema.get("type") {

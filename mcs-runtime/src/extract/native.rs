@@ -128,7 +128,7 @@ fn str_of<'v>(value: &'v Value, key: &str) -> Option<&'v str> {
     value.get(key).and_then(Value::as_str)
 }
 
-fn typed_items<'v>(items: &'v [Value]) -> impl Iterator<Item = &'v str> {
+fn typed_items(items: &[Value]) -> impl Iterator<Item = &str> {
     items.iter().filter_map(|item| str_of(item, "type"))
 }
 
@@ -152,12 +152,11 @@ fn provider(message: &Value) -> Option<Extraction> {
                     "candidates[0].content.parts",
                 ));
             }
-            if let Some(Value::Array(output)) = map.get("output") {
-                if str_of(message, "object") == Some("response")
-                    || typed_items(output).any(|t| RESPONSES_ITEMS.contains(&t))
-                {
-                    return Some(responses(output, "output"));
-                }
+            if let Some(Value::Array(output)) = map.get("output")
+                && (str_of(message, "object") == Some("response")
+                    || typed_items(output).any(|t| RESPONSES_ITEMS.contains(&t)))
+            {
+                return Some(responses(output, "output"));
             }
             if map.contains_key("tool_calls") || map.contains_key("function_call") {
                 return Some(openai_chat(Some(message), "the message"));

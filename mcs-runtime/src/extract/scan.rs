@@ -200,10 +200,11 @@ pub(crate) fn clean_name(raw: &str) -> String {
             None => break,
         }
     }
-    if let Some((head, index)) = name.rsplit_once(':') {
-        if !index.is_empty() && index.bytes().all(|b| b.is_ascii_digit()) {
-            name = head;
-        }
+    if let Some((head, index)) = name.rsplit_once(':')
+        && !index.is_empty()
+        && index.bytes().all(|b| b.is_ascii_digit())
+    {
+        name = head;
     }
     name.to_owned()
 }

@@ -240,14 +240,14 @@ fn arguments_of(
             if let Ok((Value::Object(arguments), repaired)) = parsed {
                 return Some(Ok((Value::Object(arguments), repaired)));
             }
-            if FREE_TEXT_KEYS.contains(&key) {
-                if let Some(tool) = cx.tool(name) {
-                    return Some(
-                        free_text_arguments(tool, text)
-                            .map(|a| (a, false))
-                            .map_err(broken),
-                    );
-                }
+            if FREE_TEXT_KEYS.contains(&key)
+                && let Some(tool) = cx.tool(name)
+            {
+                return Some(
+                    free_text_arguments(tool, text)
+                        .map(|a| (a, false))
+                        .map_err(broken),
+                );
             }
             if !strict {
                 return None;
