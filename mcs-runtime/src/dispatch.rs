@@ -235,10 +235,10 @@ fn flattened_fields(schema: &Value) -> Option<Vec<ToolParameter>> {
                 },
                 _ => String::new(),
             };
-            if let (Some(definitions), Value::Object(object)) = (definitions, &mut property) {
-                if property_refers(&Value::Object(object.clone())) {
-                    object.insert("$defs".to_owned(), definitions.clone());
-                }
+            if let (Some(definitions), Value::Object(object)) = (definitions, &mut property)
+                && property_refers(&Value::Object(object.clone()))
+            {
+                object.insert("$defs".to_owned(), definitions.clone());
             }
             ToolParameter {
                 name: name.clone(),

@@ -159,10 +159,12 @@ impl Inliner<'_> {
                 if let Value::Array(items) = value {
                     items.iter_mut().for_each(|item| self.walk(item));
                 }
-            } else if SCHEMA_MAP_KEYWORDS.contains(&key) && key != "$defs" && key != "definitions" {
-                if let Value::Object(map) = value {
-                    map.values_mut().for_each(|item| self.walk(item));
-                }
+            } else if SCHEMA_MAP_KEYWORDS.contains(&key)
+                && key != "$defs"
+                && key != "definitions"
+                && let Value::Object(map) = value
+            {
+                map.values_mut().for_each(|item| self.walk(item));
             }
         }
         tidy(object);
@@ -287,11 +289,11 @@ pub fn object_schema(parameters: &[ToolParameter]) -> Value {
     let mut definitions = Map::new();
     for parameter in parameters {
         let mut schema = parameter.property_schema();
-        if let Value::Object(object) = &mut schema {
-            if let Some(Value::Object(defs)) = object.remove("$defs") {
-                for (name, definition) in defs {
-                    definitions.entry(name).or_insert(definition);
-                }
+        if let Value::Object(object) = &mut schema
+            && let Some(Value::Object(defs)) = object.remove("$defs")
+        {
+            for (name, definition) in defs {
+                definitions.entry(name).or_insert(definition);
             }
         }
         if parameter.required {
@@ -330,13 +332,12 @@ pub fn schema_at<'s>(
         return schema_at(root, target, path);
     }
     for key in SCHEMA_LIST_KEYWORDS {
-        if let Some(Value::Array(alternatives)) = object.get(*key) {
-            if let Some(found) = alternatives
+        if let Some(Value::Array(alternatives)) = object.get(*key)
+            && let Some(found) = alternatives
                 .iter()
                 .find_map(|alt| schema_at(root, alt, path))
-            {
-                return Some(found);
-            }
+        {
+            return Some(found);
         }
     }
     let child = match first {
@@ -402,10 +403,10 @@ fn describe_within(schema: &Value, depth: usize) -> String {
             return dedup_join(texts, " or ");
         }
     }
-    if let Some(Value::Array(all)) = object.get("allOf") {
-        if let [only] = all.as_slice() {
-            return describe_within(only, depth + 1);
-        }
+    if let Some(Value::Array(all)) = object.get("allOf")
+        && let [only] = all.as_slice()
+    {
+        return describe_within(only, depth + 1);
     }
     match object.get("type") {
         Some(Value::String(kind)) => describe_type(kind, object, depth),
