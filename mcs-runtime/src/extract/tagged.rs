@@ -44,10 +44,14 @@ pub(crate) fn json_body(
             }
             // A fence around the call: skip its marker line (```json) or closing marker.
             Some(b'`') if starts_at(text, p, "```") => {
-                pos =
-                    memchr::memchr(b'\n', &text.as_bytes()[p..]).map_or(text.len(), |i| p + i + 1);
-                if starts_at(text, p, "```\n") || p + 3 >= text.len() {
-                    pos = p + 3;
+                // The marker and its language tag (```json), not what follows them.
+                pos = p + 3;
+                while text
+                    .as_bytes()
+                    .get(pos)
+                    .is_some_and(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-'))
+                {
+                    pos += 1;
                 }
                 continue;
             }

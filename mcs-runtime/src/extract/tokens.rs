@@ -457,3 +457,25 @@ pub(crate) fn gemma4(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usiz
     cx.outcome(start, format, outcome);
     Some(region_end)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn deepseek_tokens_are_normalized() {
+        for (text, name) in [
+            ("<｜tool▁calls▁begin｜>", "tool_calls_begin"),
+            ("<｜tool calls begin｜>x", "tool_calls_begin"),
+            ("<｜tool_calls_begin｜>", "tool_calls_begin"),
+            ("<|tool▁sep|>", "tool_sep"),
+            ("<｜end▁of▁sentence｜>", "end_of_sentence"),
+        ] {
+            let (got, end) = deepseek_token(text, 0).unwrap();
+            assert_eq!(got, name);
+            assert!(text.is_char_boundary(end) && text[..end].ends_with('>'));
+        }
+        assert_eq!(deepseek_token("<｜never closed", 0), None);
+        assert_eq!(deepseek_token("plain", 0), None);
+    }
+}
