@@ -22,9 +22,10 @@
 //!   does not own on to another driver. Broken content after a delimiter is malformed.
 //! - **JSON without a delimiter** is a call when an object has a name key (`name`, `tool`,
 //!   `tool_name`, `function`) holding a plausible tool name (no whitespace) *and* an
-//!   argument key (`arguments`, `parameters`, `args`, `input`, `tool_input`). An object
-//!   with a name key and nothing else but `id`/`type` is a call only when the name is one
-//!   of `tools`. Objects with a `description` key are tool definitions, never calls; an
+//!   argument key (`arguments`, `parameters`, `args`, `input`, `tool_input`). Without an
+//!   argument key, an object is a call only when the name is one of `tools` and every
+//!   other key (besides `id`/`type`) is a parameter of that tool: `{"name": "get_time"}`,
+//!   or arguments written beside the name, `{"tool": "search", "query": "x"}`. Objects with a `description` key are tool definitions, never calls; an
 //!   array is a list of calls only when every element is one. JSON that is not a call is
 //!   skipped whole: calls nested in data are not searched for.
 //! - **Weak formats** — pythonic calls without a delimiter, ReAct, LangChain XML, the

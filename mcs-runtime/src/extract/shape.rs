@@ -188,14 +188,20 @@ fn object_calls(
             arguments_of(&name, value, key, cx, trust)?
         }
         None => {
-            let only_bookkeeping = map
-                .keys()
-                .all(|key| key == name_key || BOOKKEEPING_KEYS.contains(&key.as_str()));
+            // No argument key: either a call without arguments, or one whose arguments
+            // sit next to the name (`{"tool": "search", "query": "x"}`), which counts only
+            // when every other key is a parameter of that known tool.
+            let rest: Map<String, Value> = map
+                .iter()
+                .filter(|(key, _)| *key != name_key && !BOOKKEEPING_KEYS.contains(&key.as_str()))
+                .map(|(key, value)| (key.clone(), value.clone()))
+                .collect();
+            let flat = cx
+                .tool(&name)
+                .is_some_and(|tool| rest.keys().all(|key| tool.parameter(key).is_some()));
             match trust {
+                _ if flat => Ok((Value::Object(rest), false)),
                 Trust::Strong => Ok((Value::Object(Map::new()), false)),
-                Trust::Weak if only_bookkeeping && cx.is_known(&name) => {
-                    Ok((Value::Object(Map::new()), false))
-                }
                 Trust::Weak => return None,
             }
         }
@@ -389,6 +395,17 @@ mod tests {
         assert_eq!(
             names(json!({"name": "now"}), Trust::Weak),
             Some(vec![Ok("now {}".to_owned())])
+        );
+        assert_eq!(
+            names(
+                json!({"tool": "search", "query": "x", "id": "1"}),
+                Trust::Weak
+            ),
+            Some(vec![Ok("search {\"query\":\"x\"}".to_owned())])
+        );
+        assert_eq!(
+            names(json!({"tool": "search", "q": "x"}), Trust::Weak),
+            None
         );
         assert_eq!(
             names(
