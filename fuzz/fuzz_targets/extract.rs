@@ -40,12 +40,19 @@ fn tools() -> &'static [Tool] {
 fn check(response: LlmResponse<'_>) {
     let got: Extraction = extract(response, tools());
     for call in &got.calls {
-        assert!(call.arguments.is_object(), "arguments must be an object: {call:?}");
+        assert!(
+            call.arguments.is_object(),
+            "arguments must be an object: {call:?}"
+        );
         assert!(!call.name.is_empty(), "empty tool name: {call:?}");
     }
     assert!(got.malformed.len() <= MAX_MALFORMED);
     assert!(got.malformed.iter().all(|m| !m.detail.is_empty()));
-    assert_eq!(extract(response, tools()), got, "extraction is not deterministic");
+    assert_eq!(
+        extract(response, tools()),
+        got,
+        "extraction is not deterministic"
+    );
 }
 
 fuzz_target!(|data: &[u8]| {

@@ -267,6 +267,9 @@ fn json_value() -> impl Strategy<Value = Value> {
         "",
         "<tool_call>{\"name\": \"get_time\", \"arguments\": {}}</tool_call>",
         "object",
+        "default_api.",
+        "functions.",
+        "functions.x:0",
     ];
     let leaf = prop_oneof![
         Just(Value::Null),

@@ -337,6 +337,12 @@ impl<'t> Cx<'t> {
 
     /// Records a call that starts at byte `at`.
     pub(crate) fn call(&mut self, at: usize, format: CallFormat, call: RawCall) {
+        // Every format cleans names; one that was only a namespace (`default_api.`) is
+        // empty now, and a call without a name is no call.
+        if !scan::plausible_name(&call.name) {
+            let detail = format!("`{}` is not a tool name", call.name);
+            return self.malformed(at, format, Broken { name: None, detail });
+        }
         self.items.push((
             at,
             Item::Call(FoundCall {

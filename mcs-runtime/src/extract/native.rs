@@ -272,7 +272,9 @@ fn id_of(value: &Value, keys: &[&str]) -> Option<String> {
 /// A call's name, or what is wrong with it.
 fn name_of(value: Option<&Value>) -> Result<String, Broken> {
     match value {
-        Some(Value::String(name)) if !name.trim().is_empty() => Ok(super::scan::clean_name(name)),
+        Some(Value::String(name)) if !super::scan::clean_name(name).is_empty() => {
+            Ok(super::scan::clean_name(name))
+        }
         _ => Err(Broken {
             name: None,
             detail: "the call has no `name`".to_owned(),
