@@ -2,6 +2,9 @@
 //! Standard: the contract (data model, [`ToolDriver`], [`Driver`], [`ToolError`]), JSON Schema
 //! post-processing, and the machinery that generated drivers call.
 //!
+//! [`extract`] finds the tool calls in a model's output — some thirty native formats, JSON
+//! in prose, provider messages — without executing or validating them.
+//!
 //! Applications depend on the `mcs` facade crate, which re-exports everything here together
 //! with the `#[mcs::tool_driver]` macro.
 
@@ -9,6 +12,7 @@ mod dispatch;
 mod driver;
 mod error;
 pub mod export;
+pub mod extract;
 pub mod llm;
 mod output;
 pub mod prompt;

@@ -1,0 +1,149 @@
+//! The text between native delimiters: JSON calls in prose or fences, and the weak
+//! conventions (pythonic lines, ReAct, LangChain XML).
+
+use super::json::parse_value;
+use super::scan::floor_boundary;
+use super::shape::{Trust, calls_in};
+use super::tagged::guess_name;
+use super::{Broken, CallFormat, Cx, RawCall, pythonic, react, xml};
+
+/// What one recogniser found in a span of the text, recorded only if no earlier, longer
+/// finding covers it.
+pub(crate) struct Finding {
+    pub start: usize,
+    pub end: usize,
+    pub items: Vec<(usize, CallFormat, Result<RawCall, Broken>)>,
+}
+
+/// Finds the calls between `start` and `end` and records them in `cx`.
+pub(crate) fn scan_gap(cx: &mut Cx<'_>, start: usize, end: usize) {
+    let start = floor_boundary(cx.text, start);
+    let end = floor_boundary(cx.text, end);
+    if start >= end {
+        return;
+    }
+    let mut findings = json_calls(cx, start, end);
+    findings.extend(pythonic::weak(cx, start, end));
+    findings.extend(react::weak(cx, start, end));
+    findings.extend(langchain(cx, start, end));
+    // Where findings overlap (a ReAct block whose input is JSON), the one that starts
+    // first, then the longer one, wins.
+    findings.sort_by_key(|finding| (finding.start, std::cmp::Reverse(finding.end)));
+    let mut covered = start;
+    for finding in findings {
+        if finding.start < covered {
+            continue;
+        }
+        covered = finding.end.max(finding.start + 1);
+        for (at, format, outcome) in finding.items {
+            cx.outcome(at, format, outcome);
+        }
+    }
+}
+
+/// Whether a `{` or `[` at `pos` could start a call, judged by the next character: keeps
+/// the parser away from most braces in prose and code.
+fn worth_reading(text: &str, pos: usize) -> bool {
+    let next = super::scan::skip_ws(text, pos + 1);
+    let Some(c) = text.get(next..).and_then(|rest| rest.chars().next()) else {
+        return false;
+    };
+    match text.as_bytes()[pos] {
+        b'{' => {
+            matches!(c, '"' | '\'' | '\u{201C}' | '\u{2018}' | '/')
+                || c.is_ascii_alphabetic()
+                || c == '_'
+        }
+        _ => c == '{',
+    }
+}
+
+/// JSON calls between `start` and `end`. Each value is read once; one that is not a call
+/// is skipped whole, so the scan stays linear and calls nested in data are not found.
+fn json_calls(cx: &Cx<'_>, start: usize, end: usize) -> Vec<Finding> {
+    let text = &cx.text[..end];
+    let bytes = text.as_bytes();
+    let mut findings = Vec::new();
+    // Failed reads may cover the same bytes again; cap their total so that adversarial
+    // input (thousands of unterminated `{"`) stays linear.
+    let mut budget = 4 * (end - start) + 65_536;
+    let mut pos = start;
+    while let Some(offset) = memchr::memchr2(b'{', b'[', &bytes[pos..]) {
+        let at = pos + offset;
+        pos = at + 1;
+        if !worth_reading(text, at) {
+            continue;
+        }
+        match parse_value(text, at) {
+            Ok(parsed) => {
+                pos = parsed.end;
+                if let Some(outcomes) = calls_in(&parsed.value, cx, Trust::Weak, parsed.repaired) {
+                    // LangChain's `{"action", "action_input"}` blob belongs to ReAct.
+                    let format = if parsed.value.get("action_input").is_some() {
+                        CallFormat::React
+                    } else {
+                        CallFormat::Json
+                    };
+                    let items = outcomes.into_iter().map(|o| (at, format, o)).collect();
+                    findings.push(Finding {
+                        start: at,
+                        end: parsed.end,
+                        items,
+                    });
+                }
+            }
+            Err(error) => {
+                let read = error.pos.saturating_sub(at);
+                if let Some(name) = looks_like_call(cx, at, error.pos) {
+                    let detail = format!("invalid JSON at {}: {}", cx.at(error.pos), error.message);
+                    let broken = Broken {
+                        name: Some(name),
+                        detail,
+                    };
+                    let resume = floor_boundary(text, error.pos.max(at + 1));
+                    findings.push(Finding {
+                        start: at,
+                        end: resume,
+                        items: vec![(at, CallFormat::Json, Err(broken))],
+                    });
+                    pos = resume;
+                }
+                budget = budget.saturating_sub(read);
+                if budget == 0 {
+                    break;
+                }
+            }
+        }
+    }
+    findings
+}
+
+/// The tool name of broken JSON that is recognisably a call: a name key with a plausible
+/// name, and an argument key (or a known name).
+fn looks_like_call(cx: &Cx<'_>, start: usize, error: usize) -> Option<String> {
+    let name = guess_name(cx.text, start, error.saturating_add(1))?;
+    let end = floor_boundary(cx.text, error.min(start.saturating_add(2000)).max(start));
+    let window = &cx.text[start..end];
+    let has_arguments = ["arguments", "parameters", "args", "input"]
+        .iter()
+        .any(|key| window.contains(&format!("\"{key}\"")) || window.contains(&format!("'{key}'")));
+    (has_arguments || cx.is_known(&name)).then_some(name)
+}
+
+/// LangChain XML agent calls between `start` and `end`.
+fn langchain(cx: &Cx<'_>, start: usize, end: usize) -> Vec<Finding> {
+    let mut findings = Vec::new();
+    let mut pos = start;
+    while let Some(at) = super::scan::find_in(cx.text, pos, end, "<tool>") {
+        pos = at + "<tool>".len();
+        if let Some((outcome, call_end)) = xml::langchain(cx, at, end) {
+            findings.push(Finding {
+                start: at,
+                end: call_end,
+                items: vec![(at, CallFormat::LangChainXml, outcome)],
+            });
+            pos = call_end.max(pos);
+        }
+    }
+    findings
+}

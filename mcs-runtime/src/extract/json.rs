@@ -1,0 +1,519 @@
+//! A lenient JSON reader that also says where a value ends and whether it had to repair it.
+//!
+//! Models damage JSON in a handful of recurring ways: trailing commas, single or typographic
+//! quotes, unquoted keys, Python literals, comments, raw newlines in strings. This reader
+//! accepts all of those, records that it did (`repaired`), and otherwise follows RFC 8259.
+//! It reads one value starting at a byte offset and reports the offset just past it, so
+//! callers can find JSON inside prose without guessing where it stops.
+//!
+//! Nesting is limited to [`MAX_DEPTH`] levels, so hostile input cannot overflow the stack,
+//! and errors carry the byte offset where reading failed.
+
+use serde_json::{Map, Number, Value};
+
+/// How deeply arrays and objects may nest before reading gives up.
+pub(crate) const MAX_DEPTH: usize = 128;
+
+/// A value read from text.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Parsed {
+    pub value: Value,
+    /// Byte offset just past the value.
+    pub end: usize,
+    /// Some damage had to be repaired to read it.
+    pub repaired: bool,
+}
+
+/// Why a value could not be read.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct JsonError {
+    /// Byte offset where reading failed.
+    pub pos: usize,
+    /// What was expected or found there.
+    pub message: String,
+}
+
+/// Reads one value that starts at byte `start` of `text` (leading whitespace and comments
+/// are skipped).
+pub(crate) fn parse_value(text: &str, start: usize) -> Result<Parsed, JsonError> {
+    if !text.is_char_boundary(start) {
+        return Err(JsonError {
+            pos: start.min(text.len()),
+            message: "reading started inside a character".to_owned(),
+        });
+    }
+    let mut reader = Reader {
+        src: text,
+        pos: start,
+        repaired: false,
+        depth: 0,
+    };
+    reader.skip_blank();
+    let value = reader.value()?;
+    Ok(Parsed {
+        value,
+        end: reader.pos,
+        repaired: reader.repaired,
+    })
+}
+
+/// Reads `text` as exactly one value (surrounding whitespace allowed).
+pub(crate) fn parse_whole(text: &str) -> Result<(Value, bool), JsonError> {
+    // The strict parser is much faster and is right for almost every input.
+    if let Ok(value) = serde_json::from_str::<Value>(text) {
+        return Ok((value, false));
+    }
+    let parsed = parse_value(text, 0)?;
+    let mut reader = Reader {
+        src: text,
+        pos: parsed.end,
+        repaired: parsed.repaired,
+        depth: 0,
+    };
+    reader.skip_blank();
+    if reader.pos < text.len() {
+        return Err(JsonError {
+            pos: reader.pos,
+            message: format!(
+                "unexpected {} after the value",
+                describe_at(text, reader.pos)
+            ),
+        });
+    }
+    Ok((parsed.value, reader.repaired))
+}
+
+/// What stands at `pos`, for error messages.
+pub(crate) fn describe_at(text: &str, pos: usize) -> String {
+    match text.get(pos..).and_then(|rest| rest.chars().next()) {
+        None => "end of input".to_owned(),
+        Some(c) if c.is_control() => format!("control character U+{:04X}", c as u32),
+        Some(c) => format!("`{c}`"),
+    }
+}
+
+struct Reader<'a> {
+    src: &'a str,
+    pos: usize,
+    repaired: bool,
+    depth: usize,
+}
+
+impl Reader<'_> {
+    fn peek(&self) -> Option<char> {
+        self.src
+            .get(self.pos..)
+            .and_then(|rest| rest.chars().next())
+    }
+
+    fn error(&self, message: impl Into<String>) -> JsonError {
+        JsonError {
+            pos: self.pos,
+            message: message.into(),
+        }
+    }
+
+    fn unexpected(&self, expected: &str) -> JsonError {
+        self.error(format!(
+            "expected {expected}, found {}",
+            describe_at(self.src, self.pos)
+        ))
+    }
+
+    /// Skips whitespace and `//` / `/* */` comments (the latter count as repairs).
+    fn skip_blank(&mut self) {
+        let bytes = self.src.as_bytes();
+        loop {
+            match bytes.get(self.pos) {
+                Some(b' ' | b'\t' | b'\n' | b'\r') => self.pos += 1,
+                Some(b'/') if bytes.get(self.pos + 1) == Some(&b'/') => {
+                    self.repaired = true;
+                    self.pos = memchr::memchr(b'\n', &bytes[self.pos..])
+                        .map_or(bytes.len(), |offset| self.pos + offset + 1);
+                }
+                Some(b'/') if bytes.get(self.pos + 1) == Some(&b'*') => {
+                    self.repaired = true;
+                    self.pos = memchr::memmem::find(&bytes[self.pos + 2..], b"*/")
+                        .map_or(bytes.len(), |offset| self.pos + 2 + offset + 2);
+                }
+                Some(byte) if *byte >= 0x80 => match self.peek() {
+                    // No-break and other Unicode spaces pasted from rich text.
+                    Some(c) if c.is_whitespace() => {
+                        self.repaired = true;
+                        self.pos += c.len_utf8();
+                    }
+                    _ => return,
+                },
+                _ => return,
+            }
+        }
+    }
+
+    fn value(&mut self) -> Result<Value, JsonError> {
+        match self.peek() {
+            None => Err(self.error("expected a value, found end of input")),
+            Some('{') => self.nested(Self::object),
+            Some('[') => self.nested(Self::array),
+            Some(quote @ ('"' | '\'' | '\u{201C}' | '\u{201D}' | '\u{2018}' | '\u{2019}')) => {
+                self.string(quote).map(Value::String)
+            }
+            Some('-' | '+' | '.' | '0'..='9') => self.number(),
+            Some(c) if c.is_ascii_alphabetic() || c == '_' => self.word(),
+            Some(_) => Err(self.unexpected("a value")),
+        }
+    }
+
+    fn nested(
+        &mut self,
+        read: fn(&mut Self) -> Result<Value, JsonError>,
+    ) -> Result<Value, JsonError> {
+        if self.depth >= MAX_DEPTH {
+            return Err(self.error(format!("nested more than {MAX_DEPTH} levels deep")));
+        }
+        self.depth += 1;
+        let value = read(self);
+        self.depth -= 1;
+        value
+    }
+
+    fn object(&mut self) -> Result<Value, JsonError> {
+        self.pos += 1; // `{`
+        let mut map = Map::new();
+        let mut after_comma = false;
+        loop {
+            self.skip_blank();
+            match self.peek() {
+                Some('}') => {
+                    if after_comma {
+                        self.repaired = true;
+                    }
+                    self.pos += 1;
+                    return Ok(Value::Object(map));
+                }
+                None => return Err(self.error("unterminated object: expected `}`")),
+                _ => {}
+            }
+            if !map.is_empty() && !after_comma {
+                return Err(self.unexpected("`,` or `}`"));
+            }
+            let key = self.key()?;
+            self.skip_blank();
+            if self.peek() != Some(':') {
+                return Err(self.unexpected(&format!("`:` after the key \"{key}\"")));
+            }
+            self.pos += 1;
+            self.skip_blank();
+            let value = self.value()?;
+            map.insert(key, value);
+            self.skip_blank();
+            after_comma = self.peek() == Some(',');
+            if after_comma {
+                self.pos += 1;
+            }
+        }
+    }
+
+    fn key(&mut self) -> Result<String, JsonError> {
+        match self.peek() {
+            Some(quote @ ('"' | '\'' | '\u{201C}' | '\u{201D}' | '\u{2018}' | '\u{2019}')) => {
+                self.string(quote)
+            }
+            Some(c) if c.is_ascii_alphanumeric() || c == '_' || c == '$' => {
+                let start = self.pos;
+                let bytes = self.src.as_bytes();
+                while bytes
+                    .get(self.pos)
+                    .is_some_and(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'$' | b'-'))
+                {
+                    self.pos += 1;
+                }
+                self.repaired = true;
+                Ok(self.src[start..self.pos].to_owned())
+            }
+            _ => Err(self.unexpected("a key")),
+        }
+    }
+
+    fn array(&mut self) -> Result<Value, JsonError> {
+        self.pos += 1; // `[`
+        let mut items = Vec::new();
+        let mut after_comma = false;
+        loop {
+            self.skip_blank();
+            match self.peek() {
+                Some(']') => {
+                    if after_comma {
+                        self.repaired = true;
+                    }
+                    self.pos += 1;
+                    return Ok(Value::Array(items));
+                }
+                None => return Err(self.error("unterminated array: expected `]`")),
+                _ => {}
+            }
+            if !items.is_empty() && !after_comma {
+                return Err(self.unexpected("`,` or `]`"));
+            }
+            items.push(self.value()?);
+            self.skip_blank();
+            after_comma = self.peek() == Some(',');
+            if after_comma {
+                self.pos += 1;
+            }
+        }
+    }
+
+    fn string(&mut self, open: char) -> Result<String, JsonError> {
+        let start = self.pos;
+        let closes = |c: char| match open {
+            '"' => c == '"',
+            '\'' => c == '\'',
+            '\u{201C}' | '\u{201D}' => c == '\u{201D}' || c == '\u{201C}',
+            _ => c == '\u{2019}' || c == '\u{2018}',
+        };
+        if open != '"' {
+            self.repaired = true;
+        }
+        self.pos += open.len_utf8();
+        let mut out = String::new();
+        loop {
+            let rest = &self.src[self.pos..];
+            // Copy the plain run up to the next character that needs a decision.
+            let plain = rest
+                .find(|c: char| c == '\\' || closes(c) || c < ' ')
+                .unwrap_or(rest.len());
+            out.push_str(&rest[..plain]);
+            self.pos += plain;
+            let Some(c) = self.peek() else {
+                self.pos = start;
+                return Err(self.error("unterminated string"));
+            };
+            self.pos += c.len_utf8();
+            if closes(c) {
+                return Ok(out);
+            }
+            if c != '\\' {
+                // A raw control character (usually a newline in a code argument).
+                self.repaired = true;
+                out.push(c);
+                continue;
+            }
+            let Some(escaped) = self.peek() else {
+                self.pos = start;
+                return Err(self.error("unterminated string"));
+            };
+            self.pos += escaped.len_utf8();
+            match escaped {
+                '"' | '\\' | '/' => out.push(escaped),
+                'b' => out.push('\u{8}'),
+                'f' => out.push('\u{c}'),
+                'n' => out.push('\n'),
+                'r' => out.push('\r'),
+                't' => out.push('\t'),
+                'u' => {
+                    let c = self.unicode_escape();
+                    out.push(c);
+                }
+                '\'' => {
+                    self.repaired = true;
+                    out.push('\'');
+                }
+                other => {
+                    // Python keeps unknown escapes as written.
+                    self.repaired = true;
+                    out.push('\\');
+                    out.push(other);
+                }
+            }
+        }
+    }
+
+    /// The character of a `\uXXXX` escape (the `\u` is consumed), pairing surrogates.
+    fn unicode_escape(&mut self) -> char {
+        let Some(high) = self.hex4() else {
+            self.repaired = true;
+            return char::REPLACEMENT_CHARACTER;
+        };
+        if !(0xD800..0xDC00).contains(&high) {
+            return char::from_u32(high).unwrap_or_else(|| {
+                self.repaired = true;
+                char::REPLACEMENT_CHARACTER
+            });
+        }
+        let bytes = self.src.as_bytes();
+        if bytes.get(self.pos) == Some(&b'\\') && bytes.get(self.pos + 1) == Some(&b'u') {
+            let save = self.pos;
+            self.pos += 2;
+            if let Some(low) = self.hex4().filter(|low| (0xDC00..0xE000).contains(low)) {
+                let code = 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00);
+                if let Some(c) = char::from_u32(code) {
+                    return c;
+                }
+            }
+            self.pos = save;
+        }
+        self.repaired = true;
+        char::REPLACEMENT_CHARACTER
+    }
+
+    fn hex4(&mut self) -> Option<u32> {
+        let digits = self.src.get(self.pos..self.pos + 4)?;
+        let value = u32::from_str_radix(digits, 16).ok()?;
+        if !digits.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return None;
+        }
+        self.pos += 4;
+        Some(value)
+    }
+
+    fn number(&mut self) -> Result<Value, JsonError> {
+        let start = self.pos;
+        let bytes = self.src.as_bytes();
+        while bytes
+            .get(self.pos)
+            .is_some_and(|b| b.is_ascii_digit() || matches!(b, b'-' | b'+' | b'.' | b'e' | b'E'))
+        {
+            self.pos += 1;
+        }
+        let token = &self.src[start..self.pos];
+        if let Ok(number) = serde_json::from_str::<Number>(token) {
+            return Ok(Value::Number(number));
+        }
+        // `+1`, `.5`, `5.`: not JSON, but unambiguous.
+        let trimmed = token.strip_prefix('+').unwrap_or(token);
+        if trimmed.bytes().any(|b| b.is_ascii_digit()) {
+            if let Ok(integer) = trimmed.parse::<i64>() {
+                self.repaired = true;
+                return Ok(Value::from(integer));
+            }
+            if let Some(number) = trimmed.parse::<f64>().ok().and_then(Number::from_f64) {
+                self.repaired = true;
+                return Ok(Value::Number(number));
+            }
+        }
+        self.pos = start;
+        Err(self.error(format!("invalid number `{token}`")))
+    }
+
+    fn word(&mut self) -> Result<Value, JsonError> {
+        let start = self.pos;
+        let bytes = self.src.as_bytes();
+        while bytes
+            .get(self.pos)
+            .is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_')
+        {
+            self.pos += 1;
+        }
+        let value = match &self.src[start..self.pos] {
+            "true" => Value::Bool(true),
+            "false" => Value::Bool(false),
+            "null" => Value::Null,
+            python @ ("True" | "False" | "None") => {
+                self.repaired = true;
+                match python {
+                    "True" => Value::Bool(true),
+                    "False" => Value::Bool(false),
+                    _ => Value::Null,
+                }
+            }
+            word => {
+                let message = format!("expected a value, found the bare word `{word}`");
+                self.pos = start;
+                return Err(self.error(message));
+            }
+        };
+        Ok(value)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn read(text: &str) -> (Value, bool) {
+        let parsed = parse_value(text, 0).unwrap_or_else(|e| panic!("{text}: {e:?}"));
+        (parsed.value, parsed.repaired)
+    }
+
+    #[test]
+    fn strict_json_is_not_repaired() {
+        let (value, repaired) =
+            read(r#"{"a": [1, -2.5e3, true, null], "b": "x\"y\u00e9\ud83d\ude00"}"#);
+        assert_eq!(value, json!({"a": [1, -2.5e3, true, null], "b": "x\"yé😀"}));
+        assert!(!repaired);
+    }
+
+    #[test]
+    fn reports_the_end_of_a_value_inside_prose() {
+        let text = r#"call {"q": "a } b"} then more"#;
+        let parsed = parse_value(text, 5).unwrap();
+        assert_eq!(&text[parsed.end..], " then more");
+    }
+
+    #[test]
+    fn repairs_common_damage() {
+        let cases = [
+            ("{'city': 'Paris',}", json!({"city": "Paris"})),
+            ("{city: \"Paris\"}", json!({"city": "Paris"})),
+            (
+                "{\"on\": True, \"x\": None, \"y\": False}",
+                json!({"on": true, "x": null, "y": false}),
+            ),
+            (
+                "{\"a\": 1, // one\n /* two */ \"b\": 2}",
+                json!({"a": 1, "b": 2}),
+            ),
+            ("{“city”: “Paris”}", json!({"city": "Paris"})),
+            ("{‘city’: ‘Paris’}", json!({"city": "Paris"})),
+            ("[1, 2, ]", json!([1, 2])),
+            ("{\"code\": \"a\nb\"}", json!({"code": "a\nb"})),
+            ("{\"n\": +1, \"f\": .5}", json!({"n": 1, "f": 0.5})),
+            ("{'it\\'s': 'ok'}", json!({"it's": "ok"})),
+        ];
+        for (text, expected) in cases {
+            let (value, repaired) = read(text);
+            assert_eq!(value, expected, "{text}");
+            assert!(repaired, "{text} should count as repaired");
+        }
+    }
+
+    #[test]
+    fn errors_say_where() {
+        let error = parse_value(r#"{"a": 1 "b": 2}"#, 0).unwrap_err();
+        assert_eq!(error.pos, 8);
+        assert!(error.message.contains("`,` or `}`"), "{}", error.message);
+        let error = parse_value(r#"{"a": "unterminated"#, 0).unwrap_err();
+        assert!(error.message.contains("unterminated string"));
+        let error = parse_value("{\"a\": [1, 2", 0).unwrap_err();
+        assert!(error.message.contains("unterminated array"));
+        let error = parse_value("{\"a\": hello}", 0).unwrap_err();
+        assert!(error.message.contains("bare word `hello`"));
+    }
+
+    #[test]
+    fn deep_nesting_is_an_error_not_a_crash() {
+        let deep = "[".repeat(100_000);
+        let error = parse_value(&deep, 0).unwrap_err();
+        assert!(error.message.contains("levels deep"));
+        let ok = format!("{}{}", "[".repeat(MAX_DEPTH), "]".repeat(MAX_DEPTH));
+        assert!(parse_value(&ok, 0).is_ok());
+    }
+
+    #[test]
+    fn parse_whole_rejects_trailing_text() {
+        assert_eq!(
+            parse_whole(" {\"a\": 1} ").unwrap(),
+            (json!({"a": 1}), false)
+        );
+        assert!(parse_whole("{\"a\": 1} x").is_err());
+        assert_eq!(parse_whole("{'a': 1}").unwrap(), (json!({"a": 1}), true));
+    }
+
+    #[test]
+    fn never_starts_inside_a_character() {
+        assert!(parse_value("é{}", 1).is_err());
+        assert!(parse_value("", 0).is_err());
+        assert!(parse_value("abc", 10).is_err());
+    }
+}

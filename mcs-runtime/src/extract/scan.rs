@@ -1,0 +1,305 @@
+//! Text helpers shared by the format parsers: blanking out reasoning, positions, names.
+//!
+//! Every offset here is a byte offset into the text; helpers only ever slice at offsets
+//! of ASCII bytes or at offsets they checked to be character boundaries.
+
+use std::borrow::Cow;
+use std::sync::OnceLock;
+
+use aho_corasick::{AhoCorasick, MatchKind};
+
+/// The reasoning delimiters: (opener, closers). An opener with no closer hides the rest of
+/// the text; `</think>` or `</thinking>` with no opener hides everything before it
+/// (DeepSeek-R1 and QwQ put `<think>` in the prompt and only the closer in the output).
+/// The first two entries are those.
+const REASONING: &[(&str, &[&str])] = &[
+    ("<think>", &["</think>"]),
+    ("<thinking>", &["</thinking>"]),
+    ("[THINK]", &["[/THINK]"]),
+    ("<seed:think>", &["</seed:think>"]),
+    ("<|START_THINKING|>", &["<|END_THINKING|>"]),
+    // Harmony's analysis channel ends with its message, or where the next message starts.
+    ("<|channel|>analysis<|message|>", &["<|end|>", "<|start|>"]),
+];
+
+struct ReasoningMatcher {
+    automaton: AhoCorasick,
+    /// For each pattern: the index in `REASONING` and whether it is the opener.
+    roles: Vec<(usize, bool)>,
+}
+
+fn reasoning_matcher() -> Option<&'static ReasoningMatcher> {
+    static MATCHER: OnceLock<Option<ReasoningMatcher>> = OnceLock::new();
+    MATCHER
+        .get_or_init(|| {
+            let mut patterns = Vec::new();
+            let mut roles = Vec::new();
+            for (kind, (opener, closers)) in REASONING.iter().enumerate() {
+                patterns.push(*opener);
+                roles.push((kind, true));
+                for closer in *closers {
+                    patterns.push(*closer);
+                    roles.push((kind, false));
+                }
+            }
+            let automaton = AhoCorasick::builder()
+                .match_kind(MatchKind::LeftmostLongest)
+                .build(&patterns)
+                .ok()?;
+            Some(ReasoningMatcher { automaton, roles })
+        })
+        .as_ref()
+}
+
+/// `text` with every reasoning region replaced by spaces (newlines kept), so offsets,
+/// lines and columns stay those of the original.
+pub(crate) fn blank_reasoning(text: &str) -> Cow<'_, str> {
+    let Some(matcher) = reasoning_matcher() else {
+        return Cow::Borrowed(text);
+    };
+    let mut regions: Vec<(usize, usize)> = Vec::new();
+    let mut open: Option<(usize, usize)> = None; // (kind, start)
+    let mut last_end = 0;
+    for found in matcher.automaton.find_iter(text) {
+        let Some(&(kind, is_opener)) = matcher.roles.get(found.pattern().as_usize()) else {
+            continue;
+        };
+        match open {
+            None if is_opener => open = Some((kind, found.start())),
+            // `</think>` without its opener: what came before it was reasoning. Other
+            // closers (Harmony's `<|end|>`) also end ordinary messages.
+            None if kind <= 1 => {
+                regions.push((last_end, found.end()));
+                last_end = found.end();
+            }
+            None => {}
+            Some((open_kind, start)) if open_kind == kind && !is_opener => {
+                regions.push((start, found.end()));
+                last_end = found.end();
+                open = None;
+            }
+            Some(_) => {}
+        }
+    }
+    if let Some((_, start)) = open {
+        regions.push((start, text.len()));
+    }
+    if regions.is_empty() {
+        return Cow::Borrowed(text);
+    }
+    let mut bytes = text.as_bytes().to_vec();
+    for (start, end) in regions {
+        for byte in &mut bytes[start..end] {
+            if *byte != b'\n' {
+                *byte = b' ';
+            }
+        }
+    }
+    // Regions start and end at ASCII delimiters, so whole characters were replaced.
+    Cow::Owned(
+        String::from_utf8(bytes)
+            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()),
+    )
+}
+
+/// The largest character boundary not after `pos`.
+pub(crate) fn floor_boundary(text: &str, pos: usize) -> usize {
+    let mut pos = pos.min(text.len());
+    while !text.is_char_boundary(pos) {
+        pos -= 1;
+    }
+    pos
+}
+
+/// 1-based line and column (in characters) of byte `pos`.
+pub(crate) fn line_column(text: &str, pos: usize) -> (usize, usize) {
+    let pos = floor_boundary(text, pos);
+    let before = &text[..pos];
+    let line = memchr::memchr_iter(b'\n', before.as_bytes()).count() + 1;
+    let line_start = memchr::memrchr(b'\n', before.as_bytes()).map_or(0, |i| i + 1);
+    let column = before[line_start..].chars().count() + 1;
+    (line, column)
+}
+
+/// A short excerpt of `text` starting at `pos`.
+pub(crate) fn snippet(text: &str, pos: usize) -> String {
+    const CHARS: usize = 80;
+    let rest = &text[floor_boundary(text, pos)..];
+    let mut out: String = rest.chars().take(CHARS).collect();
+    if rest.chars().nth(CHARS).is_some() {
+        out.push('…');
+    }
+    out.trim().to_owned()
+}
+
+/// The offset of the first non-whitespace character at or after `pos`.
+pub(crate) fn skip_ws(text: &str, pos: usize) -> usize {
+    let pos = floor_boundary(text, pos);
+    text[pos..]
+        .char_indices()
+        .find(|(_, c)| !c.is_whitespace())
+        .map_or(text.len(), |(i, _)| pos + i)
+}
+
+/// Whether `text` continues with `needle` at byte `pos`.
+pub(crate) fn starts_at(text: &str, pos: usize, needle: &str) -> bool {
+    text.as_bytes()
+        .get(pos..)
+        .is_some_and(|rest| rest.starts_with(needle.as_bytes()))
+}
+
+/// The offset of the next `needle` at or after `pos`, before `limit`.
+pub(crate) fn find_in(text: &str, pos: usize, limit: usize, needle: &str) -> Option<usize> {
+    let limit = limit.min(text.len());
+    if pos >= limit {
+        return None;
+    }
+    memchr::memmem::find(&text.as_bytes()[pos..limit], needle.as_bytes()).map(|i| pos + i)
+}
+
+/// Where an element that starts at `pos` ends: at its `close` tag, or — when that is
+/// missing — where the next element (`open`) starts, or at `limit`. Returns the position of
+/// the closing tag, if any, and the end of the element's body. Searching for the close only
+/// up to the next opener keeps a run of unclosed elements linear.
+pub(crate) fn element_end(
+    text: &str,
+    pos: usize,
+    limit: usize,
+    close: &str,
+    open: &str,
+) -> (Option<usize>, usize) {
+    let next_open = find_in(text, pos, limit, open).unwrap_or(limit.min(text.len()));
+    let close_at = find_in(text, pos, next_open, close);
+    (close_at, close_at.unwrap_or(next_open))
+}
+
+/// The end of the run of name characters (ASCII letters, digits, `_`, `-`, `.`, `:`)
+/// starting at `pos`.
+pub(crate) fn name_end(text: &str, pos: usize) -> usize {
+    let bytes = text.as_bytes();
+    let mut end = pos;
+    while bytes
+        .get(end)
+        .is_some_and(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b':'))
+    {
+        end += 1;
+    }
+    end
+}
+
+/// A tool name as models write it, cleaned: trimmed, without the `functions.` and
+/// `default_api.` namespaces and without Kimi's `:IDX` suffix.
+pub(crate) fn clean_name(raw: &str) -> String {
+    let mut name = raw.trim();
+    loop {
+        let stripped = name
+            .strip_prefix("functions.")
+            .or_else(|| name.strip_prefix("default_api."));
+        match stripped {
+            Some(rest) => name = rest,
+            None => break,
+        }
+    }
+    if let Some((head, index)) = name.rsplit_once(':')
+        && !index.is_empty()
+        && index.bytes().all(|b| b.is_ascii_digit())
+    {
+        name = head;
+    }
+    name.to_owned()
+}
+
+/// Whether `name` could be a tool name at all: short, without whitespace or punctuation
+/// that no tool name has. Keeps `{"name": "John Smith", "input": …}` from being a call.
+pub(crate) fn plausible_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= 256
+        && !name
+            .chars()
+            .any(|c| c.is_whitespace() || c.is_control() || "{}[]()\"'<>,;`".contains(c))
+}
+
+/// Whether what follows `pos` on its line is only whitespace and end-of-turn tokens
+/// (`</s>`, `<|eot_id|>`, `<|im_end|>`, …).
+pub(crate) fn rest_of_line_is_blank(text: &str, pos: usize) -> bool {
+    let pos = floor_boundary(text, pos);
+    let line_end = memchr::memchr(b'\n', &text.as_bytes()[pos..]).map_or(text.len(), |i| pos + i);
+    is_end_tokens(&text[pos..line_end])
+}
+
+/// Whether `text` is only whitespace and special end tokens.
+pub(crate) fn is_end_tokens(text: &str) -> bool {
+    let mut rest = text.trim();
+    while !rest.is_empty() {
+        let token_end = if rest.starts_with("</s>") {
+            4
+        } else if rest.starts_with("<|") || rest.starts_with("<｜") {
+            match rest.find("|>").or_else(|| rest.find("｜>")) {
+                Some(i) => {
+                    i + if rest[i..].starts_with("|>") {
+                        2
+                    } else {
+                        "｜>".len()
+                    }
+                }
+                None => return false,
+            }
+        } else {
+            return false;
+        };
+        rest = rest[token_end..].trim_start();
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn blanks_reasoning_but_keeps_offsets() {
+        let text = "<think>call {\"tool\": \"x\"}\n</think>answer";
+        let blanked = blank_reasoning(text);
+        assert_eq!(blanked.len(), text.len());
+        assert!(blanked.ends_with("answer"));
+        assert!(!blanked.contains("tool"));
+        assert_eq!(blanked.matches('\n').count(), 1);
+    }
+
+    #[test]
+    fn orphan_closer_hides_what_precedes_and_open_opener_hides_the_rest() {
+        assert_eq!(blank_reasoning("a ü b</think> c").trim(), "c");
+        assert_eq!(blank_reasoning("c [THINK] é {…").trim(), "c");
+        let harmony = "<|channel|>analysis<|message|>think {}<|end|><|start|>assistant";
+        assert_eq!(blank_reasoning(harmony).trim(), "<|start|>assistant");
+        let answer = "<|channel|>final<|message|>{}<|end|><|start|>x";
+        assert_eq!(blank_reasoning(answer), answer);
+    }
+
+    #[test]
+    fn positions_count_characters() {
+        let text = "ab\nｘ｜y";
+        let pos = text.find('y').unwrap();
+        assert_eq!(line_column(text, pos), (2, 3));
+        assert_eq!(line_column(text, pos - 1), (2, 2)); // inside `｜`
+        assert_eq!(snippet(text, 4), "ｘ｜y");
+    }
+
+    #[test]
+    fn names_are_cleaned() {
+        assert_eq!(clean_name(" functions.get_weather:0 "), "get_weather");
+        assert_eq!(clean_name("default_api.search"), "search");
+        assert_eq!(clean_name("ns:tool"), "ns:tool");
+        assert!(plausible_name("get-weather.v2"));
+        assert!(!plausible_name("John Smith"));
+        assert!(!plausible_name(""));
+    }
+
+    #[test]
+    fn end_tokens() {
+        assert!(is_end_tokens(" <|eot_id|></s> "));
+        assert!(is_end_tokens("<｜end▁of▁sentence｜>"));
+        assert!(!is_end_tokens("<|eot_id|> and more"));
+        assert!(rest_of_line_is_blank("f()<|eom_id|>\nnext", 3));
+    }
+}

@@ -1,0 +1,348 @@
+//! Formats that put JSON calls between tags: Hermes `<tool_call>` (and what else that tag
+//! holds), Granite, MiniMax-M1 / Jamba `<tool_calls>`, Nemotron, InternLM, Apertus,
+//! Command-R and Phi-4-mini.
+
+use serde_json::{Map, Value};
+
+use super::json::parse_value;
+use super::scan::{clean_name, element_end, find_in, plausible_name, skip_ws, starts_at};
+use super::shape::{kind_of, strong_calls};
+use super::{Broken, CallFormat, Cx, RawCall, xml};
+
+/// Reads JSON calls from `pos` on: objects or lists of calls, separated by whitespace,
+/// `,` or `;`, optionally fenced, up to `close` (consumed) or to the first text that is
+/// not JSON. Returns the end of what it read. `opener` names the delimiter in messages.
+pub(crate) fn json_body(
+    cx: &mut Cx<'_>,
+    pos: usize,
+    close: Option<&str>,
+    format: CallFormat,
+    opener: &str,
+) -> usize {
+    let text = cx.text;
+    let mut pos = pos;
+    let mut found_any = false;
+    loop {
+        let p = skip_ws(text, pos);
+        if let Some(close) = close.filter(|close| starts_at(text, p, close)) {
+            if !found_any {
+                cx.malformed(
+                    p,
+                    format,
+                    Broken {
+                        name: None,
+                        detail: format!("`{opener}` holds no call"),
+                    },
+                );
+            }
+            return p + close.len();
+        }
+        match text.as_bytes().get(p) {
+            Some(b',' | b';') => {
+                pos = p + 1;
+                continue;
+            }
+            // A fence around the call: skip its marker line (```json) or closing marker.
+            Some(b'`') if starts_at(text, p, "```") => {
+                // The marker and its language tag (```json), not what follows them.
+                pos = p + 3;
+                while text
+                    .as_bytes()
+                    .get(pos)
+                    .is_some_and(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-'))
+                {
+                    pos += 1;
+                }
+                continue;
+            }
+            Some(b'{' | b'[') => match parse_value(text, p) {
+                Ok(parsed) => {
+                    let what = format!("the JSON after `{opener}`");
+                    for outcome in strong_calls(&parsed.value, cx, parsed.repaired, &what) {
+                        cx.outcome(p, format, outcome);
+                    }
+                    found_any = true;
+                    pos = parsed.end;
+                }
+                Err(error) => {
+                    let detail = format!("invalid JSON at {}: {}", cx.at(error.pos), error.message);
+                    let name = guess_name(text, p, error.pos);
+                    cx.malformed(p, format, Broken { name, detail });
+                    return after_close(text, p, close, opener);
+                }
+            },
+            _ => {
+                if !found_any {
+                    let detail = if p >= text.len() {
+                        format!("`{opener}` is not followed by a call (the output ends there)")
+                    } else {
+                        format!(
+                            "`{opener}` is followed by {} instead of a JSON call",
+                            super::json::describe_at(text, p)
+                        )
+                    };
+                    cx.malformed(p, format, Broken { name: None, detail });
+                    return after_close(text, p, close, opener);
+                }
+                return p;
+            }
+        }
+    }
+}
+
+/// Where a broken region ends: after its closing tag if it has one before the next
+/// `open`, else where the next `open` starts, else at the end.
+pub(crate) fn after_close(text: &str, pos: usize, close: Option<&str>, open: &str) -> usize {
+    match close {
+        Some(close) => {
+            let (close_at, body_end) = element_end(text, pos, text.len(), close, open);
+            close_at.map_or(body_end, |c| c + close.len())
+        }
+        None => find_in(text, pos, text.len(), open).unwrap_or(text.len()),
+    }
+}
+
+/// The tool name in broken JSON between `start` and `end`, if a name key can be seen.
+pub(crate) fn guess_name(text: &str, start: usize, end: usize) -> Option<String> {
+    let end = super::scan::floor_boundary(text, end.min(start.saturating_add(2000)));
+    let window = text.get(start..end)?;
+    for key in [
+        "\"name\"",
+        "\"tool\"",
+        "\"tool_name\"",
+        "\"function\"",
+        "'name'",
+        "'tool'",
+    ] {
+        let Some(at) = window.find(key) else { continue };
+        let rest = window[at + key.len()..].trim_start();
+        let Some(rest) = rest.strip_prefix(':') else {
+            continue;
+        };
+        let rest = rest.trim_start();
+        let Some(quote) = rest.chars().next().filter(|c| *c == '"' || *c == '\'') else {
+            continue;
+        };
+        let rest = &rest[1..];
+        if let Some(close) = rest.find(quote) {
+            let name = clean_name(&rest[..close]);
+            if plausible_name(&name) {
+                return Some(name);
+            }
+        }
+    }
+    None
+}
+
+/// `<tool_call>`: Hermes JSON, a Granite list, Qwen3-Coder `<function=…>`, or GLM
+/// `NAME<arg_key>…`, told apart by what comes first.
+pub(crate) fn hermes(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usize> {
+    let text = cx.text;
+    let p = skip_ws(text, after);
+    const CLOSE: &str = "</tool_call>";
+    // Without a closing tag the call runs to the next opener or the end.
+    let (close, limit) = element_end(text, after, text.len(), CLOSE, "<tool_call>");
+    let region_end = |end: usize| close.map_or(end, |c| c + CLOSE.len());
+    if starts_at(text, p, "<function=") || starts_at(text, p, "<function name=") {
+        let end = xml::function_blocks(cx, p, limit, CallFormat::Qwen3Coder);
+        return Some(region_end(end));
+    }
+    match text.as_bytes().get(p) {
+        Some(b'[') => Some(json_body(
+            cx,
+            p,
+            Some(CLOSE),
+            CallFormat::Granite,
+            "<tool_call>",
+        )),
+        Some(b'{' | b'`') | None => Some(json_body(
+            cx,
+            p,
+            Some(CLOSE),
+            CallFormat::Hermes,
+            "<tool_call>",
+        )),
+        Some(b) if (b.is_ascii_alphabetic() || *b == b'_') && is_glm(text, p, limit) => {
+            let end = xml::glm(cx, start, p, limit);
+            Some(region_end(end))
+        }
+        Some(_) => Some(json_body(
+            cx,
+            p,
+            Some(CLOSE),
+            CallFormat::Hermes,
+            "<tool_call>",
+        )),
+    }
+}
+
+/// Whether GLM's `NAME` then `<arg_key>`, `{` or the end of the call starts at `pos`.
+fn is_glm(text: &str, pos: usize, limit: usize) -> bool {
+    let after_name = skip_ws(text, super::scan::name_end(text, pos));
+    after_name >= limit
+        || starts_at(text, after_name, "<arg_key>")
+        || starts_at(text, after_name, "{")
+}
+
+/// Granite 3.0 `<|tool_call|>[…]`.
+pub(crate) fn granite(cx: &mut Cx<'_>, _start: usize, after: usize) -> Option<usize> {
+    Some(json_body(
+        cx,
+        after,
+        None,
+        CallFormat::Granite,
+        "<|tool_call|>",
+    ))
+}
+
+/// granite-20b-functioncalling `<function_call> {…}`, repeated; also the llama.cpp wrapper
+/// `<function_call>{…}</function_call>`.
+pub(crate) fn granite_fc(cx: &mut Cx<'_>, _start: usize, after: usize) -> Option<usize> {
+    Some(json_body(
+        cx,
+        after,
+        Some("</function_call>"),
+        CallFormat::Granite,
+        "<function_call>",
+    ))
+}
+
+/// `<tool_calls>`: a JSON list (Jamba, Apriel) or one JSON call per line (MiniMax-M1).
+pub(crate) fn tool_calls_tag(cx: &mut Cx<'_>, _start: usize, after: usize) -> Option<usize> {
+    let format = if cx.text.as_bytes().get(skip_ws(cx.text, after)) == Some(&b'[') {
+        CallFormat::Jamba
+    } else {
+        CallFormat::MiniMaxM1
+    };
+    Some(json_body(
+        cx,
+        after,
+        Some("</tool_calls>"),
+        format,
+        "<tool_calls>",
+    ))
+}
+
+/// Nemotron Nano v2 `<TOOLCALL>[…]</TOOLCALL>`.
+pub(crate) fn nemotron(cx: &mut Cx<'_>, _start: usize, after: usize) -> Option<usize> {
+    Some(json_body(
+        cx,
+        after,
+        Some("</TOOLCALL>"),
+        CallFormat::Nemotron,
+        "<TOOLCALL>",
+    ))
+}
+
+/// InternLM `<|action_start|><|plugin|>{…}<|action_end|>`; the `<|interpreter|>` action is
+/// code, not a tool call.
+pub(crate) fn internlm(cx: &mut Cx<'_>, _start: usize, after: usize) -> Option<usize> {
+    let p = skip_ws(cx.text, after);
+    if !starts_at(cx.text, p, "<|plugin|>") {
+        return None;
+    }
+    let opener = "<|action_start|><|plugin|>";
+    Some(json_body(
+        cx,
+        p + "<|plugin|>".len(),
+        Some("<|action_end|>"),
+        CallFormat::InternLm,
+        opener,
+    ))
+}
+
+/// Command R7B / Command A `<|START_ACTION|>[{tool_call_id, tool_name, parameters}]`.
+pub(crate) fn command_r(cx: &mut Cx<'_>, _start: usize, after: usize) -> Option<usize> {
+    Some(json_body(
+        cx,
+        after,
+        Some("<|END_ACTION|>"),
+        CallFormat::CommandR,
+        "<|START_ACTION|>",
+    ))
+}
+
+/// Phi-4-mini / FireFunction `functools[…]`.
+pub(crate) fn phi4_mini(cx: &mut Cx<'_>, _start: usize, after: usize) -> Option<usize> {
+    // The delimiter ends with the list's own `[`.
+    Some(json_body(
+        cx,
+        after - 1,
+        None,
+        CallFormat::Phi4Mini,
+        "functools",
+    ))
+}
+
+/// Apertus `<|tools_prefix|>[{"NAME": {…}}, …]<|tools_suffix|>`: one single-key object per
+/// call.
+pub(crate) fn apertus(cx: &mut Cx<'_>, _start: usize, after: usize) -> Option<usize> {
+    const CLOSE: &str = "<|tools_suffix|>";
+    let text = cx.text;
+    let format = CallFormat::Apertus;
+    let p = skip_ws(text, after);
+    let parsed = match parse_value(text, p) {
+        Ok(parsed) => parsed,
+        Err(error) => {
+            let detail = format!("invalid JSON at {}: {}", cx.at(error.pos), error.message);
+            cx.malformed(p, format, Broken { name: None, detail });
+            return Some(after_close(text, p, Some(CLOSE), "<|tools_prefix|>"));
+        }
+    };
+    let items = match parsed.value {
+        Value::Array(items) => items,
+        object @ Value::Object(_) => vec![object],
+        other => {
+            let detail = format!(
+                "expected a list of calls after `<|tools_prefix|>`, found {}",
+                kind_of(&other)
+            );
+            cx.malformed(p, format, Broken { name: None, detail });
+            return Some(after_close(text, p, Some(CLOSE), "<|tools_prefix|>"));
+        }
+    };
+    for (index, item) in items.into_iter().enumerate() {
+        let outcome = match item {
+            Value::Object(map) if map.len() == 1 => {
+                let Some((name, arguments)) = map.into_iter().next() else {
+                    continue;
+                };
+                let name = clean_name(&name);
+                match arguments {
+                    Value::Object(_) => Ok(RawCall {
+                        name,
+                        arguments,
+                        id: None,
+                        repaired: parsed.repaired,
+                    }),
+                    Value::Null => Ok(RawCall {
+                        name,
+                        arguments: Value::Object(Map::new()),
+                        id: None,
+                        repaired: parsed.repaired,
+                    }),
+                    other => Err(Broken {
+                        detail: format!(
+                            "the arguments of `{name}` must be an object, found {}",
+                            kind_of(&other)
+                        ),
+                        name: Some(name),
+                    }),
+                }
+            }
+            _ => Err(Broken {
+                name: None,
+                detail: format!(
+                    "element {index} is not a single-key `{{\"NAME\": {{arguments}}}}` object"
+                ),
+            }),
+        };
+        cx.outcome(p, format, outcome);
+    }
+    let end = skip_ws(text, parsed.end);
+    Some(if starts_at(text, end, CLOSE) {
+        end + CLOSE.len()
+    } else {
+        parsed.end
+    })
+}

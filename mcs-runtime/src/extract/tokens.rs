@@ -1,0 +1,481 @@
+//! Formats built from special tokens around a name and a JSON arguments object: Mistral,
+//! Llama 3, gpt-oss Harmony, Kimi K2, DeepSeek, Functionary v3.2 and Gemma 4.
+
+use serde_json::{Map, Value};
+
+use super::json::{describe_at, parse_value};
+use super::scan::{
+    clean_name, element_end, find_in, floor_boundary, name_end, plausible_name, skip_ws, starts_at,
+};
+use super::shape::kind_of;
+use super::tagged::json_body;
+use super::{Broken, CallFormat, Cx, RawCall, pythonic};
+
+/// Reads an arguments object at `pos` (after whitespace). Returns the outcome and where
+/// reading stopped.
+pub(crate) fn arguments_at(
+    cx: &Cx<'_>,
+    pos: usize,
+    name: &str,
+    id: Option<String>,
+) -> (Result<RawCall, Broken>, usize) {
+    let text = cx.text;
+    let p = skip_ws(text, pos);
+    let broken = |detail: String| Broken {
+        name: Some(name.to_owned()),
+        detail,
+    };
+    if !matches!(text.as_bytes().get(p), Some(b'{' | b'[' | b'"' | b'n')) {
+        let detail = format!(
+            "expected the arguments of `{name}` as a JSON object at {}, found {}",
+            cx.at(p),
+            describe_at(text, p)
+        );
+        return (Err(broken(detail)), p);
+    }
+    match parse_value(text, p) {
+        Ok(parsed) => {
+            let arguments = match parsed.value {
+                Value::Object(_) => Ok(parsed.value),
+                Value::Null => Ok(Value::Object(Map::new())),
+                other => Err(broken(format!(
+                    "the arguments of `{name}` must be a JSON object, found {} at {}",
+                    kind_of(&other),
+                    cx.at(p)
+                ))),
+            };
+            let outcome = arguments.map(|arguments| RawCall {
+                name: name.to_owned(),
+                arguments,
+                id,
+                repaired: parsed.repaired,
+            });
+            (outcome, parsed.end)
+        }
+        Err(error) => {
+            let detail = format!(
+                "invalid JSON in the arguments of `{name}` at {}: {}",
+                cx.at(error.pos),
+                error.message
+            );
+            (Err(broken(detail)), text.len())
+        }
+    }
+}
+
+/// Mistral `[TOOL_CALLS]`: a JSON list (before v11), or `NAME{json}`, `NAME[ARGS]{json}`,
+/// `NAME[CALL_ID]id[ARGS]{json}` (v11 and later), possibly several in a row.
+pub(crate) fn mistral(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usize> {
+    let text = cx.text;
+    let format = CallFormat::Mistral;
+    let p = skip_ws(text, after);
+    if matches!(text.as_bytes().get(p), Some(b'[' | b'{' | b'`')) {
+        return Some(json_body(cx, p, None, format, "[TOOL_CALLS]"));
+    }
+    let mut pos = p;
+    let mut found_any = false;
+    loop {
+        let name_start = skip_ws(text, pos);
+        let end = name_end(text, name_start);
+        let next = skip_ws(text, end);
+        let continues = starts_at(text, next, "{")
+            || starts_at(text, next, "[ARGS]")
+            || starts_at(text, next, "[CALL_ID]");
+        if end == name_start || !continues {
+            if !found_any {
+                let detail = format!(
+                    "`[TOOL_CALLS]` is followed by {} instead of a call",
+                    describe_at(text, name_start)
+                );
+                cx.malformed(start, format, Broken { name: None, detail });
+                return Some(text.len());
+            }
+            return Some(pos);
+        }
+        let name = clean_name(&text[name_start..end]);
+        let mut q = next;
+        let mut id = None;
+        if starts_at(text, q, "[CALL_ID]") {
+            let id_start = q + "[CALL_ID]".len();
+            let Some(args) = find_in(text, id_start, text.len(), "[ARGS]") else {
+                let detail = format!("the call to `{name}` has `[CALL_ID]` but no `[ARGS]`");
+                cx.malformed(
+                    name_start,
+                    format,
+                    Broken {
+                        name: Some(name),
+                        detail,
+                    },
+                );
+                return Some(text.len());
+            };
+            id = Some(text[id_start..args].trim().to_owned());
+            q = args;
+        }
+        if starts_at(text, q, "[ARGS]") {
+            q += "[ARGS]".len();
+        }
+        let (outcome, end) = arguments_at(cx, q, &name, id);
+        cx.outcome(name_start, format, outcome);
+        found_any = true;
+        pos = skip_ws(text, end);
+        if starts_at(text, pos, "[TOOL_CALLS]") {
+            pos += "[TOOL_CALLS]".len();
+        } else if starts_at(text, pos, ",") {
+            pos += 1;
+        }
+    }
+}
+
+/// Llama 3.x `<|python_tag|>`: JSON calls separated by `;`, a pythonic list, or a built-in
+/// tool call `brave_search.call(query="…")`.
+pub(crate) fn llama3(cx: &mut Cx<'_>, _start: usize, after: usize) -> Option<usize> {
+    let text = cx.text;
+    let format = CallFormat::Llama3;
+    let p = skip_ws(text, after);
+    match text.as_bytes().get(p) {
+        Some(b'[') if pythonic::is_list_start(text, p) => {
+            Some(pythonic::strong_list(cx, p, format))
+        }
+        Some(b'{' | b'[' | b'`') | None => Some(json_body(cx, p, None, format, "<|python_tag|>")),
+        _ => Some(pythonic::strong_lines(cx, p, text.len(), format)),
+    }
+}
+
+/// gpt-oss Harmony: `to=functions.NAME … <|message|>{json}<|call|>`.
+pub(crate) fn harmony(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usize> {
+    let text = cx.text;
+    let format = CallFormat::Harmony;
+    let end = name_end(text, after);
+    let name = clean_name(&text[after..end]);
+    // The header runs to `<|message|>`; it may hold a channel and `<|constrain|>json`.
+    let header_limit = floor_boundary(text, (end + 256).min(text.len()));
+    let Some(message) = find_in(text, end, header_limit, "<|message|>") else {
+        let detail = format!("the header addressed to `{name}` is not followed by `<|message|>`");
+        cx.malformed(
+            start,
+            format,
+            Broken {
+                name: Some(name),
+                detail,
+            },
+        );
+        return Some(end);
+    };
+    if !plausible_name(&name) {
+        cx.malformed(
+            start,
+            format,
+            Broken {
+                name: None,
+                detail: "the recipient has no tool name".to_owned(),
+            },
+        );
+        return Some(message);
+    }
+    let (outcome, end) = arguments_at(cx, message + "<|message|>".len(), &name, None);
+    cx.outcome(start, format, outcome);
+    let p = skip_ws(text, end);
+    Some(if starts_at(text, p, "<|call|>") {
+        p + "<|call|>".len()
+    } else {
+        end
+    })
+}
+
+/// Kimi K2 `<|tool_calls_section_begin|><|tool_call_begin|>functions.NAME:IDX
+/// <|tool_call_argument_begin|>{json}<|tool_call_end|>…<|tool_calls_section_end|>`.
+pub(crate) fn kimi(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usize> {
+    const BEGIN: &str = "<|tool_call_begin|>";
+    const ARGS: &str = "<|tool_call_argument_begin|>";
+    const END: &str = "<|tool_call_end|>";
+    const SECTION_END: &str = "<|tool_calls_section_end|>";
+    let text = cx.text;
+    let format = CallFormat::KimiK2;
+    let mut pos = if starts_at(text, start, BEGIN) {
+        start
+    } else {
+        after
+    };
+    let mut found_any = false;
+    loop {
+        let p = skip_ws(text, pos);
+        if starts_at(text, p, SECTION_END) {
+            return Some(p + SECTION_END.len());
+        }
+        if !starts_at(text, p, BEGIN) {
+            if !found_any {
+                let detail = format!("expected `{BEGIN}`, found {}", describe_at(text, p));
+                cx.malformed(p, format, Broken { name: None, detail });
+                return Some(super::tagged::after_close(
+                    text,
+                    p,
+                    Some(SECTION_END),
+                    BEGIN,
+                ));
+            }
+            return Some(p);
+        }
+        found_any = true;
+        let id_start = p + BEGIN.len();
+        // The id is short: `functions.NAME:IDX`.
+        let (_, limit) = element_end(text, id_start, text.len(), END, BEGIN);
+        let Some(args) = find_in(text, id_start, limit.min(id_start + 512), ARGS) else {
+            let detail = format!("`{BEGIN}` is not followed by `{ARGS}`");
+            cx.malformed(p, format, Broken { name: None, detail });
+            return Some(super::tagged::after_close(
+                text,
+                id_start,
+                Some(SECTION_END),
+                BEGIN,
+            ));
+        };
+        let id = text[id_start..args].trim();
+        let name = clean_name(id.rsplit('.').next().unwrap_or(id));
+        let (outcome, end) = arguments_at(cx, args + ARGS.len(), &name, Some(id.to_owned()));
+        cx.outcome(p, format, outcome);
+        let q = skip_ws(text, end);
+        pos = if starts_at(text, q, END) {
+            q + END.len()
+        } else {
+            end
+        };
+    }
+}
+
+/// A DeepSeek special token at `pos` (`<｜…｜>`, also with ASCII bars): its name with `▁`,
+/// spaces and `-` turned into `_`, and its end.
+fn deepseek_token(text: &str, pos: usize) -> Option<(String, usize)> {
+    let open_len = if starts_at(text, pos, "<｜") {
+        "<｜".len()
+    } else if starts_at(text, pos, "<|") {
+        2
+    } else {
+        return None;
+    };
+    let inner_start = pos + open_len;
+    let limit = floor_boundary(text, (inner_start + 64).min(text.len()));
+    let window = &text[inner_start..limit];
+    let (inner_len, close_len) = match (window.find("｜>"), window.find("|>")) {
+        (Some(a), Some(b)) if b < a => (b, 2),
+        (Some(a), _) => (a, "｜>".len()),
+        (None, Some(b)) => (b, 2),
+        (None, None) => return None,
+    };
+    let name = window[..inner_len]
+        .chars()
+        .map(|c| {
+            if matches!(c, '▁' | ' ' | '-') {
+                '_'
+            } else {
+                c.to_ascii_lowercase()
+            }
+        })
+        .collect();
+    Some((name, inner_start + inner_len + close_len))
+}
+
+/// DeepSeek V3 / R1 / V3.1: `<｜tool▁calls▁begin｜>` then per call
+/// `<｜tool▁call▁begin｜>function<｜tool▁sep｜>NAME⏎```json⏎{…}⏎```<｜tool▁call▁end｜>` (V3)
+/// or `<｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{…}<｜tool▁call▁end｜>` (V3.1), then
+/// `<｜tool▁calls▁end｜>`. Mangled openers (`tool_calls_begin`, `tool calls begin`,
+/// `tool▁calls`) are accepted like llama.cpp does.
+pub(crate) fn deepseek(cx: &mut Cx<'_>, start: usize, _after: usize) -> Option<usize> {
+    let text = cx.text;
+    let format = CallFormat::DeepSeek;
+    let (opener, opener_end) = deepseek_token(text, start)?;
+    let mut pos = match opener.as_str() {
+        "tool_calls_begin" | "tool_calls" => opener_end,
+        "tool_call_begin" => start,
+        _ => return None,
+    };
+    let mut found_any = false;
+    loop {
+        let p = skip_ws(text, pos);
+        let token = deepseek_token(text, p);
+        match token.as_ref().map(|(name, end)| (name.as_str(), *end)) {
+            Some(("tool_calls_end", end)) => return Some(end),
+            Some(("tool_call_begin", begin_end)) => {
+                found_any = true;
+                pos = deepseek_call(cx, p, begin_end);
+            }
+            _ if !found_any => {
+                let detail = format!(
+                    "expected `<｜tool▁call▁begin｜>`, found {}",
+                    describe_at(text, p)
+                );
+                cx.malformed(start, format, Broken { name: None, detail });
+                return Some(text.len());
+            }
+            _ => return Some(p),
+        }
+    }
+}
+
+/// One DeepSeek call from its `tool_call_begin` token; returns where it ends.
+fn deepseek_call(cx: &mut Cx<'_>, begin: usize, begin_end: usize) -> usize {
+    let text = cx.text;
+    let format = CallFormat::DeepSeek;
+    // The separator token: the first special token after the call's start.
+    let mut sep = None;
+    let mut search = begin_end;
+    while let Some(offset) = memchr::memchr(b'<', &text.as_bytes()[search..]) {
+        let at = search + offset;
+        if let Some((name, end)) = deepseek_token(text, at) {
+            if name == "tool_sep" {
+                sep = Some((at, end));
+            }
+            break;
+        }
+        search = at + 1;
+    }
+    let Some((sep_start, sep_end)) = sep else {
+        let detail = "`<｜tool▁call▁begin｜>` is not followed by `<｜tool▁sep｜>`".to_owned();
+        cx.malformed(begin, format, Broken { name: None, detail });
+        return text.len();
+    };
+    let before_sep = text[begin_end..sep_start].trim();
+    let p = skip_ws(text, sep_end);
+    let (name, args_at) = if text.as_bytes().get(p) == Some(&b'{') || before_sep != "function" {
+        // V3.1: the name comes before the separator.
+        (clean_name(before_sep), p)
+    } else {
+        // V3: `function`, separator, name, then a fenced JSON block.
+        let end = name_end(text, p);
+        let mut q = skip_ws(text, end);
+        if starts_at(text, q, "```") {
+            q = memchr::memchr(b'\n', &text.as_bytes()[q..]).map_or(text.len(), |i| q + i + 1);
+        }
+        (clean_name(&text[p..end]), q)
+    };
+    if !plausible_name(&name) {
+        let detail = format!("no tool name before {}", describe_at(text, args_at));
+        cx.malformed(begin, format, Broken { name: None, detail });
+        return text.len();
+    }
+    let (outcome, end) = arguments_at(cx, args_at, &name, None);
+    cx.outcome(begin, format, outcome);
+    let mut q = skip_ws(text, end);
+    if starts_at(text, q, "```") {
+        q = skip_ws(text, q + 3);
+    }
+    match deepseek_token(text, q) {
+        Some((token, token_end)) if token == "tool_call_end" => token_end,
+        _ => q,
+    }
+}
+
+/// Functionary v3.2 `>>>NAME⏎{json}`; `>>>all` starts ordinary text.
+pub(crate) fn functionary(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usize> {
+    let text = cx.text;
+    // Only at the start of a line: `>>>` inside a line is a quote or a Python prompt.
+    if start > 0 && text.as_bytes().get(start - 1) != Some(&b'\n') {
+        return None;
+    }
+    let end = name_end(text, after);
+    if end == after || &text[after..end] == "all" {
+        return None;
+    }
+    let line_end = memchr::memchr(b'\n', &text.as_bytes()[end..]).map(|i| end + i)?;
+    if !text[end..line_end].trim().is_empty()
+        || text.as_bytes().get(skip_ws(text, line_end)) != Some(&b'{')
+    {
+        return None;
+    }
+    let name = clean_name(&text[after..end]);
+    let (outcome, end) = arguments_at(cx, line_end, &name, None);
+    cx.outcome(start, CallFormat::Functionary, outcome);
+    Some(end)
+}
+
+/// Gemma 4 `<|tool_call>call:NAME{key:<|"|>text<|"|>,n:3}<tool_call|>`.
+pub(crate) fn gemma4(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usize> {
+    const CLOSE: &str = "<tool_call|>";
+    const QUOTE: &str = "<|\"|>";
+    let text = cx.text;
+    let format = CallFormat::Gemma4;
+    let p = skip_ws(text, after);
+    let close = find_in(text, p, text.len(), CLOSE);
+    let region_end = close.map_or(text.len(), |c| c + CLOSE.len());
+    let body = &text[p..close.unwrap_or(text.len())];
+    let Some(rest) = body.strip_prefix("call:") else {
+        let detail = format!(
+            "expected `call:NAME{{…}}` after `<|tool_call>`, found {}",
+            describe_at(text, p)
+        );
+        cx.malformed(start, format, Broken { name: None, detail });
+        return Some(region_end);
+    };
+    let brace = rest.find('{').unwrap_or(rest.len());
+    let name = clean_name(&rest[..brace]);
+    // Turn the `<|"|>` string delimiters into JSON strings; the keys are bare words.
+    let mut json = String::with_capacity(rest.len());
+    let mut remaining = &rest[brace..];
+    while let Some(open) = remaining.find(QUOTE) {
+        json.push_str(&remaining[..open]);
+        let after_open = &remaining[open + QUOTE.len()..];
+        let Some(close_quote) = after_open.find(QUOTE) else {
+            let detail =
+                format!("a string in the arguments of `{name}` is not closed with `<|\"|>`");
+            cx.malformed(
+                start,
+                format,
+                Broken {
+                    name: Some(name),
+                    detail,
+                },
+            );
+            return Some(region_end);
+        };
+        json.push_str(&Value::String(after_open[..close_quote].to_owned()).to_string());
+        remaining = &after_open[close_quote + QUOTE.len()..];
+    }
+    json.push_str(remaining);
+    let outcome = match super::json::parse_whole(&json) {
+        Ok((arguments @ Value::Object(_), _)) if plausible_name(&name) => Ok(RawCall {
+            name,
+            arguments,
+            id: None,
+            repaired: false,
+        }),
+        Ok(_) if !plausible_name(&name) => Err(Broken {
+            name: None,
+            detail: "the call has no tool name".to_owned(),
+        }),
+        Ok((other, _)) => Err(Broken {
+            detail: format!(
+                "the arguments of `{name}` must be an object, found {}",
+                kind_of(&other)
+            ),
+            name: Some(name),
+        }),
+        Err(error) => Err(Broken {
+            detail: format!("cannot read the arguments of `{name}`: {}", error.message),
+            name: Some(name),
+        }),
+    };
+    cx.outcome(start, format, outcome);
+    Some(region_end)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn deepseek_tokens_are_normalized() {
+        for (text, name) in [
+            ("<｜tool▁calls▁begin｜>", "tool_calls_begin"),
+            ("<｜tool calls begin｜>x", "tool_calls_begin"),
+            ("<｜tool_calls_begin｜>", "tool_calls_begin"),
+            ("<|tool▁sep|>", "tool_sep"),
+            ("<｜end▁of▁sentence｜>", "end_of_sentence"),
+        ] {
+            let (got, end) = deepseek_token(text, 0).unwrap();
+            assert_eq!(got, name);
+            assert!(text.is_char_boundary(end) && text[..end].ends_with('>'));
+        }
+        assert_eq!(deepseek_token("<｜never closed", 0), None);
+        assert_eq!(deepseek_token("plain", 0), None);
+    }
+}

@@ -1,0 +1,264 @@
+//! Conformance corpus for `mcs_runtime::extract`: model outputs in every format we know,
+//! with what must be found in each. The cases live in `tests/corpus/*.toml`:
+//!
+//! ```toml
+//! [[case]]
+//! name = "hermes_basic"            # unique
+//! input = '''<tool_call>…'''       # model text, or:
+//! message = '''{"choices": …}'''   # a provider message as JSON (LlmResponse::Message)
+//! calls = [{ name = "get_weather", args = '{"city": "Paris"}', id = "call_1" }]
+//! malformed = 1                    # how many malformed calls (default 0)
+//! malformed_name = "get_weather"   # the name read from the first malformed call
+//! format = "hermes"                # the format of every call and malformed call
+//! repaired = true                  # the `repaired` flag of every call
+//! source = "openai_chat"           # the Extraction's source (default "text")
+//! ```
+//!
+//! No `calls` and no `malformed` means the output holds no call. Every mismatch is
+//! reported with its case name before the test fails.
+
+use std::collections::{BTreeMap, HashSet};
+use std::path::Path;
+
+mod common;
+
+use common::tools;
+use mcs_runtime::LlmResponse;
+use mcs_runtime::extract::{CallSource, Extraction, extract};
+use serde::Deserialize;
+use serde_json::Value;
+
+/// The smallest corpus this test accepts, so cases cannot disappear unnoticed.
+const MIN_CASES: usize = 150;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CorpusFile {
+    case: Vec<Case>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Case {
+    name: String,
+    input: Option<String>,
+    message: Option<String>,
+    #[serde(default)]
+    calls: Vec<ExpectedCall>,
+    #[serde(default)]
+    malformed: usize,
+    malformed_name: Option<String>,
+    format: Option<String>,
+    repaired: Option<bool>,
+    source: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ExpectedCall {
+    name: String,
+    #[serde(default = "empty_args")]
+    args: String,
+    id: Option<String>,
+}
+
+fn empty_args() -> String {
+    "{}".to_owned()
+}
+
+fn source_name(source: CallSource) -> &'static str {
+    match source {
+        CallSource::Text => "text",
+        CallSource::OpenAiChat => "openai_chat",
+        CallSource::OpenAiResponses => "openai_responses",
+        CallSource::Anthropic => "anthropic",
+        CallSource::Gemini => "gemini",
+        _ => "other",
+    }
+}
+
+fn check(case: &Case, got: &Extraction) -> Vec<String> {
+    let mut problems = Vec::new();
+    let expected_source = case.source.as_deref().unwrap_or("text");
+    if source_name(got.source) != expected_source {
+        problems.push(format!(
+            "source: expected {expected_source}, got {}",
+            source_name(got.source)
+        ));
+    }
+    if got.calls.len() != case.calls.len() {
+        problems.push(format!(
+            "expected {} calls, got {}",
+            case.calls.len(),
+            got.calls.len()
+        ));
+    }
+    for (index, (want, call)) in case.calls.iter().zip(&got.calls).enumerate() {
+        let args: Value = match serde_json::from_str(&want.args) {
+            Ok(args) => args,
+            Err(e) => {
+                problems.push(format!("call {index}: the expected args are not JSON: {e}"));
+                continue;
+            }
+        };
+        if call.name != want.name {
+            problems.push(format!(
+                "call {index}: name: expected {}, got {}",
+                want.name, call.name
+            ));
+        }
+        if call.arguments != args {
+            problems.push(format!(
+                "call {index}: arguments: expected {args}, got {}",
+                call.arguments
+            ));
+        }
+        if want.id.is_some() && call.id != want.id {
+            problems.push(format!(
+                "call {index}: id: expected {:?}, got {:?}",
+                want.id, call.id
+            ));
+        }
+    }
+    for call in &got.calls {
+        if !call.arguments.is_object() {
+            problems.push(format!("arguments of {} are not an object", call.name));
+        }
+        if let Some(format) = &case.format
+            && call.format.as_str() != format
+        {
+            problems.push(format!(
+                "call {}: format: expected {format}, got {}",
+                call.name, call.format
+            ));
+        }
+        if let Some(repaired) = case.repaired
+            && call.repaired != repaired
+        {
+            problems.push(format!(
+                "call {}: repaired: expected {repaired}, got {}",
+                call.name, call.repaired
+            ));
+        }
+    }
+    if got.malformed.len() != case.malformed {
+        problems.push(format!(
+            "expected {} malformed, got {}",
+            case.malformed,
+            got.malformed.len()
+        ));
+    }
+    if let (Some(name), Some(first)) = (&case.malformed_name, got.malformed.first())
+        && first.name.as_deref() != Some(name)
+    {
+        problems.push(format!(
+            "malformed name: expected {name}, got {:?}",
+            first.name
+        ));
+    }
+    for malformed in &got.malformed {
+        if let Some(format) = &case.format
+            && malformed.format.as_str() != format
+        {
+            problems.push(format!(
+                "malformed format: expected {format}, got {}",
+                malformed.format
+            ));
+        }
+        if malformed.detail.trim().is_empty() || malformed.snippet.is_empty() {
+            problems.push(format!(
+                "malformed without detail or snippet: {malformed:?}"
+            ));
+        }
+    }
+    if !problems.is_empty() {
+        problems.push(format!("got {got:#?}"));
+    }
+    problems
+}
+
+/// Every case of the corpus, with the file it came from.
+fn load() -> Vec<(String, Case)> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
+        .filter_map(|entry| entry.ok().map(|entry| entry.path()))
+        .filter(|path| path.extension().is_some_and(|ext| ext == "toml"))
+        .collect();
+    files.sort();
+    let mut cases = Vec::new();
+    for path in files {
+        let text =
+            std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let file: CorpusFile =
+            toml::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let stem = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        cases.extend(file.case.into_iter().map(|case| (stem.clone(), case)));
+    }
+    cases
+}
+
+#[test]
+fn corpus() {
+    let tools = tools();
+    let cases = load();
+    let mut failures = Vec::new();
+    let mut names = HashSet::new();
+    let mut outcomes: BTreeMap<&str, usize> = BTreeMap::new();
+    for (file, case) in &cases {
+        let id = format!("{file}/{}", case.name);
+        if !names.insert(case.name.clone()) {
+            failures.push(format!("{id}: duplicate case name"));
+        }
+        let message: Value;
+        let response = match (&case.input, &case.message) {
+            (Some(text), None) => LlmResponse::Text(text),
+            (None, Some(json)) => match serde_json::from_str(json) {
+                Ok(value) => {
+                    message = value;
+                    LlmResponse::Message(&message)
+                }
+                Err(e) => {
+                    failures.push(format!("{id}: message is not JSON: {e}"));
+                    continue;
+                }
+            },
+            _ => {
+                failures.push(format!("{id}: give exactly one of `input` and `message`"));
+                continue;
+            }
+        };
+        let kind = match (case.calls.is_empty(), case.malformed) {
+            (true, 0) => "none",
+            (false, 0) => "calls",
+            (true, _) => "malformed",
+            (false, _) => "calls+malformed",
+        };
+        *outcomes.entry(kind).or_default() += 1;
+        let got = extract(response, &tools);
+        let problems = check(case, &got);
+        if !problems.is_empty() {
+            failures.push(format!("{id}:\n  {}", problems.join("\n  ")));
+        }
+    }
+    eprintln!(
+        "corpus: {} cases, expected outcomes {outcomes:?}",
+        cases.len()
+    );
+    assert!(
+        cases.len() >= MIN_CASES,
+        "the corpus has {} cases, fewer than {MIN_CASES}",
+        cases.len()
+    );
+    if !failures.is_empty() {
+        panic!(
+            "{} of {} corpus cases failed:\n\n{}",
+            failures.len(),
+            cases.len(),
+            failures.join("\n\n")
+        );
+    }
+}

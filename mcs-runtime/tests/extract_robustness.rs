@@ -1,0 +1,454 @@
+//! `extract` never panics, always returns well-formed results, and stays fast on hostile
+//! input: arbitrary text, text assembled from delimiter and JSON fragments, mutated and
+//! truncated corpus outputs, and arbitrary JSON messages.
+
+mod common;
+
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+use common::{corpus_inputs, tools};
+use mcs_runtime::extract::{Extraction, MAX_MALFORMED, extract};
+use mcs_runtime::{LlmResponse, Tool};
+use proptest::prelude::*;
+use serde_json::{Map, Value};
+
+fn shared_tools() -> &'static [Tool] {
+    static TOOLS: OnceLock<Vec<Tool>> = OnceLock::new();
+    TOOLS.get_or_init(tools)
+}
+
+fn corpus() -> &'static (Vec<String>, Vec<Value>) {
+    static CORPUS: OnceLock<(Vec<String>, Vec<Value>)> = OnceLock::new();
+    CORPUS.get_or_init(corpus_inputs)
+}
+
+/// What every extraction must satisfy, whatever the input.
+fn check(response: LlmResponse<'_>) -> Result<Extraction, TestCaseError> {
+    let got = extract(response, shared_tools());
+    for call in &got.calls {
+        prop_assert!(
+            call.arguments.is_object(),
+            "arguments not an object: {call:?}"
+        );
+        prop_assert!(!call.name.is_empty(), "empty name: {call:?}");
+    }
+    prop_assert!(got.malformed.len() <= MAX_MALFORMED);
+    for malformed in &got.malformed {
+        prop_assert!(!malformed.detail.is_empty());
+    }
+    // Deterministic.
+    prop_assert_eq!(&extract(response, shared_tools()), &got);
+    Ok(got)
+}
+
+/// Pieces real outputs are made of: delimiters of every format, JSON, Python, unicode.
+const FRAGMENTS: &[&str] = &[
+    "<tool_call>",
+    "</tool_call>",
+    "<tool_calls>",
+    "</tool_calls>",
+    "[TOOL_CALLS]",
+    "[ARGS]",
+    "[CALL_ID]",
+    "<|python_tag|>",
+    "<|python_start|>",
+    "<|python_end|>",
+    "<|tool_call_start|>",
+    "<|tool_call_end|>",
+    "```tool_code\n",
+    "```json\n",
+    "```\n",
+    "```",
+    "<|tool_call>",
+    "<tool_call|>",
+    "<|\"|>",
+    "call:",
+    "<function=",
+    "<function name=\"",
+    "</function>",
+    "<parameter=",
+    "</parameter>",
+    "<seed:tool_call>",
+    "</seed:tool_call>",
+    "<minimax:tool_call>",
+    "<invoke name=\"",
+    "<parameter name=\"",
+    "\" string=\"false\">",
+    "</invoke>",
+    "<function_calls>",
+    "</function_calls>",
+    "<｜DSML｜function_calls>",
+    "<｜DSML｜invoke name=\"",
+    "<｜tool▁calls▁begin｜>",
+    "<｜tool▁call▁begin｜>",
+    "<｜tool▁sep｜>",
+    "<｜tool▁call▁end｜>",
+    "<｜tool▁calls▁end｜>",
+    "<｜tool calls begin｜>",
+    "<|tool▁calls▁begin|>",
+    "<|tool_calls_section_begin|>",
+    "<|tool_call_begin|>",
+    "functions.get_weather:0",
+    "<|tool_call_argument_begin|>",
+    "<|tool_call_end|>",
+    "<|tool_calls_section_end|>",
+    "<arg_key>",
+    "</arg_key>",
+    "<arg_value>",
+    "</arg_value>",
+    "<|tool_call|>",
+    "<function_call>",
+    "<|action_start|><|plugin|>",
+    "<|action_end|>",
+    "<TOOLCALL>",
+    "</TOOLCALL>",
+    "<|tools_prefix|>",
+    "<|tools_suffix|>",
+    "<|START_ACTION|>",
+    "<|END_ACTION|>",
+    "<|START_THINKING|>",
+    "<|END_THINKING|>",
+    ">>>",
+    ">>>get_weather\n",
+    "functools[",
+    "to=functions.",
+    "<|channel|>analysis<|message|>",
+    "<|channel|>commentary ",
+    "<|message|>",
+    "<|call|>",
+    "<|end|>",
+    "<|start|>assistant",
+    "<think>",
+    "</think>",
+    "[THINK]",
+    "[/THINK]",
+    "<seed:think>",
+    "</seed:think>",
+    "Action: ",
+    "Action Input: ",
+    "Action 1: ",
+    "Observation: ",
+    "\nThought: ",
+    "Final Answer: ",
+    "<tool>",
+    "</tool>",
+    "<tool_input>",
+    "</tool_input>",
+    "{",
+    "}",
+    "[",
+    "]",
+    "(",
+    ")",
+    ",",
+    ":",
+    ";",
+    "=",
+    "\"",
+    "'",
+    "\\",
+    "\\u",
+    "\\ud83d",
+    "\n",
+    " ",
+    "\t",
+    "{\"name\": ",
+    "{\"tool\": ",
+    "\"get_weather\"",
+    "\"search\"",
+    "\"arguments\": ",
+    "\"parameters\": ",
+    "{\"city\": \"Paris\"}",
+    "\"{\\\"city\\\": 1}\"",
+    "get_weather",
+    "search",
+    "get_time",
+    "calc",
+    "set_flag",
+    "(city=\"Paris\")",
+    "(query='x', limit=3)",
+    "print(",
+    "default_api.",
+    "True",
+    "None",
+    "false",
+    "null",
+    "17",
+    "-2.5e3",
+    "“",
+    "”",
+    "‘",
+    "’",
+    "//",
+    "/*",
+    "*/",
+    "｜",
+    "▁",
+    "é",
+    "東京",
+    "🌦️",
+    "\u{0}",
+    "\u{a0}",
+    "</s>",
+    "<|eot_id|>",
+];
+
+fn fragments() -> impl Strategy<Value = String> {
+    prop::collection::vec(prop::sample::select(FRAGMENTS), 0..40).prop_map(|parts| parts.concat())
+}
+
+/// A corpus text, cut at a character boundary and with two characters swapped.
+fn mutated_corpus() -> impl Strategy<Value = String> {
+    let count = corpus().0.len().max(1);
+    (
+        0..count,
+        any::<prop::sample::Index>(),
+        any::<prop::sample::Index>(),
+        any::<prop::sample::Index>(),
+    )
+        .prop_map(|(which, cut, a, b)| {
+            let text = corpus().0.get(which).cloned().unwrap_or_default();
+            let mut chars: Vec<char> = text.chars().collect();
+            if chars.len() > 1 {
+                let (i, j) = (a.index(chars.len()), b.index(chars.len()));
+                chars.swap(i, j);
+            }
+            let keep = cut.index(chars.len() + 1);
+            chars.into_iter().take(keep).collect()
+        })
+}
+
+/// Arbitrary JSON whose keys are the ones the message readers look for.
+fn json_value() -> impl Strategy<Value = Value> {
+    const KEYS: &[&str] = &[
+        "choices",
+        "message",
+        "delta",
+        "tool_calls",
+        "function",
+        "function_call",
+        "name",
+        "arguments",
+        "id",
+        "type",
+        "content",
+        "role",
+        "output",
+        "call_id",
+        "object",
+        "candidates",
+        "parts",
+        "functionCall",
+        "args",
+        "input",
+        "text",
+        "tool",
+        "parameters",
+        "tool_call",
+        "action",
+        "action_input",
+        "stop_reason",
+        "description",
+        "properties",
+    ];
+    const STRINGS: &[&str] = &[
+        "function",
+        "function_call",
+        "tool_use",
+        "message",
+        "response",
+        "text",
+        "assistant",
+        "get_weather",
+        "{\"city\": \"Paris\"}",
+        "{'city': 'Paris',}",
+        "{\"city\": ",
+        "",
+        "<tool_call>{\"name\": \"get_time\", \"arguments\": {}}</tool_call>",
+        "object",
+        "default_api.",
+        "functions.",
+        "functions.x:0",
+    ];
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        any::<i64>().prop_map(Value::from),
+        any::<f64>()
+            .prop_map(|f| serde_json::Number::from_f64(f).map_or(Value::Null, Value::Number)),
+        prop::sample::select(STRINGS).prop_map(|s| Value::String(s.to_owned())),
+        ".{0,12}".prop_map(Value::String),
+    ];
+    leaf.prop_recursive(6, 64, 6, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..5).prop_map(Value::Array),
+            prop::collection::vec((prop::sample::select(KEYS), inner), 0..6).prop_map(|entries| {
+                Value::Object(
+                    entries
+                        .into_iter()
+                        .map(|(k, v)| (k.to_owned(), v))
+                        .collect::<Map<_, _>>(),
+                )
+            }),
+        ]
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    #[test]
+    fn arbitrary_text(text in any::<String>()) {
+        check(LlmResponse::Text(&text))?;
+    }
+
+    #[test]
+    fn fragment_soup(text in fragments()) {
+        check(LlmResponse::Text(&text))?;
+    }
+
+    #[test]
+    fn mutated_corpus_outputs(text in mutated_corpus()) {
+        check(LlmResponse::Text(&text))?;
+    }
+
+    #[test]
+    fn arbitrary_messages(message in json_value()) {
+        check(LlmResponse::Message(&message))?;
+    }
+
+    #[test]
+    fn mutated_messages(which in any::<prop::sample::Index>(), cut in any::<prop::sample::Index>()) {
+        // A corpus message, serialized, cut, and handed over as text.
+        let messages = &corpus().1;
+        prop_assume!(!messages.is_empty());
+        let text = messages[which.index(messages.len())].to_string();
+        let chars: Vec<char> = text.chars().collect();
+        let cut: String = chars[..cut.index(chars.len() + 1)].iter().collect();
+        check(LlmResponse::Text(&cut))?;
+    }
+}
+
+/// Every corpus output cut at every character boundary.
+#[test]
+fn every_truncation_of_the_corpus() {
+    for text in &corpus().0 {
+        for (boundary, _) in text.char_indices().chain([(text.len(), ' ')]) {
+            let got = extract(LlmResponse::Text(&text[..boundary]), shared_tools());
+            assert!(
+                got.calls.iter().all(|c| c.arguments.is_object()),
+                "{:?}",
+                &text[..boundary]
+            );
+        }
+    }
+}
+
+/// Deeply nested JSON handed over as a message: the readers look at fixed paths, and the
+/// fallback JSON reading is depth-limited.
+#[test]
+fn deep_messages() {
+    let mut value = Value::Null;
+    for _ in 0..3_000 {
+        let mut map = Map::new();
+        map.insert("tool_call".to_owned(), value);
+        value = Value::Object(map);
+    }
+    extract(LlmResponse::Message(&value), shared_tools());
+    let mut value = Value::Null;
+    for _ in 0..3_000 {
+        value = Value::Array(vec![value]);
+    }
+    extract(LlmResponse::Message(&value), shared_tools());
+    // Drop iteratively: serde_json's recursive drop could overflow the test's stack.
+    let mut stack = vec![value];
+    while let Some(value) = stack.pop() {
+        match value {
+            Value::Array(items) => stack.extend(items),
+            Value::Object(map) => stack.extend(map.into_iter().map(|(_, v)| v)),
+            _ => {}
+        }
+    }
+}
+
+/// Large hostile outputs finish quickly: no quadratic rescans. The bound is loose (debug
+/// build, shared machine); a quadratic pass over 200 KB would take minutes.
+#[test]
+fn hostile_inputs_stay_linear() {
+    let cases: Vec<(&str, String)> = vec![
+        (
+            "prose",
+            "The weather is nice today, {really}. ".repeat(5_000),
+        ),
+        ("open brackets", "[".repeat(200_000)),
+        ("open braces", "{".repeat(200_000)),
+        ("unterminated keys", "{\"a".repeat(60_000)),
+        (
+            "unterminated string with braces",
+            format!(
+                "{{\"tool\": \"x\", \"arguments\": \"{}",
+                "{\"k\": [".repeat(30_000)
+            ),
+        ),
+        (
+            "unclosed hermes",
+            "<tool_call>{\"name\": \"get_time\", \"arguments\": {}}\n".repeat(4_000),
+        ),
+        ("empty hermes", "<tool_call></tool_call>".repeat(8_000)),
+        (
+            "unclosed functions",
+            "<function=get_time>\n<parameter=x>1\n".repeat(6_000),
+        ),
+        (
+            "unclosed invokes",
+            format!(
+                "<function_calls>{}",
+                "<invoke name=\"a\"><parameter name=\"b\">c".repeat(5_000)
+            ),
+        ),
+        (
+            "kimi without ends",
+            format!(
+                "<|tool_calls_section_begin|>{}",
+                "<|tool_call_begin|>functions.a:0".repeat(6_000)
+            ),
+        ),
+        (
+            "deepseek without seps",
+            format!(
+                "<｜tool▁calls▁begin｜>{}",
+                "<｜tool▁call▁begin｜>a".repeat(6_000)
+            ),
+        ),
+        (
+            "pythonic in a long string",
+            format!("x = \"{}", "[get_weather(city=\"".repeat(10_000)),
+        ),
+        ("pythonic lines", "get_weather(city=\"Paris\n".repeat(8_000)),
+        ("react", "Action: search\nAction Input: x\n".repeat(6_000)),
+        ("think", "<think>".repeat(30_000)),
+        ("fullwidth", "｜▁<｜tool".repeat(20_000)),
+        (
+            "functionary",
+            ">>>get_weather\n{\"city\": \"x\"}\n".repeat(6_000),
+        ),
+        ("mistral", "[TOOL_CALLS]a{".repeat(15_000)),
+        (
+            "langchain",
+            "<tool>search</tool><tool_input>x".repeat(8_000),
+        ),
+    ];
+    for (name, text) in &cases {
+        let started = Instant::now();
+        let got = extract(LlmResponse::Text(text), shared_tools());
+        let took = started.elapsed();
+        eprintln!("{name}: {} bytes in {took:?}", text.len());
+        assert!(
+            took < Duration::from_secs(10),
+            "{name}: {} bytes took {took:?}",
+            text.len()
+        );
+        assert!(got.malformed.len() <= MAX_MALFORMED, "{name}");
+    }
+}
