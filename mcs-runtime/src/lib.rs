@@ -13,6 +13,7 @@ mod driver;
 mod error;
 pub mod export;
 pub mod extract;
+pub mod hybrid;
 pub mod llm;
 mod output;
 pub mod prompt;

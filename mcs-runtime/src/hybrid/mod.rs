@@ -1,0 +1,145 @@
+//! The `Driver` side for any `ToolDriver`: prompts out, model output in.
+//!
+//! [`process_llm_response`] is the whole machinery: find the calls ([`extract`]), keep the
+//! ones this driver owns, validate their arguments against the tools' schemas
+//! ([`validate`]), execute them, and answer with a [`DriverResponse`] whose `messages` have
+//! the shape of the provider that made the call. `#[mcs::hybrid]` calls it; so does
+//! [`Hybrid`], which wraps any `ToolDriver` by hand.
+//!
+//! [`extract`]: crate::extract
+//! [`validate`]: crate::validate
+
+mod messages;
+mod process;
+
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use crate::driver::{BoxFuture, Driver, LlmResponse, ToolDriver, ToolFuture};
+use crate::prompt::Prompts;
+use crate::types::{DriverMeta, DriverResponse, Tool};
+
+pub use process::process_llm_response;
+
+/// What a driver does with a call for a tool it does not have.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum UnknownToolPolicy {
+    /// Answer with the empty response, so the next driver in a chain can take the call
+    /// (what the standard requires, and the default).
+    #[default]
+    PassThrough,
+    /// Treat the call as failed and tell the model which tools exist. For a driver that is
+    /// known to be the only one.
+    Reject,
+}
+
+/// How a hybrid driver talks to models.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct HybridOptions {
+    /// The system prompts (default, per-model variants, compact threshold).
+    pub prompts: Prompts,
+    /// Calls for tools the driver does not have.
+    pub unknown_tools: UnknownToolPolicy,
+}
+
+impl HybridOptions {
+    /// Options with these prompts.
+    #[must_use]
+    pub fn with_prompts(mut self, prompts: Prompts) -> Self {
+        self.prompts = prompts;
+        self
+    }
+
+    /// Options with this unknown-tool policy.
+    #[must_use]
+    pub fn with_unknown_tools(mut self, policy: UnknownToolPolicy) -> Self {
+        self.unknown_tools = policy;
+        self
+    }
+}
+
+/// The tool listing for clients that build their own prompt (the reference SDK's shape).
+pub fn function_description<D: ToolDriver + ?Sized>(driver: &D, _model: Option<&str>) -> String {
+    crate::prompt::function_description(&driver.list_tools())
+}
+
+/// The system prompt for `model`.
+pub fn system_message<D: ToolDriver + ?Sized>(
+    driver: &D,
+    options: &HybridOptions,
+    model: Option<&str>,
+) -> String {
+    options
+        .prompts
+        .system_message(&driver.meta().name, &driver.list_tools(), model)
+}
+
+/// Any `ToolDriver` made a hybrid driver: it keeps its tools and gains the `Driver` side.
+#[derive(Debug)]
+pub struct Hybrid<D> {
+    inner: D,
+    options: HybridOptions,
+}
+
+impl<D: ToolDriver> Hybrid<D> {
+    /// Wraps `inner` with the default options.
+    pub fn new(inner: D) -> Self {
+        Hybrid {
+            inner,
+            options: HybridOptions::default(),
+        }
+    }
+
+    /// Uses these options.
+    #[must_use]
+    pub fn with_options(mut self, options: HybridOptions) -> Self {
+        self.options = options;
+        self
+    }
+
+    /// The wrapped driver.
+    pub fn inner(&self) -> &D {
+        &self.inner
+    }
+
+    /// The options.
+    pub fn options(&self) -> &HybridOptions {
+        &self.options
+    }
+}
+
+impl<D: ToolDriver> ToolDriver for Hybrid<D> {
+    fn meta(&self) -> &DriverMeta {
+        self.inner.meta()
+    }
+
+    fn list_tools(&self) -> Arc<[Tool]> {
+        self.inner.list_tools()
+    }
+
+    fn execute_tool<'a>(&'a self, name: &'a str, arguments: Value) -> ToolFuture<'a> {
+        self.inner.execute_tool(name, arguments)
+    }
+}
+
+impl<D: ToolDriver> Driver for Hybrid<D> {
+    fn meta(&self) -> &DriverMeta {
+        self.inner.meta()
+    }
+
+    fn get_function_description(&self, model: Option<&str>) -> String {
+        function_description(&self.inner, model)
+    }
+
+    fn get_driver_system_message(&self, model: Option<&str>) -> String {
+        system_message(&self.inner, &self.options, model)
+    }
+
+    fn process_llm_response<'a>(
+        &'a self,
+        response: LlmResponse<'a>,
+    ) -> BoxFuture<'a, DriverResponse> {
+        Box::pin(process_llm_response(&self.inner, &self.options, response))
+    }
+}

@@ -1,0 +1,317 @@
+//! `process_llm_response`: from a model's output to a [`DriverResponse`].
+
+use serde_json::{Map, Value, json};
+
+use super::messages;
+use super::{HybridOptions, UnknownToolPolicy};
+use crate::driver::{LlmResponse, ToolDriver};
+use crate::error::ToolError;
+use crate::extract::{self, Extraction, FoundCall, MalformedCall};
+use crate::prompt::{CALL_FORMAT, DESCRIBE_TOOL, describe_tool};
+use crate::types::{DriverResponse, Tool, ToolCallRecord};
+use crate::validate;
+
+/// What became of one call this driver took.
+#[derive(Debug)]
+pub(super) struct Outcome {
+    pub name: String,
+    pub arguments: Value,
+    pub id: Option<String>,
+    pub result: Result<Value, Failure>,
+}
+
+/// Why a call this driver took produced no result.
+#[derive(Debug)]
+pub(super) enum Failure {
+    /// Recognisably a call, but unreadable.
+    Unreadable(String),
+    /// The tool does not exist here (only under [`UnknownToolPolicy::Reject`]).
+    Unknown(ToolError),
+    /// The arguments do not fit the tool's schema.
+    Invalid(ToolError),
+    /// The tool ran and failed.
+    Failed(ToolError),
+}
+
+impl Failure {
+    pub(super) fn text(&self) -> String {
+        match self {
+            Failure::Unreadable(detail) => detail.clone(),
+            Failure::Unknown(error) | Failure::Invalid(error) | Failure::Failed(error) => {
+                error.to_string()
+            }
+        }
+    }
+}
+
+/// Finds the tool calls in `response`, executes the ones `driver` owns, and says what
+/// happened.
+///
+/// - No call, or only calls for tools the driver does not have: the empty response (the
+///   output is a final answer, or another driver's).
+/// - Calls it owns: each is validated against its tool's schema, then executed, in the
+///   order they were written. `call_executed` and `call_failed` say whether any succeeded
+///   and any failed; every outcome is in `executed_calls`.
+/// - A failure (unreadable call, invalid arguments, execution error) adds a `retry_prompt`
+///   naming what was wrong, and `messages` already carry it to the model.
+pub async fn process_llm_response<D: ToolDriver + ?Sized>(
+    driver: &D,
+    options: &HybridOptions,
+    response: LlmResponse<'_>,
+) -> DriverResponse {
+    let tools = driver.list_tools();
+    let extraction = extract::extract(response, &tools);
+    if extraction.is_empty() {
+        return DriverResponse::default();
+    }
+    let describing =
+        options.prompts.is_compact(&tools) && tools.iter().all(|t| t.name() != DESCRIBE_TOOL);
+    let owns = |name: &str| {
+        tools.iter().any(|t| t.name() == name) || (describing && name == DESCRIBE_TOOL)
+    };
+
+    let mut outcomes = Vec::new();
+    let mut foreign: Vec<&FoundCall> = Vec::new();
+    for call in &extraction.calls {
+        if owns(&call.name) {
+            outcomes.push(run(driver, &tools, call).await);
+        } else {
+            foreign.push(call);
+        }
+    }
+    for malformed in &extraction.malformed {
+        // A call whose name is readable and not ours belongs to another driver.
+        if malformed.name.as_deref().is_none_or(owns) {
+            outcomes.push(unreadable(malformed));
+        }
+    }
+    if options.unknown_tools == UnknownToolPolicy::Reject {
+        for call in &foreign {
+            let error = ToolError::unknown_tool_among(&call.name, tools.iter().map(Tool::name));
+            outcomes.push(Outcome {
+                name: call.name.clone(),
+                arguments: call.arguments.clone(),
+                id: call.id.clone(),
+                result: Err(Failure::Unknown(error)),
+            });
+        }
+        foreign.clear();
+    }
+    if outcomes.is_empty() {
+        return DriverResponse::default();
+    }
+    respond(&tools, &extraction, response, outcomes, &foreign)
+}
+
+async fn run<D: ToolDriver + ?Sized>(driver: &D, tools: &[Tool], call: &FoundCall) -> Outcome {
+    let result = match tools.iter().find(|t| t.name() == call.name) {
+        Some(tool) => match validate::validate_arguments(tool, &call.arguments) {
+            Err(problems) => Err(Failure::Invalid(ToolError::InvalidArguments {
+                tool: call.name.clone(),
+                problems,
+            })),
+            Ok(()) => match driver
+                .execute_tool(&call.name, call.arguments.clone())
+                .await
+            {
+                Ok(value) => Ok(value),
+                Err(
+                    error @ (ToolError::InvalidArguments { .. } | ToolError::UnknownTool { .. }),
+                ) => Err(Failure::Invalid(error)),
+                Err(error) => Err(Failure::Failed(error)),
+            },
+        },
+        None => describe(tools, &call.arguments),
+    };
+    Outcome {
+        name: call.name.clone(),
+        arguments: call.arguments.clone(),
+        id: call.id.clone(),
+        result,
+    }
+}
+
+/// Answers the compact listing's `describe_tool` meta-call.
+fn describe(tools: &[Tool], arguments: &Value) -> Result<Value, Failure> {
+    let wanted = arguments
+        .get("name")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    match tools.iter().find(|t| t.name() == wanted) {
+        Some(tool) => Ok(describe_tool(tool)),
+        None => Err(Failure::Invalid(ToolError::unknown_tool_among(
+            wanted,
+            tools.iter().map(Tool::name),
+        ))),
+    }
+}
+
+fn unreadable(malformed: &MalformedCall) -> Outcome {
+    Outcome {
+        name: malformed.name.clone().unwrap_or_default(),
+        arguments: Value::Null,
+        id: None,
+        result: Err(Failure::Unreadable(format!(
+            "a tool call in the {} format could not be read: {}",
+            malformed.format, malformed.detail
+        ))),
+    }
+}
+
+fn respond(
+    tools: &[Tool],
+    extraction: &Extraction,
+    response: LlmResponse<'_>,
+    outcomes: Vec<Outcome>,
+    foreign: &[&FoundCall],
+) -> DriverResponse {
+    let succeeded = outcomes.iter().filter(|o| o.result.is_ok()).count();
+    let failed = outcomes.len() - succeeded;
+    let retry_prompt = (failed > 0).then(|| retry_prompt(tools, &outcomes));
+    let mut detail = outcomes
+        .iter()
+        .map(|o| match &o.result {
+            Ok(_) => format!("`{}` executed", o.name),
+            Err(failure) => format!("`{}` failed: {}", display_name(&o.name), failure.text()),
+        })
+        .collect::<Vec<_>>()
+        .join("; ");
+    if !foreign.is_empty() {
+        let names: Vec<String> = foreign.iter().map(|c| format!("`{}`", c.name)).collect();
+        detail.push_str(&format!("; left for other drivers: {}", names.join(", ")));
+    }
+    let messages = messages::reply(
+        extraction.source,
+        response,
+        &outcomes,
+        retry_prompt.as_deref(),
+    );
+    let tool_call_result = outcomes
+        .iter()
+        .rev()
+        .find_map(|o| o.result.as_ref().ok().cloned());
+    let executed_calls = outcomes
+        .into_iter()
+        .map(|o| {
+            let (result, error) = match o.result {
+                Ok(value) => (Some(value), None),
+                Err(failure) => (None, Some(failure.text())),
+            };
+            ToolCallRecord {
+                name: o.name,
+                arguments: o.arguments,
+                result,
+                error,
+                tool_call_id: o.id,
+            }
+        })
+        .collect();
+    DriverResponse {
+        tool_call_result,
+        call_executed: succeeded > 0,
+        call_failed: failed > 0,
+        call_detail: Some(detail),
+        retry_prompt,
+        messages: Some(messages),
+        executed_calls,
+    }
+}
+
+fn display_name(name: &str) -> &str {
+    if name.is_empty() {
+        "(unreadable call)"
+    } else {
+        name
+    }
+}
+
+/// What to tell the model: each failure in words, what the failed tools take, and the
+/// call format with an example.
+fn retry_prompt(tools: &[Tool], outcomes: &[Outcome]) -> String {
+    let mut lines = Vec::new();
+    let mut shown: Vec<&str> = Vec::new();
+    let mut unreadable = false;
+    for outcome in outcomes {
+        let Err(failure) = &outcome.result else {
+            continue;
+        };
+        lines.push(format!("- {}", failure.text()));
+        match failure {
+            Failure::Invalid(_) => {
+                if let Some(tool) = tools.iter().find(|t| t.name() == outcome.name)
+                    && !shown.contains(&tool.name())
+                {
+                    shown.push(tool.name());
+                    lines.push(format!(
+                        "  `{}` takes these arguments: {}",
+                        tool.name(),
+                        tool.input_schema()
+                    ));
+                }
+            }
+            Failure::Unreadable(_) | Failure::Unknown(_) => unreadable = true,
+            Failure::Failed(_) => {}
+        }
+    }
+    let mut prompt = format!("Some tool calls did not succeed:\n{}", lines.join("\n"));
+    if unreadable || !shown.is_empty() {
+        prompt.push_str(&format!("\nWrite each call as {CALL_FORMAT}"));
+        if let Some(tool) = shown
+            .first()
+            .and_then(|name| tools.iter().find(|t| t.name() == *name))
+            .or_else(|| tools.first())
+        {
+            prompt.push_str(&format!(
+                ", for example: {}",
+                json!({"tool": tool.name(), "arguments": example_arguments(tool)})
+            ));
+        }
+        prompt.push('.');
+    }
+    prompt
+        .push_str("\nCorrect the call and try again, or answer without a tool if it cannot work.");
+    prompt
+}
+
+/// Arguments that show the shape of a call: every required parameter with a value of its
+/// type.
+fn example_arguments(tool: &Tool) -> Value {
+    let mut arguments = Map::new();
+    for parameter in tool.parameters().iter().filter(|p| p.required) {
+        let schema = parameter
+            .schema
+            .clone()
+            .unwrap_or_else(|| json!({"type": "string"}));
+        arguments.insert(parameter.name.clone(), example_value(&schema));
+    }
+    Value::Object(arguments)
+}
+
+fn example_value(schema: &Value) -> Value {
+    if let Some(Value::Array(values)) = schema.get("enum")
+        && let Some(first) = values.first()
+    {
+        return first.clone();
+    }
+    if let Some(value) = schema.get("const") {
+        return value.clone();
+    }
+    let kind = match schema.get("type") {
+        Some(Value::String(kind)) => kind.as_str(),
+        Some(Value::Array(kinds)) => kinds
+            .iter()
+            .filter_map(Value::as_str)
+            .find(|k| *k != "null")
+            .unwrap_or("string"),
+        _ => "string",
+    };
+    match kind {
+        "integer" => json!(1),
+        "number" => json!(1.5),
+        "boolean" => json!(true),
+        "array" => json!([]),
+        "object" => json!({}),
+        "null" => Value::Null,
+        _ => json!("..."),
+    }
+}
