@@ -2,11 +2,13 @@
 //!
 //! `execute_tool` of a `#[mcs::tool_driver]` with ten tools is measured against a
 //! hand-written call of the same method that decodes its arguments exactly as the generated
-//! code does (same `ToolSet`, same `arguments` / `required` / `optional` / `finish`, same
-//! `to_output`), so that the difference between the two is the generated `match` on the
-//! tool name and the `ToolFuture`. Also measured: the same call through
-//! `Arc<dyn ToolDriver>`, `list_tools` (warm, and the table build behind the first call),
-//! and the error paths.
+//! code does (same `ToolSet` definitions, same `arguments` / `required` / `optional` /
+//! `finish`, same `to_output`), so that the difference between the two is the generated
+//! `match` on the tool name and the `ToolFuture`. Also measured: the same call driven with
+//! `ToolFuture::into_ready` instead of `poll`, and through `Arc<dyn ToolDriver>`; the same
+//! calls again taking turns (`execute_tool/interleaved`, whose ratios are the ones to trust
+//! on a busy machine); `list_tools` (warm, and the table build behind the first call); and
+//! the error paths.
 //!
 //! Run with `cargo bench --bench dispatch`; the figures are in BENCHMARKS.md.
 
@@ -16,6 +18,7 @@ use std::hint::black_box;
 use std::pin::pin;
 use std::sync::Arc;
 use std::task::{Context, Poll, Waker};
+use std::time::{Duration, Instant};
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use mcs::__private::{ParamDef, ParamKind, ToolDef, ToolSet, schema_for, to_output};
@@ -312,37 +315,132 @@ fn execute(c: &mut Criterion) {
     let station = Station { base: 18.0 };
     let shared: Arc<dyn ToolDriver> = Arc::new(Station { base: 18.0 });
     let set = ToolSet::build(DEFS);
-    let expected = direct_forecast(&station, &set, forecast_arguments()).unwrap();
-    assert_eq!(
-        complete(station.execute_tool("forecast", forecast_arguments())).unwrap(),
-        expected
-    );
+    let baseline = |arguments| direct_forecast(black_box(&station), black_box(&set), arguments);
+    let generated =
+        |arguments| complete(black_box(&station).execute_tool(black_box("forecast"), arguments));
+    let into_ready = |arguments| {
+        let future = black_box(&station).execute_tool(black_box("forecast"), arguments);
+        match future.into_ready() {
+            Ok(result) => result,
+            Err(_) => panic!("a sync tool's future was pending"),
+        }
+    };
+    let arc_dyn =
+        |arguments| complete(black_box(&shared).execute_tool(black_box("forecast"), arguments));
+    let expected = baseline(forecast_arguments()).unwrap();
+    assert_eq!(generated(forecast_arguments()).unwrap(), expected);
+    assert_eq!(into_ready(forecast_arguments()).unwrap(), expected);
+    assert_eq!(arc_dyn(forecast_arguments()).unwrap(), expected);
 
     let mut group = c.benchmark_group("execute_tool");
     group.bench_function("baseline_direct_call", |b| {
-        b.iter_batched(
-            forecast_arguments,
-            |arguments| direct_forecast(black_box(&station), black_box(&set), arguments),
-            BatchSize::SmallInput,
-        );
+        b.iter_batched(forecast_arguments, baseline, BatchSize::SmallInput);
     });
     group.bench_function("generated", |b| {
-        b.iter_batched(
-            forecast_arguments,
-            |arguments| {
-                complete(black_box(&station).execute_tool(black_box("forecast"), arguments))
-            },
-            BatchSize::SmallInput,
-        );
+        b.iter_batched(forecast_arguments, generated, BatchSize::SmallInput);
+    });
+    group.bench_function("generated_into_ready", |b| {
+        b.iter_batched(forecast_arguments, into_ready, BatchSize::SmallInput);
     });
     group.bench_function("generated_arc_dyn", |b| {
-        b.iter_batched(
-            forecast_arguments,
-            |arguments| complete(black_box(&shared).execute_tool(black_box("forecast"), arguments)),
-            BatchSize::SmallInput,
-        );
+        b.iter_batched(forecast_arguments, arc_dyn, BatchSize::SmallInput);
+    });
+
+    // The lines above are measured one after the other, so on a loaded machine a change of
+    // load between them shows up as a difference between them. Here the same calls take
+    // turns, CHUNK calls at a time and in a rotating order; criterion reports the generated
+    // call's time, and the ratios to the baseline are printed after the group.
+    let mut rounds: Vec<[Duration; VARIANTS.len()]> = Vec::new();
+    group.bench_function("interleaved", |b| {
+        b.iter_custom(|iters| {
+            let mut generated_total = Duration::ZERO;
+            let mut done = 0;
+            while done < iters {
+                let n = CHUNK.min(iters - done) as usize;
+                let mut times = [Duration::ZERO; VARIANTS.len()];
+                for turn in 0..VARIANTS.len() {
+                    let variant = (rounds.len() + turn) % VARIANTS.len();
+                    times[variant] = match variant {
+                        0 => time_batch(n, baseline),
+                        1 => time_batch(n, generated),
+                        2 => time_batch(n, into_ready),
+                        _ => time_batch(n, arc_dyn),
+                    };
+                }
+                if n as u64 == CHUNK {
+                    rounds.push(times);
+                }
+                generated_total += times[1];
+                done += n as u64;
+            }
+            generated_total
+        });
     });
     group.finish();
+    report_interleaved(&rounds);
+}
+
+/// How many calls of one kind are timed together in the interleaved measurement.
+const CHUNK: u64 = 32;
+
+/// The calls of the interleaved measurement, in the order of its `match`.
+const VARIANTS: [&str; 4] = [
+    "baseline_direct_call",
+    "generated",
+    "generated_into_ready",
+    "generated_arc_dyn",
+];
+
+/// Times `n` calls on fresh arguments, built beforehand and dropped afterwards, as
+/// `iter_batched` does.
+fn time_batch<R>(n: usize, mut call: impl FnMut(Value) -> R) -> Duration {
+    let inputs: Vec<Value> = (0..n).map(|_| forecast_arguments()).collect();
+    let mut outputs = Vec::with_capacity(n);
+    let start = Instant::now();
+    for arguments in inputs {
+        outputs.push(call(arguments));
+    }
+    let elapsed = start.elapsed();
+    drop(black_box(outputs));
+    elapsed
+}
+
+/// Prints, for each call, the median and quartiles of its time over the baseline's in the
+/// same round, and the ratio of the medians of the chunk times.
+fn report_interleaved(rounds: &[[Duration; VARIANTS.len()]]) {
+    if rounds.len() < 100 {
+        return;
+    }
+    let quartiles = |mut values: Vec<f64>| {
+        values.sort_by(f64::total_cmp);
+        let at = |q: f64| values[((values.len() - 1) as f64 * q).round() as usize];
+        [at(0.25), at(0.5), at(0.75)]
+    };
+    let chunk = |variant: usize| {
+        quartiles(
+            rounds
+                .iter()
+                .map(|times| times[variant].as_secs_f64())
+                .collect(),
+        )
+    };
+    let baseline = chunk(0);
+    for (variant, label) in VARIANTS.iter().enumerate().skip(1) {
+        let [low, median, high] = quartiles(
+            rounds
+                .iter()
+                .map(|times| times[variant].as_secs_f64() / times[0].as_secs_f64())
+                .collect(),
+        );
+        println!(
+            "execute_tool/interleaved: {label} / {}: median per-round ratio \
+             {median:.3} (quartiles {low:.3} .. {high:.3}), ratio of median chunk times {:.3}, \
+             {} rounds of {CHUNK} calls",
+            VARIANTS[0],
+            chunk(variant)[1] / baseline[1],
+            rounds.len(),
+        );
+    }
 }
 
 fn list_tools(c: &mut Criterion) {
