@@ -28,6 +28,8 @@ enum ToolFutureState<'a> {
     Pending(BoxFuture<'a, Result<Value, ToolError>>),
 }
 
+// The ready path is `#[inline]` so that generated `execute_tool`s and executors, which live
+// in other crates, can inline it (see benches/dispatch.rs and BENCHMARKS.md).
 impl<'a> ToolFuture<'a> {
     /// A call that has already finished.
     #[inline]
