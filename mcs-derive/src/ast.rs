@@ -8,7 +8,7 @@ use syn::{
     ReturnType, Type,
 };
 
-use crate::attr::{self, ArgAttrs, ToolAttrs};
+use crate::attr::{self, ArgAttrs, Ours, ToolAttrs};
 use crate::docs;
 use crate::errors::Errors;
 
@@ -21,12 +21,21 @@ pub struct ToolMethod {
     pub name_span: Span,
     pub title: Option<String>,
     pub description: Option<String>,
-    /// `# Arguments` entries, with the span to blame if one names no parameter.
-    pub documented_arguments: Vec<(String, String)>,
-    pub doc_span: Span,
+    /// A doc attribute could not be read (and was reported): the tool may well be described.
+    pub doc_unreadable: bool,
+    /// `# Arguments` entries: name, text, and the line to blame if it names no parameter.
+    pub documented_arguments: Vec<DocumentedArgument>,
     pub is_async: bool,
     pub params: Vec<Param>,
     pub output: Output,
+}
+
+/// One entry of a tool's `# Arguments` section.
+pub struct DocumentedArgument {
+    pub name: String,
+    pub text: String,
+    /// The doc comment line of the entry.
+    pub span: Span,
 }
 
 /// One parameter of a tool method.
@@ -53,69 +62,83 @@ pub enum ParamKind {
     Flatten,
 }
 
-/// What a tool method returns.
+/// What a tool method returns, with the spans to blame for missing trait impls.
 pub enum Output {
     /// `T: Serialize`, including `()`.
     Value(Span),
-    /// `Result<T, E>` (by the last path segment, so aliases such as `io::Result<T>` count).
-    Result(Span),
+    /// `Result<T, E>` (by the last path segment, so aliases such as `io::Result<T>` count):
+    /// the spans of `T` and `E`, or of the whole type where they are not written out.
+    Result { ok: Span, err: Span },
 }
 
 /// Reads the tool methods out of `item`, taking `#[tool]`, `#[arg]` and parameter doc
 /// comments off the tokens. Methods without `#[tool]` are left untouched.
-pub fn parse(item: &mut ItemImpl, errors: &mut Errors) -> Vec<ToolMethod> {
+pub fn parse(item: &mut ItemImpl, ours: &Ours, errors: &mut Errors) -> Vec<ToolMethod> {
     let mut tools = Vec::new();
     for impl_item in &mut item.items {
         match impl_item {
             ImplItem::Fn(method) => {
-                let tool_attrs: Vec<Attribute> = take(&mut method.attrs, attr::is_tool);
+                let tool_attrs = take(&mut method.attrs, |a| ours.is_tool(a));
                 if tool_attrs.is_empty() {
-                    reject_arg_attrs(method, errors);
+                    reject_arg_attrs(method, ours, errors);
                     continue;
                 }
                 for extra in &tool_attrs[1..] {
-                    errors.push_spanned(extra, "#[tool] is given twice on this method");
+                    errors.push_spanned(
+                        extra,
+                        "#[tool] is given twice on this method; merge them into one #[tool(...)]",
+                    );
                 }
                 let mut attrs = ToolAttrs::default();
                 for tool_attr in &tool_attrs {
                     attr::parse_tool(tool_attr, &mut attrs, errors);
                 }
-                if let Some(tool) = parse_method(method, attrs, errors) {
-                    tools.push(tool);
-                }
+                tools.push(parse_method(method, &attrs, ours, errors));
+                // The macro makes tools take `&self` and owned parameters, so these pedantic
+                // lints would ask for changes that the macro then rejects.
+                method.attrs.push(syn::parse_quote! {
+                    #[allow(clippy::unused_self, clippy::needless_pass_by_value)]
+                });
             }
-            ImplItem::Const(item) => reject_tool_attrs(&mut item.attrs, errors),
-            ImplItem::Type(item) => reject_tool_attrs(&mut item.attrs, errors),
-            ImplItem::Macro(item) => reject_tool_attrs(&mut item.attrs, errors),
+            ImplItem::Const(item) => {
+                reject_tool_attrs(&mut item.attrs, "an associated const", ours, errors);
+            }
+            ImplItem::Type(item) => {
+                reject_tool_attrs(&mut item.attrs, "an associated type", ours, errors);
+            }
+            ImplItem::Macro(item) => {
+                reject_tool_attrs(&mut item.attrs, "a macro invocation", ours, errors);
+            }
             _ => {}
         }
     }
     tools
 }
 
-fn reject_tool_attrs(attrs: &mut Vec<Attribute>, errors: &mut Errors) {
-    for tool_attr in take(attrs, attr::is_tool) {
+fn reject_tool_attrs(attrs: &mut Vec<Attribute>, what: &str, ours: &Ours, errors: &mut Errors) {
+    for tool_attr in take(attrs, |a| ours.is_tool(a)) {
         errors.push_spanned(
             tool_attr,
-            "#[tool] goes on a method (`fn`), not on this item",
+            format!("#[tool] goes on a method (`fn`), not on {what}"),
         );
     }
 }
 
-fn reject_arg_attrs(method: &mut ImplItemFn, errors: &mut Errors) {
+fn reject_arg_attrs(method: &mut ImplItemFn, ours: &Ours, errors: &mut Errors) {
     for input in &mut method.sig.inputs {
         if let FnArg::Typed(typed) = input {
-            for arg_attr in take(&mut typed.attrs, attr::is_arg) {
+            for arg_attr in take(&mut typed.attrs, |a| ours.is_arg(a)) {
                 errors.push_spanned(
                     arg_attr,
-                    "#[arg] only applies to parameters of #[tool] methods",
+                    "#[arg] only applies to parameters of #[tool] methods; mark the method \
+                     #[tool], or remove #[arg]",
                 );
             }
         }
     }
 }
 
-fn take(attrs: &mut Vec<Attribute>, wanted: fn(&Attribute) -> bool) -> Vec<Attribute> {
+fn take(attrs: &mut Vec<Attribute>, wanted: impl Fn(&Attribute) -> bool) -> Vec<Attribute> {
     let (taken, kept) = std::mem::take(attrs).into_iter().partition(|a| wanted(a));
     *attrs = kept;
     taken
@@ -123,9 +146,10 @@ fn take(attrs: &mut Vec<Attribute>, wanted: fn(&Attribute) -> bool) -> Vec<Attri
 
 fn parse_method(
     method: &mut ImplItemFn,
-    attrs: ToolAttrs,
+    attrs: &ToolAttrs,
+    ours: &Ours,
     errors: &mut Errors,
-) -> Option<ToolMethod> {
+) -> ToolMethod {
     let sig = &mut method.sig;
     let ident = sig.ident.clone();
     let (name, name_span) = match &attrs.name {
@@ -136,12 +160,7 @@ fn parse_method(
     check_signature(sig, errors);
 
     let doc = docs::collect(&method.attrs, errors);
-    let doc_span = method
-        .attrs
-        .iter()
-        .find(|a| a.path().is_ident("doc"))
-        .map_or(ident.span(), Spanned::span);
-    let split = doc.as_deref().map(docs::split_arguments);
+    let split = doc.text.as_deref().map(docs::split_arguments);
     let description = split
         .as_ref()
         .map(|s| s.description.clone())
@@ -153,17 +172,26 @@ fn parse_method(
             .and_then(|d| d.lines().map(str::trim).find(|l| !l.is_empty()))
             .map(str::to_owned),
     };
-    let documented_arguments = split.map(|s| s.arguments).unwrap_or_default();
+    let documented_arguments: Vec<DocumentedArgument> = split
+        .map(|s| s.arguments)
+        .unwrap_or_default()
+        .into_iter()
+        .map(|(name, text)| DocumentedArgument {
+            span: docs::entry_span(&method.attrs, &name).unwrap_or(ident.span()),
+            name,
+            text,
+        })
+        .collect();
 
     let mut params = Vec::new();
     for input in &mut sig.inputs {
         let FnArg::Typed(typed) = input else { continue };
-        let arg_attrs_list = take(&mut typed.attrs, attr::is_arg);
+        let arg_attrs_list = take(&mut typed.attrs, |a| ours.is_arg(a));
         let mut arg_attrs = ArgAttrs::default();
         for arg_attr in &arg_attrs_list {
             attr::parse_arg(arg_attr, &mut arg_attrs, errors);
         }
-        let inline_doc = docs::collect(&typed.attrs, errors);
+        let inline_doc = docs::collect(&typed.attrs, errors).text;
         typed.attrs.retain(|a| !a.path().is_ident("doc"));
 
         let binding = match &*typed.pat {
@@ -171,7 +199,8 @@ fn parse_method(
             Pat::Wild(_) => {
                 errors.push_spanned(
                     &typed.pat,
-                    "a tool parameter needs a name: it becomes the argument's key",
+                    "a tool parameter needs a name, which becomes the argument's key: replace \
+                     `_` with a name",
                 );
                 continue;
             }
@@ -184,44 +213,47 @@ fn parse_method(
                 continue;
             }
         };
-        if let Some(param) = make_param(
+        params.push(make_param(
             binding,
             &typed.ty,
-            arg_attrs,
+            &arg_attrs,
             inline_doc,
             &documented_arguments,
             errors,
-        ) {
-            params.push(param);
-        }
+        ));
     }
 
-    Some(ToolMethod {
+    ToolMethod {
         ident,
         name,
         name_span,
         title,
         description,
+        doc_unreadable: !doc.complete,
         documented_arguments,
-        doc_span,
         is_async: sig.asyncness.is_some(),
         params,
         output: match &sig.output {
             ReturnType::Default => Output::Value(sig.ident.span()),
-            ReturnType::Type(_, ty) if is_result(ty) => Output::Result(ty.span()),
-            ReturnType::Type(_, ty) => Output::Value(ty.span()),
+            ReturnType::Type(_, ty) => match result_args(ty) {
+                Some((ok, err)) => Output::Result {
+                    ok: ok.map_or_else(|| ty.span(), Spanned::span),
+                    err: err.map_or_else(|| ty.span(), Spanned::span),
+                },
+                None => Output::Value(ty.span()),
+            },
         },
-    })
+    }
 }
 
 fn make_param(
     ident: Ident,
     ty: &Type,
-    attrs: ArgAttrs,
+    attrs: &ArgAttrs,
     inline_doc: Option<String>,
-    documented: &[(String, String)],
+    documented: &[DocumentedArgument],
     errors: &mut Errors,
-) -> Option<Param> {
+) -> Param {
     let (name, name_span) = match &attrs.name {
         Some(lit) => (lit.value(), lit.span()),
         None => (unraw(&ident), ident.span()),
@@ -230,24 +262,32 @@ fn make_param(
     let description = inline_doc.or_else(|| {
         documented
             .iter()
-            .find(|(n, _)| *n == name || *n == unraw(&ident))
-            .map(|(_, text)| text.clone())
+            .find(|d| d.name == name || d.name == unraw(&ident))
+            .map(|d| d.text.clone())
     });
     let option_inner = option_inner(ty);
     let kind = match (&attrs.flatten, &attrs.default) {
-        (Some(flatten), Some(default)) => {
-            errors.push_spanned(default, "`default` and `flatten` cannot be combined");
-            let _ = flatten;
+        (Some(_), Some(default)) => {
+            errors.push_spanned(
+                default,
+                "`default` and `flatten` cannot be combined: the fields of a flattened struct \
+                 are the arguments; give the fields that may be absent `#[serde(default)]`",
+            );
             ParamKind::Flatten
         }
         (Some(flatten), None) => {
             if option_inner.is_some() {
-                errors.push_spanned(flatten, "a flattened parameter cannot be an `Option`; make the struct's fields optional instead");
+                errors.push_spanned(
+                    flatten,
+                    "a flattened parameter cannot be an `Option`; make the struct's fields \
+                     optional instead (`Option` fields or `#[serde(default)]`)",
+                );
             }
             if let Some(lit) = &attrs.name {
                 errors.push(syn::Error::new(
                     lit.span(),
-                    "a flattened parameter has no name of its own: its fields are the arguments",
+                    "a flattened parameter has no name of its own: its fields are the arguments; \
+                     rename them with `#[serde(rename = \"...\")]`",
                 ));
             }
             ParamKind::Flatten
@@ -256,7 +296,7 @@ fn make_param(
             if option_inner.is_some() {
                 errors.push_spanned(
                     default,
-                    "an `Option` parameter is already optional; `default` is not needed",
+                    "an `Option` parameter is already optional; remove `default`",
                 );
             }
             ParamKind::Default
@@ -268,7 +308,7 @@ fn make_param(
         ParamKind::Optional => option_inner.unwrap_or(ty).clone(),
         _ => ty.clone(),
     };
-    Some(Param {
+    Param {
         ident,
         name,
         name_span,
@@ -276,7 +316,7 @@ fn make_param(
         kind,
         description,
         documented_inline,
-    })
+    }
 }
 
 /// Signature checks that do not depend on the other tools.
@@ -284,6 +324,7 @@ fn check_signature(sig: &syn::Signature, errors: &mut Errors) {
     match sig.inputs.first() {
         Some(FnArg::Receiver(receiver)) => match &receiver.kind {
             syn::ReceiverKind::Reference(_, _, None) => {}
+            syn::ReceiverKind::Typed(_, ty) if is_shared_self(ty) => {}
             syn::ReceiverKind::Reference(_, _, Some(_)) => errors.push_spanned(
                 receiver,
                 "a tool method takes `&self`, not `&mut self`: drivers are shared between \
@@ -291,19 +332,26 @@ fn check_signature(sig: &syn::Signature, errors: &mut Errors) {
             ),
             syn::ReceiverKind::Value => errors.push_spanned(
                 receiver,
-                "a tool method takes `&self`: drivers are shared, so a call cannot consume the driver",
+                "a tool method takes `&self`, not `self`: drivers are shared, so a call \
+                 cannot consume the driver",
             ),
-            _ => errors.push_spanned(receiver, "a tool method takes plain `&self`"),
+            _ => errors.push_spanned(
+                receiver,
+                "a tool method takes `&self`: drivers are called through a shared reference, \
+                 so a receiver such as `self: Box<Self>` cannot be used",
+            ),
         },
         _ => errors.push(syn::Error::new(
             sig.ident.span(),
-            "a tool method takes `&self` as its first parameter",
+            "a tool method needs `&self` as its first parameter: tools are called on the \
+             driver; add `&self`, or drop #[tool] to keep an associated function",
         )),
     }
     if let syn::Safety::Unsafe(unsafety) = &sig.safety {
         errors.push_spanned(
             unsafety,
-            "a tool method cannot be `unsafe`: a model cannot uphold its safety contract",
+            "a tool method cannot be `unsafe`: a model cannot uphold its safety contract; make \
+             the method safe, with an `unsafe` block inside it if needed",
         );
     }
     if let Some(abi) = &sig.abi {
@@ -316,20 +364,20 @@ fn check_signature(sig: &syn::Signature, errors: &mut Errors) {
         if !matches!(param, syn::GenericParam::Lifetime(_)) {
             errors.push_spanned(
                 param,
-                "a tool method cannot be generic: its parameter types must be known to describe \
-                 them to a model",
+                "a tool method cannot be generic: its parameter types are described to the model \
+                 once, so they must be concrete; remove this parameter and name the types",
             );
         }
     }
-    if let ReturnType::Type(_, ty) = &sig.output {
-        if let Type::ImplTrait(_) = &**ty {
-            if sig.asyncness.is_none() && mentions_future(ty) {
-                errors.push_spanned(
-                    ty,
-                    "write the tool as an `async fn` instead of returning `impl Future`",
-                );
-            }
-        }
+    if let ReturnType::Type(_, ty) = &sig.output
+        && let Type::ImplTrait(_) = &**ty
+        && sig.asyncness.is_none()
+        && mentions_future(ty)
+    {
+        errors.push_spanned(
+            ty,
+            "write the tool as an `async fn` instead of returning `impl Future`",
+        );
     }
     for input in &sig.inputs {
         if let FnArg::Typed(typed) = input {
@@ -383,15 +431,35 @@ fn option_inner(ty: &Type) -> Option<&Type> {
     }
 }
 
-fn is_result(ty: &Type) -> bool {
+/// For a `Result` (by its last path segment), its written `T` and `E`, if any.
+fn result_args(ty: &Type) -> Option<(Option<&Type>, Option<&Type>)> {
     match ty {
-        Type::Path(path) => path
-            .path
-            .segments
-            .last()
-            .is_some_and(|last| last.ident == "Result"),
-        Type::Paren(inner) => is_result(&inner.elem),
-        Type::Group(inner) => is_result(&inner.elem),
+        Type::Path(path) => {
+            let last = path.path.segments.last()?;
+            if last.ident != "Result" {
+                return None;
+            }
+            let PathArguments::AngleBracketed(args) = &last.arguments else {
+                return Some((None, None));
+            };
+            let mut types = args.args.iter().filter_map(|arg| match arg {
+                GenericArgument::Type(ty) => Some(ty),
+                _ => None,
+            });
+            Some((types.next(), types.next()))
+        }
+        Type::Paren(inner) => result_args(&inner.elem),
+        Type::Group(inner) => result_args(&inner.elem),
+        _ => None,
+    }
+}
+
+/// `self: &Self` or `self: &'a Self`, which is `&self` spelled out.
+fn is_shared_self(ty: &Type) -> bool {
+    match ty {
+        Type::Reference(reference) if reference.mutability.is_none() => {
+            matches!(&*reference.elem, Type::Path(path) if path.qself.is_none() && path.path.is_ident("Self"))
+        }
         _ => false,
     }
 }

@@ -18,6 +18,18 @@ pub struct DriverAttrs {
     pub krate: Option<Path>,
 }
 
+const DRIVER_KEYS: &[&str] = &[
+    "name",
+    "id",
+    "version",
+    "capability",
+    "adapter",
+    "spec_format",
+    "crate",
+];
+const TOOL_KEYS: &[&str] = &["name", "title"];
+const ARG_KEYS: &[&str] = &["name", "flatten", "default"];
+
 impl DriverAttrs {
     pub fn parse_meta(&mut self, meta: &ParseNestedMeta) -> syn::Result<()> {
         let slot = if meta.path.is_ident("name") {
@@ -33,19 +45,22 @@ impl DriverAttrs {
         } else if meta.path.is_ident("spec_format") {
             &mut self.spec_format
         } else if meta.path.is_ident("crate") {
-            let path: LitStr = meta.value()?.parse()?;
-            if self.krate.is_some() {
-                return Err(meta.error("`crate` is given twice"));
-            }
-            self.krate = Some(path.parse()?);
-            return Ok(());
+            let value = non_empty(
+                meta,
+                "`crate` needs the path of the mcs crate, e.g. `crate = \"my_mcs\"`",
+            )?;
+            let path = value.parse().map_err(|_| {
+                syn::Error::new(
+                    value.span(),
+                    "`crate` takes a path, such as \"my_mcs\" or \"::my_mcs\"",
+                )
+            })?;
+            return set_once(&mut self.krate, path, meta);
         } else {
-            return Err(meta.error(
-                "unknown key; #[mcs::tool_driver] takes name, id, version, capability, adapter, \
-                 spec_format and crate",
-            ));
+            return Err(unknown_key(meta, "#[mcs::tool_driver]", DRIVER_KEYS, ""));
         };
-        set_once(slot, non_empty(meta)?, meta)
+        let empty = "this value must not be empty; remove the key to use the default";
+        set_once(slot, non_empty(meta, empty)?, meta)
     }
 }
 
@@ -64,22 +79,46 @@ pub struct ArgAttrs {
     pub default: Option<Path>,
 }
 
-/// Whether `attr` is `#[tool]` or `#[mcs::tool]`.
-pub fn is_tool(attr: &Attribute) -> bool {
-    is_ours(attr, "tool")
+/// Recognizes our attributes on the items of the impl block: `#[tool]`, `#[mcs::tool]`,
+/// `#[::mcs::tool]`, and the same under the path given by `crate = "..."`.
+pub struct Ours<'a> {
+    pub krate: Option<&'a Path>,
 }
 
-/// Whether `attr` is `#[arg]` or `#[mcs::arg]`.
-pub fn is_arg(attr: &Attribute) -> bool {
-    is_ours(attr, "arg")
-}
+impl Ours<'_> {
+    /// Whether `attr` is `#[tool]`, `#[mcs::tool]` or `#[<crate>::tool]`.
+    pub fn is_tool(&self, attr: &Attribute) -> bool {
+        self.is(attr, "tool")
+    }
 
-fn is_ours(attr: &Attribute, name: &str) -> bool {
-    let path = attr.path();
-    path.is_ident(name)
-        || (path.segments.len() == 2
-            && path.segments[0].ident == "mcs"
-            && path.segments[1].ident == name)
+    /// Whether `attr` is `#[arg]`, `#[mcs::arg]` or `#[<crate>::arg]`.
+    pub fn is_arg(&self, attr: &Attribute) -> bool {
+        self.is(attr, "arg")
+    }
+
+    fn is(&self, attr: &Attribute, name: &str) -> bool {
+        let path = attr.path();
+        if path.is_ident(name) {
+            return true;
+        }
+        let segments: Vec<&syn::PathSegment> = path.segments.iter().collect();
+        let Some((last, prefix)) = segments.split_last() else {
+            return false;
+        };
+        if last.ident != name || !last.arguments.is_none() {
+            return false;
+        }
+        let is_mcs = prefix.len() == 1 && prefix[0].ident == "mcs";
+        let is_krate = self.krate.is_some_and(|krate| {
+            krate.segments.len() == prefix.len()
+                && krate
+                    .segments
+                    .iter()
+                    .zip(prefix)
+                    .all(|(a, b)| a.ident == b.ident)
+        });
+        is_mcs || is_krate
+    }
 }
 
 pub fn parse_tool(attr: &Attribute, into: &mut ToolAttrs, errors: &mut Errors) {
@@ -87,14 +126,25 @@ pub fn parse_tool(attr: &Attribute, into: &mut ToolAttrs, errors: &mut Errors) {
         return;
     }
     let result = attr.parse_nested_meta(|meta| {
-        let slot = if meta.path.is_ident("name") {
-            &mut into.name
+        let (slot, empty) = if meta.path.is_ident("name") {
+            (
+                &mut into.name,
+                "the tool's name must not be empty; remove `name` to use the method's name",
+            )
         } else if meta.path.is_ident("title") {
-            &mut into.title
+            (
+                &mut into.title,
+                "the title must not be empty; remove `title` to use the doc comment's first line",
+            )
         } else {
-            return Err(meta.error("unknown key; #[tool] takes `name` and `title`"));
+            let hint = if is_description_key(&meta.path) {
+                ": the description is the method's doc comment (`/// ...`)"
+            } else {
+                ""
+            };
+            return Err(unknown_key(&meta, "#[tool]", TOOL_KEYS, hint));
         };
-        set_once(slot, non_empty(&meta)?, &meta)
+        set_once(slot, non_empty(&meta, empty)?, &meta)
     });
     if let Err(error) = result {
         errors.push(error);
@@ -102,16 +152,40 @@ pub fn parse_tool(attr: &Attribute, into: &mut ToolAttrs, errors: &mut Errors) {
 }
 
 pub fn parse_arg(attr: &Attribute, into: &mut ArgAttrs, errors: &mut Errors) {
+    if matches!(attr.meta, syn::Meta::Path(_)) {
+        errors.push_spanned(
+            attr,
+            "#[arg] needs a key: #[arg(name = \"...\")], #[arg(flatten)] or #[arg(default)]",
+        );
+        return;
+    }
     let result = attr.parse_nested_meta(|meta| {
         if meta.path.is_ident("name") {
-            let value = non_empty(&meta)?;
+            let value = non_empty(
+                &meta,
+                "the argument's name must not be empty; remove `name` to use the parameter's name",
+            )?;
             set_once(&mut into.name, value, &meta)
         } else if meta.path.is_ident("flatten") {
             set_once(&mut into.flatten, meta.path.clone(), &meta)
         } else if meta.path.is_ident("default") {
+            if meta.input.peek(syn::Token![=]) {
+                return Err(meta.error(
+                    "`default` takes no value: an absent argument is `Default::default()`; \
+                     for another default, make the parameter an `Option` and use `unwrap_or`",
+                ));
+            }
             set_once(&mut into.default, meta.path.clone(), &meta)
         } else {
-            Err(meta.error("unknown key; #[arg] takes `name`, `flatten` and `default`"))
+            let hint = if meta.path.is_ident("rename") {
+                ": to change the argument's key, use `name = \"...\"`"
+            } else if is_description_key(&meta.path) {
+                ": describe a parameter with a doc comment on it (`/// ...`) or in the \
+                 method's `# Arguments` section"
+            } else {
+                ""
+            };
+            Err(unknown_key(&meta, "#[arg]", ARG_KEYS, hint))
         }
     });
     if let Err(error) = result {
@@ -119,25 +193,93 @@ pub fn parse_arg(attr: &Attribute, into: &mut ArgAttrs, errors: &mut Errors) {
     }
 }
 
-fn non_empty(meta: &ParseNestedMeta) -> syn::Result<LitStr> {
+/// `description`, `doc` or a typo of them: text that belongs in a doc comment.
+fn is_description_key(path: &Path) -> bool {
+    let given = path_text(path);
+    ["description", "desc", "doc"]
+        .iter()
+        .any(|key| given == *key || is_typo_of(&given, key))
+}
+
+/// "unknown key `x` in #[tool] (did you mean `y`?); #[tool] takes `a` and `b`", on the key.
+fn unknown_key(meta: &ParseNestedMeta, attribute: &str, keys: &[&str], hint: &str) -> syn::Error {
+    let given = path_text(&meta.path);
+    let known = match keys.split_last() {
+        Some((last, [])) => format!("`{last}`"),
+        Some((last, rest)) => {
+            let rest: Vec<String> = rest.iter().map(|k| format!("`{k}`")).collect();
+            format!("{} and `{last}`", rest.join(", "))
+        }
+        None => String::new(),
+    };
+    let suggestion = keys
+        .iter()
+        .filter(|key| hint.is_empty() && is_typo_of(&given, key))
+        .map(|key| format!(" (did you mean `{key}`?)"))
+        .next()
+        .unwrap_or_default();
+    syn::Error::new_spanned(
+        &meta.path,
+        format!(
+            "unknown key `{given}` in {attribute}{suggestion}{hint}; {attribute} takes {known}"
+        ),
+    )
+}
+
+fn path_text(path: &Path) -> String {
+    let segments: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+    segments.join("::")
+}
+
+/// Whether `given` is one edit (insertion, deletion, substitution or swap of neighbours)
+/// away from `key`, a likely typo.
+fn is_typo_of(given: &str, key: &str) -> bool {
+    let a: Vec<char> = given.chars().collect();
+    let b: Vec<char> = key.chars().collect();
+    if a == b || a.len().abs_diff(b.len()) > 1 {
+        return false;
+    }
+    let prefix = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
+    let (a, b) = (&a[prefix..], &b[prefix..]);
+    match (a.len(), b.len()) {
+        (n, m) if n == m => {
+            a[1..] == b[1..] || (n >= 2 && a[0] == b[1] && a[1] == b[0] && a[2..] == b[2..])
+        }
+        (n, m) if n > m => a[1..] == *b,
+        _ => *a == b[1..],
+    }
+}
+
+fn non_empty(meta: &ParseNestedMeta, empty: &str) -> syn::Result<LitStr> {
     let value: LitStr = meta.value()?.parse()?;
     if value.value().trim().is_empty() {
-        return Err(syn::Error::new(
-            value.span(),
-            "this value must not be empty",
-        ));
+        return Err(syn::Error::new(value.span(), empty));
     }
     Ok(value)
 }
 
 fn set_once<T>(slot: &mut Option<T>, value: T, meta: &ParseNestedMeta) -> syn::Result<()> {
     if slot.is_some() {
-        let key = meta
-            .path
-            .get_ident()
-            .map_or_else(|| "this key".to_owned(), |i| format!("`{i}`"));
-        return Err(meta.error(format!("{key} is given twice")));
+        let key = path_text(&meta.path);
+        return Err(meta.error(format!("`{key}` is given twice; keep one")));
     }
     *slot = Some(value);
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_typo_of;
+
+    #[test]
+    fn typos_are_one_edit_away() {
+        assert!(is_typo_of("nmae", "name"));
+        assert!(is_typo_of("nam", "name"));
+        assert!(is_typo_of("names", "name"));
+        assert!(is_typo_of("titel", "title"));
+        assert!(is_typo_of("defualt", "default"));
+        assert!(!is_typo_of("rename", "name"));
+        assert!(!is_typo_of("name", "name"));
+        assert!(!is_typo_of("id", "name"));
+    }
 }

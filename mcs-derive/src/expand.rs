@@ -2,6 +2,7 @@
 //! name, and the tool table it reads, built once. All logic lives in the runtime; what is
 //! emitted here only names types and calls into `::mcs::__private`.
 
+use proc_macro2::Ident;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
 use syn::ItemImpl;
@@ -37,6 +38,11 @@ impl Expansion<'_> {
             .iter()
             .enumerate()
             .map(|(index, tool)| arm(&krate, index, tool));
+        let error_fallback = self
+            .tools
+            .iter()
+            .any(|tool| matches!(tool.output, Output::Result { .. }))
+            .then(|| error_fallback(&krate));
         quote! {
             #item
 
@@ -54,9 +60,10 @@ impl Expansion<'_> {
 
                 fn execute_tool<'__mcs>(
                     &'__mcs self,
-                    __mcs_name: &'__mcs str,
+                    __mcs_name: &'__mcs ::core::primitive::str,
                     __mcs_arguments: #krate::__private::Value,
                 ) -> #krate::__private::ToolFuture<'__mcs> {
+                    #error_fallback
                     let __mcs_set = Self::__mcs_tool_set();
                     match __mcs_name {
                         #(#arms)*
@@ -161,10 +168,12 @@ fn arm(krate: &TokenStream, index: usize, tool: &ToolMethod) -> TokenStream {
         .map(|(i, (param, slot))| {
             let ty = &param.ty;
             let decoder = match param.kind {
-                ParamKind::Required => quote!(required),
-                ParamKind::Optional | ParamKind::Default => quote!(optional),
-                ParamKind::Flatten => quote!(flatten),
+                ParamKind::Required => "required",
+                ParamKind::Optional | ParamKind::Default => "optional",
+                ParamKind::Flatten => "flatten",
             };
+            // Spanned on the type, so that a missing `Deserialize` impl is reported there.
+            let decoder = Ident::new(decoder, ty.span());
             quote_spanned!(ty.span()=> let #slot = __mcs_args.#decoder::<#ty>(#i);)
         });
     let unwrap = if slots.is_empty() {
@@ -191,7 +200,11 @@ fn arm(krate: &TokenStream, index: usize, tool: &ToolMethod) -> TokenStream {
     let call = quote!(Self::#method(self, #(#call_args),*));
     let convert = convert(krate, name, &tool.output);
     let run = if tool.is_async {
-        quote! {
+        // The future is spanned on the method, so that one that is not `Send` is blamed on
+        // the method rather than on the attribute.
+        let span = method.span();
+        let krate = respan(krate.clone(), span);
+        quote_spanned! {span=>
             #krate::__private::ToolFuture::new(async move {
                 let __mcs_out = #call.await;
                 #convert
@@ -228,24 +241,80 @@ fn convert(krate: &TokenStream, name: &str, output: &Output) -> TokenStream {
         Output::Value(span) => {
             quote_spanned!(*span=> #krate::__private::to_output(#name, &__mcs_out))
         }
-        Output::Result(span) => {
-            let ok = quote_spanned!(*span=> #krate::__private::to_output(#name, &__mcs_value));
-            let err = quote_spanned! {*span=>
+        Output::Result { ok, err } => {
+            let ok = quote_spanned!(*ok=> #krate::__private::to_output(#name, &__mcs_value));
+            let kind = quote_spanned! {*err=>
                 (&&&#krate::__private::ErrorWrap(&__mcs_error)).mcs_error_kind()
             };
+            let error = quote_spanned!(*err=> __mcs_error);
             quote! {
                 match __mcs_out {
                     ::core::result::Result::Ok(__mcs_value) => #ok,
                     ::core::result::Result::Err(__mcs_error) => {
                         #[allow(unused_imports)]
                         use #krate::__private::{AsIsKind as _, BoxedKind as _, MessageKind as _, SourceKind as _};
-                        let __mcs_kind = #err;
-                        ::core::result::Result::Err(__mcs_kind.into_tool_error(#name, __mcs_error))
+                        let __mcs_kind = #kind;
+                        ::core::result::Result::Err(__mcs_kind.into_tool_error(#name, #error))
                     }
                 }
             }
         }
     }
+}
+
+/// The last resort of the error-kind probe in [`convert`], for an error type that is not even
+/// `Display`. Without it the probe fails to resolve, and rustc reports that as a method
+/// `mcs_error_kind` missing on `&&&ErrorWrap<..>`; with it, the user reads that their error
+/// type needs `Display`, on that type. It is reached by `&mut` autoref after the runtime's
+/// probes, so it is never chosen for a type they accept.
+fn error_fallback(krate: &TokenStream) -> TokenStream {
+    quote! {
+        #[diagnostic::on_unimplemented(
+            message = "`{Self}` cannot be the error type of a tool: it does not implement `Display`",
+            label = "the error type of this tool",
+            note = "a tool may fail with an `mcs::ToolError`, a `std::error::Error` or anything \
+                    `Display`: implement `Display` (or derive `std::error::Error`, with \
+                    thiserror for instance) for `{Self}`"
+        )]
+        trait __McsToolErrorType {}
+        impl<__E: ::core::fmt::Display + ?::core::marker::Sized> __McsToolErrorType for __E {}
+        #[allow(dead_code)]
+        struct __McsUnusableError;
+        #[allow(dead_code)]
+        impl __McsUnusableError {
+            fn into_tool_error<__E: __McsToolErrorType>(
+                self,
+                _: &::core::primitive::str,
+                _: __E,
+            ) -> #krate::__private::ToolError {
+                ::core::unreachable!()
+            }
+        }
+        #[allow(dead_code)]
+        trait __McsUnusableErrorKind {
+            fn mcs_error_kind(&mut self) -> __McsUnusableError {
+                __McsUnusableError
+            }
+        }
+        impl<__E: ?::core::marker::Sized> __McsUnusableErrorKind for #krate::__private::ErrorWrap<'_, __E> {}
+    }
+}
+
+/// `tokens` with every token spanned at `span`.
+fn respan(tokens: TokenStream, span: proc_macro2::Span) -> TokenStream {
+    tokens
+        .into_iter()
+        .map(|mut token| {
+            if let proc_macro2::TokenTree::Group(group) = &token {
+                let mut inner =
+                    proc_macro2::Group::new(group.delimiter(), respan(group.stream(), span));
+                inner.set_span(span);
+                token = proc_macro2::TokenTree::Group(inner);
+            }
+            token.set_span(span);
+            token
+        })
+        .collect()
 }
 
 fn optional_str(text: Option<&str>) -> TokenStream {
@@ -278,6 +347,7 @@ pub fn stub(item: &ItemImpl, krate: &TokenStream) -> TokenStream {
     quote! {
         #item
 
+        #[automatically_derived]
         impl #impl_generics #krate::__private::ToolDriver for #self_ty #where_clause {
             fn meta(&self) -> &#krate::__private::DriverMeta {
                 ::core::unreachable!()
@@ -287,7 +357,7 @@ pub fn stub(item: &ItemImpl, krate: &TokenStream) -> TokenStream {
             }
             fn execute_tool<'__mcs>(
                 &'__mcs self,
-                _: &'__mcs str,
+                _: &'__mcs ::core::primitive::str,
                 _: #krate::__private::Value,
             ) -> #krate::__private::ToolFuture<'__mcs> {
                 ::core::unreachable!()

@@ -24,19 +24,31 @@ pub fn tool_driver(args: TokenStream, input: TokenStream) -> TokenStream {
         errors.push(error);
     }
     let mut item: ItemImpl = match syn::parse(input) {
-        Ok(item) => item,
-        Err(error) => {
-            let mut error = syn::Error::new(
-                error.span(),
-                "#[mcs::tool_driver] goes on an impl block: `impl MyDriver { ... }`",
-            );
+        Ok(syn::Item::Impl(item)) => item,
+        other => {
+            let (mut error, item) = match other {
+                // The item is kept, so that its uses do not add errors of their own.
+                Ok(item) => (valid::misplaced(&item), Some(item)),
+                Err(error) => (
+                    syn::Error::new(
+                        error.span(),
+                        "#[mcs::tool_driver] goes on an impl block: `impl MyDriver { ... }`",
+                    ),
+                    None,
+                ),
+            };
             if let Some(attr_errors) = errors.into_result() {
                 error.combine(attr_errors);
             }
-            return error.into_compile_error().into();
+            let mut out = error.into_compile_error();
+            out.extend(item.map(quote::ToTokens::into_token_stream));
+            return out.into();
         }
     };
-    let tools = ast::parse(&mut item, &mut errors);
+    let ours = attr::Ours {
+        krate: attrs.krate.as_ref(),
+    };
+    let tools = ast::parse(&mut item, &ours, &mut errors);
     valid::check(&item, &tools, &mut errors);
     let krate = expand::crate_path(&attrs);
     match errors.into_result() {
@@ -61,7 +73,8 @@ pub fn tool_driver(args: TokenStream, input: TokenStream) -> TokenStream {
 pub fn tool(_args: TokenStream, input: TokenStream) -> TokenStream {
     let mut out: proc_macro2::TokenStream = syn::Error::new(
         proc_macro2::Span::call_site(),
-        "#[tool] only works on methods inside an impl block marked #[mcs::tool_driver]",
+        "#[tool] only works on methods inside an impl block marked #[mcs::tool_driver]; \
+         add #[mcs::tool_driver] to the impl block",
     )
     .into_compile_error();
     out.extend(proc_macro2::TokenStream::from(input));

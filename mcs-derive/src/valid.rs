@@ -3,27 +3,124 @@
 
 use std::collections::HashMap;
 
-use proc_macro2::Span;
 use syn::visit::Visit;
 use syn::{Generics, ItemImpl, Type};
 
-use crate::ast::ToolMethod;
+use crate::ast::{Param, ToolMethod};
 use crate::errors::Errors;
 
-/// Providers' common ground for tool names (OpenAI, Anthropic, Gemini all accept it).
-fn is_portable_tool_name(name: &str) -> bool {
-    (1..=64).contains(&name.len())
-        && name
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+/// Providers' common ground for names: at most 64 characters.
+const MAX_NAME_LEN: usize = 64;
+
+/// What is wrong with a tool name, if anything. The rule, `^[A-Za-z0-9_-]{1,64}$`, is the
+/// providers' common ground (OpenAI, Anthropic, Gemini all accept it).
+fn tool_name_problem(name: &str) -> Option<NameProblem> {
+    name_problem(name, |c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
 }
 
-/// Anthropic's rule for property names, the strictest of the providers'.
-fn is_portable_argument_name(name: &str) -> bool {
-    (1..=64).contains(&name.len())
-        && name
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-' || b == b'.')
+/// What is wrong with an argument name, if anything: Anthropic's rule for property names,
+/// the strictest of the providers'.
+fn argument_name_problem(name: &str) -> Option<NameProblem> {
+    name_problem(name, |c| {
+        c.is_ascii_alphanumeric() || c == '_' || c == '-' || c == '.'
+    })
+}
+
+enum NameProblem {
+    TooLong(usize),
+    /// The characters not allowed, each once, quoted.
+    Characters(String),
+}
+
+fn name_problem(name: &str, allowed: fn(char) -> bool) -> Option<NameProblem> {
+    let length = name.chars().count();
+    if length > MAX_NAME_LEN {
+        return Some(NameProblem::TooLong(length));
+    }
+    let mut bad: Vec<String> = Vec::new();
+    for c in name.chars().filter(|c| !allowed(*c)) {
+        let quoted = format!("{c:?}");
+        if !bad.contains(&quoted) {
+            bad.push(quoted);
+        }
+    }
+    let listed = match bad.split_last() {
+        None => return None,
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+    };
+    Some(NameProblem::Characters(listed))
+}
+
+/// The error text for a name with a problem: what is wrong, then how to fix it. `set_with`
+/// is the attribute that sets the name, when the name came from an identifier.
+fn name_error(
+    what: &str,
+    name: &str,
+    problem: &NameProblem,
+    allowed: &str,
+    set_with: Option<&str>,
+) -> String {
+    match (problem, set_with) {
+        (NameProblem::TooLong(length), Some(attribute)) => format!(
+            "{what} `{name}` is {length} characters long, but providers accept at most \
+             {MAX_NAME_LEN}: give a shorter name with {attribute}"
+        ),
+        (NameProblem::TooLong(length), None) => format!(
+            "{what} `{name}` is {length} characters long, but providers accept at most \
+             {MAX_NAME_LEN}: shorten it"
+        ),
+        (NameProblem::Characters(listed), set_with) => {
+            let how = set_with.map_or_else(String::new, |a| format!(" (set the name with {a})"));
+            format!(
+                "{what} `{name}` contains {listed}, which not every provider accepts: use only \
+                 ASCII letters, digits, {allowed}{how}"
+            )
+        }
+    }
+}
+
+/// The error for `#[mcs::tool_driver]` on an item that is not an impl block, on the item's
+/// keyword and name.
+pub fn misplaced(item: &syn::Item) -> syn::Error {
+    use quote::ToTokens;
+    let keyword_and_name = |keyword: &dyn ToTokens, ident: &syn::Ident| {
+        let mut tokens = keyword.to_token_stream();
+        ident.to_tokens(&mut tokens);
+        tokens
+    };
+    let (what, tokens, name) = match item {
+        syn::Item::Struct(s) => (
+            "a struct",
+            keyword_and_name(&s.struct_token, &s.ident),
+            Some(&s.ident),
+        ),
+        syn::Item::Enum(e) => (
+            "an enum",
+            keyword_and_name(&e.enum_token, &e.ident),
+            Some(&e.ident),
+        ),
+        syn::Item::Union(u) => (
+            "a union",
+            keyword_and_name(&u.union_token, &u.ident),
+            Some(&u.ident),
+        ),
+        syn::Item::Trait(t) => ("a trait", keyword_and_name(&t.trait_token, &t.ident), None),
+        syn::Item::Fn(f) => (
+            "a function",
+            keyword_and_name(&f.sig.fn_token, &f.sig.ident),
+            None,
+        ),
+        other => ("this item", other.to_token_stream(), None),
+    };
+    let example = name.map_or_else(|| "MyDriver".to_owned(), ToString::to_string);
+    syn::Error::new_spanned(
+        tokens,
+        format!(
+            "#[mcs::tool_driver] goes on the impl block that holds the tool methods \
+             (`impl {example} {{ ... }}`), not on {what}"
+        ),
+    )
 }
 
 pub fn check(item: &ItemImpl, tools: &[ToolMethod], errors: &mut Errors) {
@@ -42,30 +139,35 @@ pub fn check(item: &ItemImpl, tools: &[ToolMethod], errors: &mut Errors) {
         );
     }
 
-    let mut seen: HashMap<&str, Span> = HashMap::new();
+    // One error per clash, on the later name: a second error on the first name would
+    // count one mistake twice (proc macros cannot attach a note on stable Rust).
+    let mut seen: HashMap<&str, &ToolMethod> = HashMap::new();
     for tool in tools {
-        if !is_portable_tool_name(&tool.name) {
+        if let Some(problem) = tool_name_problem(&tool.name) {
+            let from_ident = tool.name == crate::ast::unraw(&tool.ident);
             errors.push(syn::Error::new(
                 tool.name_span,
-                format!(
-                    "tool name `{}` is not accepted by every provider: use 1 to 64 ASCII \
-                     letters, digits, `_` or `-`",
-                    tool.name
+                name_error(
+                    "tool name",
+                    &tool.name,
+                    &problem,
+                    "`_` or `-`",
+                    from_ident.then_some("#[tool(name = \"...\")]"),
                 ),
             ));
         }
-        if let Some(first) = seen.insert(&tool.name, tool.name_span) {
-            let mut error = syn::Error::new(
+        if let Some(first) = seen.insert(&tool.name, tool) {
+            errors.push(syn::Error::new(
                 tool.name_span,
                 format!(
-                    "a tool named `{}` is already defined in this driver",
-                    tool.name
+                    "a tool named `{}` is already defined in this driver (method `{}`); tool \
+                     names must be unique: give one of them another name with \
+                     #[tool(name = \"...\")]",
+                    tool.name, first.ident
                 ),
-            );
-            error.combine(syn::Error::new(first, "first defined here"));
-            errors.push(error);
+            ));
         }
-        if tool.title.is_none() && tool.description.is_none() {
+        if tool.title.is_none() && tool.description.is_none() && !tool.doc_unreadable {
             errors.push(syn::Error::new(
                 tool.ident.span(),
                 format!(
@@ -80,50 +182,66 @@ pub fn check(item: &ItemImpl, tools: &[ToolMethod], errors: &mut Errors) {
 }
 
 fn check_params(item: &ItemImpl, tool: &ToolMethod, errors: &mut Errors) {
-    let mut seen: HashMap<&str, Span> = HashMap::new();
+    let mut seen: HashMap<&str, &Param> = HashMap::new();
     for param in &tool.params {
-        if !is_portable_argument_name(&param.name) {
+        if let Some(problem) = argument_name_problem(&param.name) {
+            let from_ident = param.name == crate::ast::unraw(&param.ident);
             errors.push(syn::Error::new(
                 param.name_span,
-                format!(
-                    "argument name `{}` is not accepted by every provider: use 1 to 64 ASCII \
-                     letters, digits, `_`, `-` or `.`",
-                    param.name
+                name_error(
+                    "argument name",
+                    &param.name,
+                    &problem,
+                    "`_`, `-` or `.`",
+                    from_ident.then_some("#[arg(name = \"...\")]"),
                 ),
             ));
         }
-        if let Some(first) = seen.insert(&param.name, param.name_span) {
-            let mut error = syn::Error::new(
+        if let Some(first) = seen.insert(&param.name, param) {
+            errors.push(syn::Error::new(
                 param.name_span,
                 format!(
-                    "tool `{}` already has an argument named `{}`",
-                    tool.name, param.name
+                    "tool `{}` already has an argument named `{}` (parameter `{}`); give one \
+                     of them another name with #[arg(name = \"...\")]",
+                    tool.name,
+                    param.name,
+                    crate::ast::unraw(&first.ident),
                 ),
-            );
-            error.combine(syn::Error::new(first, "first defined here"));
-            errors.push(error);
+            ));
         }
         if let Some(generic) = uses_generic(&param.ty, &item.generics) {
             errors.push_spanned(
                 &param.ty,
                 format!(
                     "a tool parameter's type cannot depend on the impl's generic parameter \
-                     `{generic}`: the tool list is built once for every instantiation"
+                     `{generic}`: the tool list is built once, for every `{generic}`; use a \
+                     concrete type"
                 ),
             );
         }
     }
-    for (name, _) in &tool.documented_arguments {
+    for documented in &tool.documented_arguments {
+        let name = &documented.name;
         let known = tool
             .params
             .iter()
             .any(|p| p.name == *name || crate::ast::unraw(&p.ident) == *name);
         if !known {
+            let params: Vec<String> = tool
+                .params
+                .iter()
+                .map(|p| format!("`{}`", p.name))
+                .collect();
+            let have = if params.is_empty() {
+                "it has no parameters".to_owned()
+            } else {
+                format!("its parameters are {}", params.join(", "))
+            };
             errors.push(syn::Error::new(
-                tool.doc_span,
+                documented.span,
                 format!(
                     "the `# Arguments` section documents `{name}`, which is not a parameter of \
-                     tool `{}`",
+                     tool `{}` ({have}); fix the name or remove the entry",
                     tool.name
                 ),
             ));
@@ -133,7 +251,7 @@ fn check_params(item: &ItemImpl, tool: &ToolMethod, errors: &mut Errors) {
         let listed = tool
             .documented_arguments
             .iter()
-            .any(|(n, _)| *n == param.name);
+            .any(|d| d.name == param.name || d.name == crate::ast::unraw(&param.ident));
         if param.documented_inline && listed {
             errors.push(syn::Error::new(
                 param.name_span,
@@ -155,10 +273,11 @@ fn uses_generic(ty: &Type, generics: &Generics) -> Option<String> {
     }
     impl<'ast> Visit<'ast> for Finder<'_> {
         fn visit_path(&mut self, path: &'ast syn::Path) {
-            if let Some(first) = path.segments.first() {
-                if path.leading_colon.is_none() && self.names.contains(&&first.ident) {
-                    self.found.get_or_insert_with(|| first.ident.to_string());
-                }
+            if let Some(first) = path.segments.first()
+                && path.leading_colon.is_none()
+                && self.names.contains(&&first.ident)
+            {
+                self.found.get_or_insert_with(|| first.ident.to_string());
             }
             syn::visit::visit_path(self, path);
         }
