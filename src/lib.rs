@@ -49,6 +49,10 @@
 //! and type name, stable across builds), `version` (default: the crate's
 //! `CARGO_PKG_VERSION`), `capability` and `adapter` (the [`Binding`]; default `custom` /
 //! `native`), `spec_format`, and `crate = "path"` for a renamed `mcs` dependency.
+//! Generated code refers to `::mcs` by default; with `crate = "my_mcs"` it writes
+//! `my_mcs::...`, which resolves where the impl block is, like any path written there: a
+//! dependency renamed in `Cargo.toml` is found from every module, a `use mcs as my_mcs;`
+//! only where it is in scope. Inside the block, `#[my_mcs::tool]` is then recognized too.
 //!
 //! ## `#[tool]`
 //!
