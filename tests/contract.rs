@@ -15,7 +15,10 @@ fn driver_meta_reads_the_reference_sdk_shape_and_the_old_alias() {
         "capabilities": ["healthcheck"]
     });
     let meta: DriverMeta = serde_json::from_value(written_by_python).unwrap();
-    assert_eq!(meta.target_llms.as_deref(), Some(&["gpt-4o".to_owned(), "claude-3-opus".to_owned()][..]));
+    assert_eq!(
+        meta.target_llms.as_deref(),
+        Some(&["gpt-4o".to_owned(), "claude-3-opus".to_owned()][..])
+    );
     assert_eq!(
         meta.bindings,
         vec![Binding::new("rest", "http").with_spec_format("OpenAPI")]
@@ -35,15 +38,25 @@ fn driver_meta_defaults_optional_fields() {
         serde_json::from_value(json!({"id": "x", "name": "X", "version": "0.1.0"})).unwrap();
     assert_eq!(meta, DriverMeta::new("x", "X", "0.1.0"));
     let written = serde_json::to_value(&meta).unwrap();
-    assert!(written.get("target_llms").is_none(), "None is left out, not written as null");
+    assert!(
+        written.get("target_llms").is_none(),
+        "None is left out, not written as null"
+    );
 }
 
 #[test]
 fn a_tool_needs_a_title_or_a_description() {
-    let error = serde_json::from_value::<Tool>(json!({"name": "ping", "parameters": []})).unwrap_err();
-    assert!(error.to_string().contains("neither a title nor a description"), "{error}");
+    let error =
+        serde_json::from_value::<Tool>(json!({"name": "ping", "parameters": []})).unwrap_err();
+    assert!(
+        error
+            .to_string()
+            .contains("neither a title nor a description"),
+        "{error}"
+    );
 
-    let blank = serde_json::from_value::<Tool>(json!({"name": "ping", "title": " ", "description": ""}));
+    let blank =
+        serde_json::from_value::<Tool>(json!({"name": "ping", "title": " ", "description": ""}));
     assert!(blank.is_err(), "blank text counts as missing");
 
     assert!(Tool::try_new("ping", None, None).is_err());
@@ -51,12 +64,16 @@ fn a_tool_needs_a_title_or_a_description() {
 
 #[test]
 fn a_missing_description_falls_back_to_the_title() {
-    let tool: Tool = serde_json::from_value(json!({"name": "ping", "title": "Ping a host"})).unwrap();
+    let tool: Tool =
+        serde_json::from_value(json!({"name": "ping", "title": "Ping a host"})).unwrap();
     assert_eq!(tool.description(), "Ping a host");
     assert_eq!(tool.label(), "Ping a host");
 
     // The fallback is a reading, not a rewrite: the document round-trips as it was.
-    assert_eq!(serde_json::to_value(&tool).unwrap(), json!({"name": "ping", "title": "Ping a host", "parameters": []}));
+    assert_eq!(
+        serde_json::to_value(&tool).unwrap(),
+        json!({"name": "ping", "title": "Ping a host", "parameters": []})
+    );
 }
 
 #[test]
@@ -70,7 +87,9 @@ fn the_label_is_the_title_or_the_first_line_of_the_description() {
 fn tool_round_trips_with_parameters() {
     let tool = Tool::new("get_weather", "Current weather")
         .with_title("Weather")
-        .with_parameter(ToolParameter::new("city", "City name").with_schema(json!({"type": "string"})))
+        .with_parameter(
+            ToolParameter::new("city", "City name").with_schema(json!({"type": "string"})),
+        )
         .with_parameter(ToolParameter::new("days", "Forecast days").required(false));
     let value = serde_json::to_value(&tool).unwrap();
     assert_eq!(
@@ -92,7 +111,9 @@ fn tool_round_trips_with_parameters() {
 #[test]
 fn input_schema_is_an_object_with_properties_and_required() {
     let tool = Tool::new("get_weather", "Current weather")
-        .with_parameter(ToolParameter::new("city", "City name").with_schema(json!({"type": "string"})))
+        .with_parameter(
+            ToolParameter::new("city", "City name").with_schema(json!({"type": "string"})),
+        )
         .with_parameter(ToolParameter::new("note", "").required(false));
     assert_eq!(
         tool.input_schema(),
@@ -113,7 +134,10 @@ fn the_empty_response_means_no_call() {
     assert!(empty.is_empty());
     let value = serde_json::to_value(&empty).unwrap();
     assert_eq!(value, json!({"call_executed": false, "call_failed": false}));
-    assert_eq!(serde_json::from_value::<DriverResponse>(json!({})).unwrap(), empty);
+    assert_eq!(
+        serde_json::from_value::<DriverResponse>(json!({})).unwrap(),
+        empty
+    );
 }
 
 #[test]
@@ -153,7 +177,10 @@ fn driver_response_round_trips_with_every_field() {
         "messages",
         "executed_calls",
     ] {
-        assert!(value.get(field).is_some(), "field {field} is written under the standard's name");
+        assert!(
+            value.get(field).is_some(),
+            "field {field} is written under the standard's name"
+        );
     }
     let back: DriverResponse = serde_json::from_value(value).unwrap();
     assert_eq!(back, response);

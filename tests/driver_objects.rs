@@ -85,22 +85,45 @@ async fn shared_behind_arc_dyn() {
     let tasks: Vec<_> = (0..8)
         .map(|_| {
             let driver = Arc::clone(&driver);
-            tokio::spawn(async move { driver.execute_tool("add", json!({"amount": 5})).await.unwrap() })
+            tokio::spawn(async move {
+                driver
+                    .execute_tool("add", json!({"amount": 5}))
+                    .await
+                    .unwrap()
+            })
         })
         .collect();
     for task in tasks {
         task.await.unwrap();
     }
-    assert_eq!(driver.execute_tool("read-later", json!({"millis": 1})).await.unwrap(), json!(40));
+    assert_eq!(
+        driver
+            .execute_tool("read-later", json!({"millis": 1}))
+            .await
+            .unwrap(),
+        json!(40)
+    );
 }
 
 #[tokio::test]
 async fn box_and_reference_are_drivers_too() {
     let boxed: Box<dyn ToolDriver> = Box::new(Counter::default());
-    assert_eq!(boxed.execute_tool("add", json!({"amount": 2})).await.unwrap(), json!(2));
+    assert_eq!(
+        boxed
+            .execute_tool("add", json!({"amount": 2}))
+            .await
+            .unwrap(),
+        json!(2)
+    );
     let counter = Counter::default();
     let by_ref: &dyn ToolDriver = &counter;
-    assert_eq!(by_ref.execute_tool("add", json!({"amount": 3})).await.unwrap(), json!(3));
+    assert_eq!(
+        by_ref
+            .execute_tool("add", json!({"amount": 3}))
+            .await
+            .unwrap(),
+        json!(3)
+    );
     let arc_of_box: Arc<Box<dyn ToolDriver>> = Arc::new(boxed);
     assert_eq!(arc_of_box.list_tools().len(), 2);
 }
@@ -110,15 +133,30 @@ fn sync_tools_finish_without_a_runtime() {
     let counter = Counter::default();
     let future: ToolFuture<'_> = counter.execute_tool("add", json!({"amount": 1}));
     assert_eq!(future.into_ready().unwrap().unwrap(), json!(1));
-    assert!(counter.execute_tool("read-later", json!({"millis": 0})).into_ready().is_err(), "async tools are pending");
+    assert!(
+        counter
+            .execute_tool("read-later", json!({"millis": 0}))
+            .into_ready()
+            .is_err(),
+        "async tools are pending"
+    );
 }
 
 #[tokio::test]
 async fn non_tool_methods_stay_callable() {
     let counter = Counter::default();
-    counter.execute_tool("add", json!({"amount": 7})).await.unwrap();
+    counter
+        .execute_tool("add", json!({"amount": 7}))
+        .await
+        .unwrap();
     counter.reset();
-    assert_eq!(counter.execute_tool("add", json!({"amount": 1})).await.unwrap(), json!(1));
+    assert_eq!(
+        counter
+            .execute_tool("add", json!({"amount": 1}))
+            .await
+            .unwrap(),
+        json!(1)
+    );
     assert!(counter.list_tools().iter().all(|t| t.name() != "reset"));
 }
 
@@ -152,14 +190,29 @@ fn title_and_rename() {
     assert_eq!(read.title(), Some("Read later"));
     assert_eq!(read.description(), "Waits, then reads the counter.");
     let add = tools.iter().find(|t| t.name() == "add").unwrap();
-    assert_eq!(add.title(), Some("Adds to the counter and returns the new total."));
+    assert_eq!(
+        add.title(),
+        Some("Adds to the counter and returns the new total.")
+    );
 }
 
 #[tokio::test]
 async fn generic_driver_over_an_adapter() {
     let driver: Arc<dyn ToolDriver> = Arc::new(Kv { store: Memory });
-    assert_eq!(driver.execute_tool("get", json!({"key": "a"})).await.unwrap(), json!("1"));
-    assert_eq!(driver.execute_tool("get", json!({"key": "b"})).await.unwrap(), json!(null));
+    assert_eq!(
+        driver
+            .execute_tool("get", json!({"key": "a"}))
+            .await
+            .unwrap(),
+        json!("1")
+    );
+    assert_eq!(
+        driver
+            .execute_tool("get", json!({"key": "b"}))
+            .await
+            .unwrap(),
+        json!(null)
+    );
     assert_eq!(driver.meta().name, "kv");
 }
 

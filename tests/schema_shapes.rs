@@ -88,14 +88,22 @@ impl Shapes {
 
     /// Vectors and maps.
     #[tool]
-    fn collections(&self, tags: Vec<String>, scores: HashMap<String, f64>, headers: BTreeMap<String, Vec<String>>) {
+    fn collections(
+        &self,
+        tags: Vec<String>,
+        scores: HashMap<String, f64>,
+        headers: BTreeMap<String, Vec<String>>,
+    ) {
         let _ = (tags, scores, headers);
     }
 
     /// Nested structs.
     #[tool]
-    fn nested(&self, /// Where to search.
-        scope: Scope) {
+    fn nested(
+        &self,
+        /// Where to search.
+        scope: Scope,
+    ) {
         let _ = scope;
     }
 
@@ -125,11 +133,21 @@ impl Shapes {
 }
 
 fn tool(name: &str) -> Tool {
-    Shapes.list_tools().iter().find(|t| t.name() == name).cloned().unwrap()
+    Shapes
+        .list_tools()
+        .iter()
+        .find(|t| t.name() == name)
+        .cloned()
+        .unwrap()
 }
 
 fn schema(tool_name: &str, parameter: &str) -> Value {
-    tool(tool_name).parameter(parameter).unwrap().schema.clone().unwrap()
+    tool(tool_name)
+        .parameter(parameter)
+        .unwrap()
+        .schema
+        .clone()
+        .unwrap()
 }
 
 /// Every `$ref` in `value`.
@@ -150,7 +168,11 @@ fn refs(value: &Value) -> Vec<String> {
 fn keys_anywhere(value: &Value, key: &str) -> usize {
     match value {
         Value::Object(object) => {
-            usize::from(object.contains_key(key)) + object.values().map(|v| keys_anywhere(v, key)).sum::<usize>()
+            usize::from(object.contains_key(key))
+                + object
+                    .values()
+                    .map(|v| keys_anywhere(v, key))
+                    .sum::<usize>()
         }
         Value::Array(items) => items.iter().map(|v| keys_anywhere(v, key)).sum(),
         _ => 0,
@@ -160,9 +182,19 @@ fn keys_anywhere(value: &Value, key: &str) -> usize {
 #[test]
 fn option_makes_a_parameter_optional_without_a_null_in_its_schema() {
     let tool = tool("optional");
-    let required: Vec<(&str, bool)> = tool.parameters().iter().map(|p| (p.name.as_str(), p.required)).collect();
-    assert_eq!(required, [("query", true), ("order", false), ("method", false)]);
-    assert_eq!(schema("optional", "method"), json!({"type": "string", "enum": ["GET", "POST"]}));
+    let required: Vec<(&str, bool)> = tool
+        .parameters()
+        .iter()
+        .map(|p| (p.name.as_str(), p.required))
+        .collect();
+    assert_eq!(
+        required,
+        [("query", true), ("order", false), ("method", false)]
+    );
+    assert_eq!(
+        schema("optional", "method"),
+        json!({"type": "string", "enum": ["GET", "POST"]})
+    );
 }
 
 #[test]
@@ -179,7 +211,10 @@ fn enum_variant_docs_are_listed_next_to_the_values() {
 
 #[test]
 fn vectors_and_maps() {
-    assert_eq!(schema("collections", "tags"), json!({"type": "array", "items": {"type": "string"}}));
+    assert_eq!(
+        schema("collections", "tags"),
+        json!({"type": "array", "items": {"type": "string"}})
+    );
     assert_eq!(
         schema("collections", "scores"),
         json!({"type": "object", "additionalProperties": {"type": "number", "format": "double"}})
@@ -217,15 +252,24 @@ fn nested_structs_are_inlined_with_their_field_docs() {
     );
     // The parameter's own doc comes first where the model reads it.
     let input = tool("nested").input_schema();
-    assert_eq!(input["properties"]["scope"]["description"], "Where to search.\n\nWhere to look.");
+    assert_eq!(
+        input["properties"]["scope"]["description"],
+        "Where to search.\n\nWhere to look."
+    );
 }
 
 #[test]
 fn recursive_types_keep_a_reference_and_carry_their_definition() {
     let root = schema("recursive", "root");
     assert_eq!(refs(&root), ["#/$defs/Folder", "#/$defs/Folder"]);
-    assert_eq!(root["properties"]["children"]["items"], json!({"$ref": "#/$defs/Folder"}));
-    assert_eq!(root["$defs"]["Folder"]["properties"]["name"]["description"], "The folder's name.");
+    assert_eq!(
+        root["properties"]["children"]["items"],
+        json!({"$ref": "#/$defs/Folder"})
+    );
+    assert_eq!(
+        root["$defs"]["Folder"]["properties"]["name"]["description"],
+        "The folder's name."
+    );
 
     // In the tool's input schema the definitions sit at the root, where the references resolve.
     let input = tool("recursive").input_schema();
@@ -235,10 +279,19 @@ fn recursive_types_keep_a_reference_and_carry_their_definition() {
 
 #[test]
 fn no_refs_or_defs_remain_for_non_recursive_types() {
-    for tool in Shapes.list_tools().iter().filter(|t| t.name() != "recursive") {
+    for tool in Shapes
+        .list_tools()
+        .iter()
+        .filter(|t| t.name() != "recursive")
+    {
         let input = tool.input_schema();
         assert!(refs(&input).is_empty(), "{}: {input}", tool.name());
-        assert_eq!(keys_anywhere(&input, "$defs"), 0, "{}: {input}", tool.name());
+        assert_eq!(
+            keys_anywhere(&input, "$defs"),
+            0,
+            "{}: {input}",
+            tool.name()
+        );
     }
 }
 
@@ -257,9 +310,15 @@ fn internally_tagged_enums_keep_their_alternatives() {
     let operations = schema("tagged", "operations");
     let alternatives = operations["items"]["oneOf"].as_array().unwrap();
     assert_eq!(alternatives.len(), 2);
-    assert_eq!(alternatives[0]["properties"]["kind"], json!({"type": "string", "const": "copy"}));
+    assert_eq!(
+        alternatives[0]["properties"]["kind"],
+        json!({"type": "string", "const": "copy"})
+    );
     assert_eq!(alternatives[0]["description"], "Copy a file.");
-    assert_eq!(alternatives[1]["properties"]["path"]["description"], "The path.");
+    assert_eq!(
+        alternatives[1]["properties"]["path"]["description"],
+        "The path."
+    );
 }
 
 #[test]
@@ -301,7 +360,10 @@ fn input_schema_is_object_rooted() {
 fn list_tools_hands_out_the_same_list_every_time() {
     let first = Shapes.list_tools();
     let second = Shapes.list_tools();
-    assert!(Arc::ptr_eq(&first, &second), "the list is built once and shared");
+    assert!(
+        Arc::ptr_eq(&first, &second),
+        "the list is built once and shared"
+    );
 }
 
 #[tokio::test]
@@ -319,6 +381,14 @@ async fn flattened_and_tagged_arguments_decode() {
         .execute_tool("flattened", json!({"query": "q", "limit": 10, "page": 2}))
         .await
         .unwrap_err();
-    assert!(error.to_string().contains("unknown argument `page`"), "{error}");
-    assert!(error.to_string().contains("(this tool takes: query, limit, cursor)"), "{error}");
+    assert!(
+        error.to_string().contains("unknown argument `page`"),
+        "{error}"
+    );
+    assert!(
+        error
+            .to_string()
+            .contains("(this tool takes: query, limit, cursor)"),
+        "{error}"
+    );
 }

@@ -51,7 +51,9 @@ impl Weather {
     /// Forecast for a range of days.
     #[tool]
     fn forecast(&self, city: String, range: Range, #[arg(default)] hourly: bool) -> Vec<String> {
-        (range.from..=range.to).map(|d| format!("{city} day {d} hourly={hourly}")).collect()
+        (range.from..=range.to)
+            .map(|d| format!("{city} day {d} hourly={hourly}"))
+            .collect()
     }
 
     /// Fails with a std error.
@@ -106,8 +108,13 @@ fn problems(error: &ToolError) -> &[ArgumentError] {
 #[tokio::test]
 async fn unknown_tool_suggests_the_closest_name() {
     let error = call("curent", json!({})).await.unwrap_err();
-    assert!(matches!(&error, ToolError::UnknownTool { name, suggestion: Some(s) } if name == "curent" && s == "current"));
-    assert_eq!(error.to_string(), "unknown tool `curent`; did you mean `current`?");
+    assert!(
+        matches!(&error, ToolError::UnknownTool { name, suggestion: Some(s) } if name == "curent" && s == "current")
+    );
+    assert_eq!(
+        error.to_string(),
+        "unknown tool `curent`; did you mean `current`?"
+    );
 
     let far = call("launch_rockets", json!({})).await.unwrap_err();
     assert_eq!(far.to_string(), "unknown tool `launch_rockets`");
@@ -129,51 +136,97 @@ async fn missing_required_argument_is_named_with_its_type() {
 #[tokio::test]
 async fn wrong_type_names_argument_expected_and_received() {
     let error = call("current", json!({"city": 42})).await.unwrap_err();
-    assert_eq!(problems(&error), [ArgumentError::invalid("city", "a string", "42")]);
+    assert_eq!(
+        problems(&error),
+        [ArgumentError::invalid("city", "a string", "42")]
+    );
 }
 
 #[tokio::test]
 async fn a_number_sent_as_a_string_says_so() {
-    let error = call("forecast", json!({"city": "Oslo", "range": {"from": "1", "to": 3}})).await.unwrap_err();
+    let error = call(
+        "forecast",
+        json!({"city": "Oslo", "range": {"from": "1", "to": 3}}),
+    )
+    .await
+    .unwrap_err();
     let text = error.to_string();
-    assert!(text.contains("argument `range.from`: expected an integer (uint8) from 0 to 255, got the string \"1\""), "{text}");
+    assert!(
+        text.contains(
+            "argument `range.from`: expected an integer (uint8) from 0 to 255, got the string \"1\""
+        ),
+        "{text}"
+    );
 }
 
 #[tokio::test]
 async fn enum_values_are_listed_when_a_value_is_not_allowed() {
-    let error = call("current", json!({"city": "Paris", "units": "kelvin"})).await.unwrap_err();
+    let error = call("current", json!({"city": "Paris", "units": "kelvin"}))
+        .await
+        .unwrap_err();
     assert_eq!(
         problems(&error),
-        [ArgumentError::invalid("units", "one of \"metric\", \"imperial\"", "the string \"kelvin\"")]
+        [ArgumentError::invalid(
+            "units",
+            "one of \"metric\", \"imperial\"",
+            "the string \"kelvin\""
+        )]
     );
 }
 
 #[tokio::test]
 async fn missing_field_inside_a_nested_struct_has_its_path() {
-    let error = call("forecast", json!({"city": "Oslo", "range": {"from": 1}})).await.unwrap_err();
-    assert_eq!(problems(&error), [ArgumentError::missing("range.to", "an integer (uint8) from 0 to 255")]);
+    let error = call("forecast", json!({"city": "Oslo", "range": {"from": 1}}))
+        .await
+        .unwrap_err();
+    assert_eq!(
+        problems(&error),
+        [ArgumentError::missing(
+            "range.to",
+            "an integer (uint8) from 0 to 255"
+        )]
+    );
 }
 
 #[tokio::test]
 async fn unknown_argument_lists_what_the_tool_takes() {
-    let error = call("current", json!({"city": "Paris", "cty": "x"})).await.unwrap_err();
-    let [problem] = problems(&error) else { panic!("one problem expected: {error}") };
+    let error = call("current", json!({"city": "Paris", "cty": "x"}))
+        .await
+        .unwrap_err();
+    let [problem] = problems(&error) else {
+        panic!("one problem expected: {error}")
+    };
     assert_eq!(problem.argument, "cty");
-    assert!(matches!(&problem.kind, ArgumentErrorKind::Unknown { accepted, suggestion: Some(s) }
-        if accepted == &["city", "units"] && s == "city"));
+    assert!(
+        matches!(&problem.kind, ArgumentErrorKind::Unknown { accepted, suggestion: Some(s) }
+        if accepted == &["city", "units"] && s == "city")
+    );
     assert_eq!(
         problem.to_string(),
         "unknown argument `cty`; did you mean `city`? (this tool takes: city, units)"
     );
 
     let error = call("ping", json!({"verbose": true})).await.unwrap_err();
-    assert!(error.to_string().ends_with("unknown argument `verbose` (this tool takes no arguments)"), "{error}");
+    assert!(
+        error
+            .to_string()
+            .ends_with("unknown argument `verbose` (this tool takes no arguments)"),
+        "{error}"
+    );
 }
 
 #[tokio::test]
 async fn every_problem_is_reported_at_once() {
-    let error = call("forecast", json!({"range": {"from": -1, "to": 2}, "hourly": "yes", "extra": 1})).await.unwrap_err();
-    let arguments: Vec<&str> = problems(&error).iter().map(|p| p.argument.as_str()).collect();
+    let error = call(
+        "forecast",
+        json!({"range": {"from": -1, "to": 2}, "hourly": "yes", "extra": 1}),
+    )
+    .await
+    .unwrap_err();
+    let arguments: Vec<&str> = problems(&error)
+        .iter()
+        .map(|p| p.argument.as_str())
+        .collect();
     assert_eq!(arguments, ["city", "range.from", "hourly", "extra"]);
 }
 
@@ -194,22 +247,34 @@ async fn null_arguments_mean_no_arguments() {
 
 #[tokio::test]
 async fn null_for_an_optional_argument_means_absent() {
-    let out = call("current", json!({"city": "Paris", "units": null})).await.unwrap();
+    let out = call("current", json!({"city": "Paris", "units": null}))
+        .await
+        .unwrap();
     assert_eq!(out, json!("Paris: sunny (None)"));
 }
 
 #[tokio::test]
 async fn default_arguments_take_their_default_when_absent() {
-    let out = call("forecast", json!({"city": "Oslo", "range": {"from": 1, "to": 1}})).await.unwrap();
+    let out = call(
+        "forecast",
+        json!({"city": "Oslo", "range": {"from": 1, "to": 1}}),
+    )
+    .await
+    .unwrap();
     assert_eq!(out, json!(["Oslo day 1 hourly=false"]));
 }
 
 #[tokio::test]
 async fn std_error_becomes_an_execution_failure_with_its_source() {
     let error = call("offline", json!({})).await.unwrap_err();
-    assert!(matches!(&error, ToolError::Execution { tool, message, source: Some(_) }
-        if tool == "offline" && message == "the weather service is offline"));
-    assert_eq!(error.to_string(), "tool `offline` failed: the weather service is offline");
+    assert!(
+        matches!(&error, ToolError::Execution { tool, message, source: Some(_) }
+        if tool == "offline" && message == "the weather service is offline")
+    );
+    assert_eq!(
+        error.to_string(),
+        "tool `offline` failed: the weather service is offline"
+    );
     assert!(error.source().unwrap().downcast_ref::<Offline>().is_some());
 }
 
@@ -230,7 +295,10 @@ async fn display_error_becomes_the_message() {
 #[tokio::test]
 async fn a_tool_error_from_the_tool_passes_through() {
     let error = call("strict", json!({"n": -5})).await.unwrap_err();
-    assert_eq!(problems(&error), [ArgumentError::invalid("n", "a non-negative integer", "-5")]);
+    assert_eq!(
+        problems(&error),
+        [ArgumentError::invalid("n", "a non-negative integer", "-5")]
+    );
     assert_eq!(call("strict", json!({"n": 5})).await.unwrap(), json!(5));
 }
 

@@ -38,11 +38,6 @@ impl Expansion<'_> {
             .iter()
             .enumerate()
             .map(|(index, tool)| arm(&krate, index, tool));
-        let error_fallback = self
-            .tools
-            .iter()
-            .any(|tool| matches!(tool.output, Output::Result { .. }))
-            .then(|| error_fallback(&krate));
         quote! {
             #item
 
@@ -63,7 +58,6 @@ impl Expansion<'_> {
                     __mcs_name: &'__mcs ::core::primitive::str,
                     __mcs_arguments: #krate::__private::Value,
                 ) -> #krate::__private::ToolFuture<'__mcs> {
-                    #error_fallback
                     let __mcs_set = Self::__mcs_tool_set();
                     match __mcs_name {
                         #(#arms)*
@@ -252,51 +246,13 @@ fn convert(krate: &TokenStream, name: &str, output: &Output) -> TokenStream {
                     ::core::result::Result::Ok(__mcs_value) => #ok,
                     ::core::result::Result::Err(__mcs_error) => {
                         #[allow(unused_imports)]
-                        use #krate::__private::{AsIsKind as _, BoxedKind as _, MessageKind as _, SourceKind as _};
+                        use #krate::__private::{AsIsKind as _, BoxedKind as _, MessageKind as _, SourceKind as _, UnusableKind as _};
                         let __mcs_kind = #kind;
                         ::core::result::Result::Err(__mcs_kind.into_tool_error(#name, #error))
                     }
                 }
             }
         }
-    }
-}
-
-/// The last resort of the error-kind probe in [`convert`], for an error type that is not even
-/// `Display`. Without it the probe fails to resolve, and rustc reports that as a method
-/// `mcs_error_kind` missing on `&&&ErrorWrap<..>`; with it, the user reads that their error
-/// type needs `Display`, on that type. It is reached by `&mut` autoref after the runtime's
-/// probes, so it is never chosen for a type they accept.
-fn error_fallback(krate: &TokenStream) -> TokenStream {
-    quote! {
-        #[diagnostic::on_unimplemented(
-            message = "`{Self}` cannot be the error type of a tool: it does not implement `Display`",
-            label = "the error type of this tool",
-            note = "a tool may fail with an `mcs::ToolError`, a `std::error::Error` or anything \
-                    `Display`: implement `Display` (or derive `std::error::Error`, with \
-                    thiserror for instance) for `{Self}`"
-        )]
-        trait __McsToolErrorType {}
-        impl<__E: ::core::fmt::Display + ?::core::marker::Sized> __McsToolErrorType for __E {}
-        #[allow(dead_code)]
-        struct __McsUnusableError;
-        #[allow(dead_code)]
-        impl __McsUnusableError {
-            fn into_tool_error<__E: __McsToolErrorType>(
-                self,
-                _: &::core::primitive::str,
-                _: __E,
-            ) -> #krate::__private::ToolError {
-                ::core::unreachable!()
-            }
-        }
-        #[allow(dead_code)]
-        trait __McsUnusableErrorKind {
-            fn mcs_error_kind(&mut self) -> __McsUnusableError {
-                __McsUnusableError
-            }
-        }
-        impl<__E: ?::core::marker::Sized> __McsUnusableErrorKind for #krate::__private::ErrorWrap<'_, __E> {}
     }
 }
 

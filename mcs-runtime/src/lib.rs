@@ -38,6 +38,6 @@ pub mod __private {
     pub use crate::dispatch::{Arguments, ParamDef, ParamKind, ToolDef, ToolSet, schema_for};
     pub use crate::output::{
         AsIs, AsIsKind, Boxed, BoxedKind, ErrorWrap, Message, MessageKind, Source, SourceKind,
-        to_output,
+        ToolErrorType, Unusable, UnusableKind, to_output,
     };
 }

@@ -104,3 +104,39 @@ impl Message {
         ToolError::execution(tool, format!("{error:#}"))
     }
 }
+
+/// The last resort of the probe, for an error type that is not even `Display`: reached by
+/// `&mut` autoref after the probes above, so it is never chosen for a type they accept. It
+/// exists for the diagnostic: without it the probe fails to resolve and rustc reports a
+/// method `mcs_error_kind` missing on `&&&ErrorWrap<..>`; with it, the user reads that their
+/// error type needs `Display`, on that type.
+pub trait UnusableKind {
+    /// The conversion that does not compile.
+    fn mcs_error_kind(&mut self) -> Unusable {
+        Unusable
+    }
+}
+impl<E: ?Sized> UnusableKind for ErrorWrap<'_, E> {}
+
+/// The error type implements none of what a tool error needs.
+pub struct Unusable;
+
+/// What the error type of a tool must be; only `Display` is missing when this is unmet.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be the error type of a tool: it does not implement `Display`",
+    label = "the error type of this tool",
+    note = "a tool may fail with an `mcs::ToolError`, a `std::error::Error` or anything \
+            `Display`: implement `Display` (or derive `std::error::Error`, with thiserror for \
+            instance) for `{Self}`"
+)]
+pub trait ToolErrorType {}
+impl<E: Display + ?Sized> ToolErrorType for E {}
+
+impl Unusable {
+    /// Never compiles for a type that reaches it: `E` lacks `Display`.
+    pub fn into_tool_error<E: ToolErrorType>(self, tool: &str, error: E) -> ToolError {
+        // Unreachable: a `Display` error type is taken by `MessageKind` first.
+        let _ = error;
+        ToolError::execution(tool, "the tool failed")
+    }
+}
