@@ -80,7 +80,7 @@
 //! Types used in parameters need `serde::Deserialize` and `schemars::JsonSchema` (schemars
 //! 1.x); their doc comments (fields, enum variants) reach the schema the model sees.
 
-pub use mcs_derive::{tool, tool_driver};
+pub use mcs_derive::{hybrid, tool, tool_driver};
 pub use mcs_runtime::*;
 
 /// Re-exported so that parameter types can derive `JsonSchema` with the version mcs uses.
@@ -94,7 +94,13 @@ pub use serde_json;
 #[doc(hidden)]
 pub mod __private {
     pub use mcs_runtime::__private::*;
-    pub use mcs_runtime::{Binding, DriverMeta, Tool, ToolDriver, ToolError, ToolFuture};
+    pub use mcs_runtime::hybrid::{self, HybridOptions, UnknownToolPolicy};
+    pub use mcs_runtime::prompt::Prompts;
+    pub use mcs_runtime::{
+        Binding, BoxFuture, Driver, DriverMeta, DriverResponse, LlmResponse, Tool, ToolDriver,
+        ToolError, ToolFuture,
+    };
+    pub use std::boxed::Box;
     pub use serde_json::Value;
     pub use std::string::String;
     pub use std::sync::{Arc, OnceLock};

@@ -202,7 +202,7 @@ fn is_description_key(path: &Path) -> bool {
 }
 
 /// "unknown key `x` in #[tool] (did you mean `y`?); #[tool] takes `a` and `b`", on the key.
-fn unknown_key(meta: &ParseNestedMeta, attribute: &str, keys: &[&str], hint: &str) -> syn::Error {
+pub(crate) fn unknown_key(meta: &ParseNestedMeta, attribute: &str, keys: &[&str], hint: &str) -> syn::Error {
     let given = path_text(&meta.path);
     let known = match keys.split_last() {
         Some((last, [])) => format!("`{last}`"),
@@ -250,7 +250,7 @@ fn is_typo_of(given: &str, key: &str) -> bool {
     }
 }
 
-fn non_empty(meta: &ParseNestedMeta, empty: &str) -> syn::Result<LitStr> {
+pub(crate) fn non_empty(meta: &ParseNestedMeta, empty: &str) -> syn::Result<LitStr> {
     let value: LitStr = meta.value()?.parse()?;
     if value.value().trim().is_empty() {
         return Err(syn::Error::new(value.span(), empty));
@@ -258,7 +258,7 @@ fn non_empty(meta: &ParseNestedMeta, empty: &str) -> syn::Result<LitStr> {
     Ok(value)
 }
 
-fn set_once<T>(slot: &mut Option<T>, value: T, meta: &ParseNestedMeta) -> syn::Result<()> {
+pub(crate) fn set_once<T>(slot: &mut Option<T>, value: T, meta: &ParseNestedMeta) -> syn::Result<()> {
     if slot.is_some() {
         let key = path_text(&meta.path);
         return Err(meta.error(format!("`{key}` is given twice; keep one")));

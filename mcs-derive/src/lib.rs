@@ -6,6 +6,7 @@ mod attr;
 mod docs;
 mod errors;
 mod expand;
+mod hybrid;
 mod valid;
 
 use proc_macro::TokenStream;
@@ -64,6 +65,39 @@ pub fn tool_driver(args: TokenStream, input: TokenStream) -> TokenStream {
         }
         .expand()
         .into(),
+    }
+}
+
+/// Adds the `Driver` side (prompts, `process_llm_response`) to a `#[mcs::tool_driver]`
+/// type. Goes on the same impl block. See the `mcs` crate's documentation.
+#[proc_macro_attribute]
+pub fn hybrid(args: TokenStream, input: TokenStream) -> TokenStream {
+    let mut attrs = hybrid::HybridAttrs::default();
+    let mut errors = Errors::new();
+    let parser = syn::meta::parser(|meta| attrs.parse_meta(&meta));
+    if let Err(error) = syn::parse::Parser::parse(parser, args) {
+        errors.push(error);
+    }
+    let item: ItemImpl = match syn::parse(input.clone()) {
+        Ok(item) => item,
+        Err(_) => {
+            let mut out = syn::Error::new(
+                proc_macro2::Span::call_site(),
+                "#[mcs::hybrid] goes on the impl block that has #[mcs::tool_driver]",
+            )
+            .into_compile_error();
+            out.extend(proc_macro2::TokenStream::from(input));
+            return out.into();
+        }
+    };
+    attrs.check(&mut errors);
+    match errors.into_result() {
+        Some(error) => {
+            let mut out = error.into_compile_error();
+            out.extend(quote::ToTokens::into_token_stream(item));
+            out.into()
+        }
+        None => hybrid::expand(&item, &attrs).into(),
     }
 }
 
