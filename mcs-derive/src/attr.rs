@@ -202,7 +202,12 @@ fn is_description_key(path: &Path) -> bool {
 }
 
 /// "unknown key `x` in #[tool] (did you mean `y`?); #[tool] takes `a` and `b`", on the key.
-pub(crate) fn unknown_key(meta: &ParseNestedMeta, attribute: &str, keys: &[&str], hint: &str) -> syn::Error {
+pub(crate) fn unknown_key(
+    meta: &ParseNestedMeta,
+    attribute: &str,
+    keys: &[&str],
+    hint: &str,
+) -> syn::Error {
     let given = path_text(&meta.path);
     let known = match keys.split_last() {
         Some((last, [])) => format!("`{last}`"),
@@ -258,7 +263,11 @@ pub(crate) fn non_empty(meta: &ParseNestedMeta, empty: &str) -> syn::Result<LitS
     Ok(value)
 }
 
-pub(crate) fn set_once<T>(slot: &mut Option<T>, value: T, meta: &ParseNestedMeta) -> syn::Result<()> {
+pub(crate) fn set_once<T>(
+    slot: &mut Option<T>,
+    value: T,
+    meta: &ParseNestedMeta,
+) -> syn::Result<()> {
     if slot.is_some() {
         let key = path_text(&meta.path);
         return Err(meta.error(format!("`{key}` is given twice; keep one")));

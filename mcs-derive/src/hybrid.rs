@@ -10,7 +10,13 @@ use syn::{ItemImpl, LitInt, LitStr, Path};
 use crate::attr::{non_empty, set_once, unknown_key};
 use crate::errors::Errors;
 
-const KEYS: &[&str] = &["system", "prompt_file", "unknown_tools", "compact_threshold", "crate"];
+const KEYS: &[&str] = &[
+    "system",
+    "prompt_file",
+    "unknown_tools",
+    "compact_threshold",
+    "crate",
+];
 
 /// `#[mcs::hybrid(system = "...", prompt_file = "...", unknown_tools = "...", ...)]`.
 #[derive(Default)]
@@ -43,8 +49,15 @@ impl HybridAttrs {
             }
             set_once(&mut self.unknown_tools, value, meta)
         } else if meta.path.is_ident("compact_threshold") {
-            let value: LitInt = meta.value()?.parse()?;
-            value.base10_parse::<usize>()?;
+            let wrong =
+                "`compact_threshold` takes a whole number of tools, e.g. `compact_threshold = 20`";
+            let value: LitInt = meta
+                .value()?
+                .parse()
+                .map_err(|e: syn::Error| syn::Error::new(e.span(), wrong))?;
+            value
+                .base10_parse::<usize>()
+                .map_err(|_| syn::Error::new(value.span(), wrong))?;
             set_once(&mut self.compact_threshold, value, meta)
         } else if meta.path.is_ident("crate") {
             let value = non_empty(meta, "`crate` needs the path of the mcs crate")?;
@@ -66,21 +79,32 @@ impl HybridAttrs {
             errors.push(error);
             return;
         }
-        let Some(file) = &self.prompt_file else { return };
+        let Some(file) = &self.prompt_file else {
+            return;
+        };
         let Ok(dir) = std::env::var("CARGO_MANIFEST_DIR") else {
-            errors.push(syn::Error::new(file.span(), "CARGO_MANIFEST_DIR is not set: build with cargo"));
+            errors.push(syn::Error::new(
+                file.span(),
+                "CARGO_MANIFEST_DIR is not set: build with cargo",
+            ));
             return;
         };
         let path = std::path::Path::new(&dir).join(file.value());
         match std::fs::read_to_string(&path) {
             Err(error) => errors.push(syn::Error::new(
                 file.span(),
-                format!("cannot read the prompt file {}: {error}", path.display()),
+                format!(
+                    "cannot read the prompt file `{}` (paths are relative to the crate's \
+                     Cargo.toml): {error}",
+                    file.value()
+                ),
             )),
-            Ok(text) => match mcs_runtime::prompt::Prompts::default().overridden_by(&text, &file.value()) {
-                Err(error) => errors.push(syn::Error::new(file.span(), error.to_string())),
-                Ok(_) => self.prompt_text = Some(text),
-            },
+            Ok(text) => {
+                match mcs_runtime::prompt::Prompts::default().overridden_by(&text, &file.value()) {
+                    Err(error) => errors.push(syn::Error::new(file.span(), error.to_string())),
+                    Ok(_) => self.prompt_text = Some(text),
+                }
+            }
         }
     }
 }
@@ -91,7 +115,14 @@ pub fn expand(item: &ItemImpl, attrs: &HybridAttrs) -> TokenStream {
         None => quote!(::mcs),
     };
     let self_ty = &item.self_ty;
-    let (impl_generics, _, where_clause) = item.generics.split_for_impl();
+    // Requiring `Self: ToolDriver` on the impls turns a missing #[mcs::tool_driver] into one
+    // error on the attribute instead of one per use inside them.
+    let mut generics = item.generics.clone();
+    generics
+        .make_where_clause()
+        .predicates
+        .push(syn::parse_quote_spanned!(proc_macro2::Span::call_site()=> #self_ty: #krate::__private::ToolDriver));
+    let (impl_generics, _, where_clause) = generics.split_for_impl();
     let mut prompts = match &attrs.system {
         Some(system) => quote!(#krate::__private::Prompts::with_default(#system)),
         None => quote!(<#krate::__private::Prompts as ::core::default::Default>::default()),
@@ -164,5 +195,41 @@ pub fn expand(item: &ItemImpl, attrs: &HybridAttrs) -> TokenStream {
                 })
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn attrs(args: &str) -> (HybridAttrs, Option<syn::Error>) {
+        let mut attrs = HybridAttrs::default();
+        let parser = syn::meta::parser(|meta| attrs.parse_meta(&meta));
+        syn::parse::Parser::parse_str(parser, args).expect("the arguments parse");
+        let mut errors = Errors::new();
+        attrs.check(&mut errors);
+        (attrs, errors.into_result())
+    }
+
+    #[test]
+    fn a_broken_prompt_file_is_a_compile_error_that_names_the_problem() {
+        let (_, error) = attrs(r#"prompt_file = "tests/fixtures/broken_prompts.toml""#);
+        let message = error.expect("the file is rejected").to_string();
+        assert!(
+            message.starts_with("prompt file tests/fixtures/broken_prompts.toml:"),
+            "{message}"
+        );
+        assert!(message.contains("sytem"), "{message}");
+    }
+
+    #[test]
+    fn a_good_prompt_file_is_read() {
+        let (attrs, error) = attrs(r#"prompt_file = "../tests/prompts/todo.toml""#);
+        assert!(error.is_none(), "{error:?}");
+        assert!(
+            attrs
+                .prompt_text
+                .is_some_and(|text| text.contains("[[variant]]"))
+        );
     }
 }

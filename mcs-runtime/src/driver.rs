@@ -89,6 +89,11 @@ impl std::fmt::Debug for ToolFuture<'_> {
 ///
 /// Object-safe: drivers are usually held as `Arc<dyn ToolDriver>`. Implementations must be
 /// stateless with respect to conversations (the client owns the history).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not an MCS ToolDriver",
+    label = "needs tools",
+    note = "put #[mcs::tool_driver] on an impl block of `{Self}` with #[tool] methods, or implement `mcs::ToolDriver` by hand"
+)]
 pub trait ToolDriver: Send + Sync {
     /// Who this driver is.
     fn meta(&self) -> &DriverMeta;
