@@ -79,6 +79,25 @@
 //!
 //! Types used in parameters need `serde::Deserialize` and `schemars::JsonSchema` (schemars
 //! 1.x); their doc comments (fields, enum variants) reach the schema the model sees.
+//!
+//! ## `#[mcs::hybrid]`
+//!
+//! Goes on the same impl block and adds the [`Driver`] side: `get_function_description`,
+//! `get_driver_system_message(model)` (a prompt per model family, see [`prompt`]) and
+//! `process_llm_response`, which finds the tool calls in a model's output (text in any of
+//! some thirty formats, or a provider-native message: see [`extract`]), validates and
+//! executes the ones this driver owns, and answers with a [`DriverResponse`] (see
+//! [`hybrid::process_llm_response`] for the rules). Options:
+//! - `system = "..."`: the default system prompt, with `{driver}`, `{tools}` and
+//!   `{call_format}` placeholders;
+//! - `prompt_file = "prompts.toml"`: prompt overrides, relative to `Cargo.toml`, checked at
+//!   compile time (see [`prompt`] for the format);
+//! - `unknown_tools = "pass_through" | "reject"`: what a call for a tool this driver does not
+//!   have gives (pass-through, the default, is what the standard requires);
+//! - `compact_threshold = N`: past `N` tools, list names and titles only.
+//!
+//! Both traits have a `meta` method; call it as `ToolDriver::meta(&driver)` on a hybrid.
+//! [`llm::Conversation`] runs the whole loop with a model.
 
 pub use mcs_derive::{hybrid, tool, tool_driver};
 pub use mcs_runtime::*;
