@@ -262,3 +262,123 @@ fn corpus() {
         );
     }
 }
+
+/// A driver with the corpus's tools that answers every call with what it was given.
+struct Echo {
+    meta: mcs_runtime::DriverMeta,
+    tools: std::sync::Arc<[mcs_runtime::Tool]>,
+}
+
+impl mcs_runtime::ToolDriver for Echo {
+    fn meta(&self) -> &mcs_runtime::DriverMeta {
+        &self.meta
+    }
+
+    fn list_tools(&self) -> std::sync::Arc<[mcs_runtime::Tool]> {
+        std::sync::Arc::clone(&self.tools)
+    }
+
+    fn execute_tool<'a>(&'a self, name: &'a str, arguments: Value) -> mcs_runtime::ToolFuture<'a> {
+        mcs_runtime::ToolFuture::ready(Ok(
+            serde_json::json!({"tool": name, "arguments": arguments}),
+        ))
+    }
+}
+
+/// The same corpus through a whole hybrid driver: what extraction finds is what the
+/// response reports, and the standard's semantics hold for every case.
+#[tokio::test]
+async fn corpus_through_process_llm_response() {
+    let driver = mcs_runtime::hybrid::Hybrid::new(Echo {
+        meta: mcs_runtime::DriverMeta::new("echo", "echo", "0"),
+        tools: tools().into(),
+    });
+    let known: HashSet<String> = tools().iter().map(|t| t.name().to_owned()).collect();
+    let mut failures = Vec::new();
+    let (mut handled, mut passed_through) = (0, 0);
+    for (file, case) in load() {
+        let id = format!("{file}/{}", case.name);
+        let message: Value;
+        let response = match (&case.input, &case.message) {
+            (Some(text), None) => LlmResponse::Text(text),
+            (None, Some(json)) => match serde_json::from_str(json) {
+                Ok(value) => {
+                    message = value;
+                    LlmResponse::Message(&message)
+                }
+                Err(_) => continue,
+            },
+            _ => continue,
+        };
+        let got = mcs_runtime::Driver::process_llm_response(&driver, response).await;
+        let owned: Vec<&ExpectedCall> = case
+            .calls
+            .iter()
+            .filter(|c| known.contains(&c.name))
+            .collect();
+        let owned_malformed = case.malformed > 0
+            && case
+                .malformed_name
+                .as_ref()
+                .is_none_or(|name| known.contains(name));
+        let mut problems = Vec::new();
+        if owned.is_empty() && !owned_malformed {
+            passed_through += 1;
+            if !got.is_empty() {
+                problems.push("expected the empty response (no call for this driver)".to_owned());
+            }
+        } else {
+            handled += 1;
+            if got.messages.is_none() {
+                problems.push("a handled call must come with messages".to_owned());
+            }
+            if owned_malformed && !got.call_failed {
+                problems.push("a malformed call must set call_failed".to_owned());
+            }
+            for expected in &owned {
+                let arguments: Value = serde_json::from_str(&expected.args).unwrap_or(Value::Null);
+                let Some(record) = got
+                    .executed_calls
+                    .iter()
+                    .find(|r| r.name == expected.name && r.arguments == arguments)
+                else {
+                    problems.push(format!("no record of {} {}", expected.name, expected.args));
+                    continue;
+                };
+                match (&record.result, &record.error) {
+                    (Some(result), None) => {
+                        if result["arguments"] != arguments || !got.call_executed {
+                            problems.push(format!(
+                                "{} ran with other arguments: {result}",
+                                expected.name
+                            ));
+                        }
+                    }
+                    (None, Some(error)) => {
+                        if error.is_empty() || !got.call_failed || got.retry_prompt.is_none() {
+                            problems
+                                .push(format!("{} failed without a usable hint", expected.name));
+                        }
+                    }
+                    _ => problems.push(format!(
+                        "{}: a record has a result or an error",
+                        expected.name
+                    )),
+                }
+            }
+        }
+        if !problems.is_empty() {
+            failures.push(format!("{id}: {}\n  got {got:?}", problems.join("; ")));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} case(s) failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    assert!(
+        handled >= 150 && passed_through >= 50,
+        "handled {handled}, passed through {passed_through}"
+    );
+}
