@@ -119,8 +119,8 @@ pub mod __private {
         Binding, BoxFuture, Driver, DriverMeta, DriverResponse, LlmResponse, Tool, ToolDriver,
         ToolError, ToolFuture,
     };
-    pub use std::boxed::Box;
     pub use serde_json::Value;
+    pub use std::boxed::Box;
     pub use std::string::String;
     pub use std::sync::{Arc, OnceLock};
 }

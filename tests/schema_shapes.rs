@@ -62,7 +62,7 @@ enum Operation {
         to: String,
     },
     /// Delete a file.
-        Delete {
+    Delete {
         /// The path.
         path: String,
     },
