@@ -9,6 +9,9 @@
 //! Nesting is limited to [`MAX_DEPTH`] levels, so hostile input cannot overflow the stack,
 //! and errors carry the byte offset where reading failed.
 
+use std::borrow::Cow;
+use std::fmt;
+
 use serde_json::{Map, Number, Value};
 
 /// How deeply arrays and objects may nest before reading gives up.
@@ -30,7 +33,51 @@ pub(crate) struct JsonError {
     /// Byte offset where reading failed.
     pub pos: usize,
     /// What was expected or found there.
-    pub message: String,
+    pub message: ErrorMessage,
+}
+
+/// What was expected or found where reading failed, written out only when it is shown:
+/// most failures are braces in prose or code, and nobody reads why they are not JSON.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum ErrorMessage {
+    /// Said in full.
+    Text(Cow<'static, str>),
+    /// "expected {expected}, found {what stands there}".
+    Unexpected {
+        expected: &'static str,
+        found: Option<char>,
+    },
+    /// "expected `:` after the key "{key}", found {what stands there}".
+    AfterKey { key: String, found: Option<char> },
+}
+
+impl fmt::Display for ErrorMessage {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ErrorMessage::Text(text) => f.write_str(text),
+            ErrorMessage::Unexpected { expected, found } => {
+                write!(f, "expected {expected}, found {}", Found(*found))
+            }
+            ErrorMessage::AfterKey { key, found } => write!(
+                f,
+                "expected `:` after the key \"{key}\", found {}",
+                Found(*found)
+            ),
+        }
+    }
+}
+
+/// A character met where something else was expected, in words (`None`: the end).
+struct Found(Option<char>);
+
+impl fmt::Display for Found {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            None => f.write_str("end of input"),
+            Some(c) if c.is_control() => write!(f, "control character U+{:04X}", c as u32),
+            Some(c) => write!(f, "`{c}`"),
+        }
+    }
 }
 
 /// Reads one value that starts at byte `start` of `text` (leading whitespace and comments
@@ -39,7 +86,7 @@ pub(crate) fn parse_value(text: &str, start: usize) -> Result<Parsed, JsonError>
     if !text.is_char_boundary(start) {
         return Err(JsonError {
             pos: start.min(text.len()),
-            message: "reading started inside a character".to_owned(),
+            message: ErrorMessage::Text("reading started inside a character".into()),
         });
     }
     let mut reader = Reader {
@@ -49,12 +96,39 @@ pub(crate) fn parse_value(text: &str, start: usize) -> Result<Parsed, JsonError>
         depth: 0,
     };
     reader.skip_blank();
+    if let Some((value, end)) = strict_value(text, reader.pos) {
+        return Ok(Parsed {
+            value,
+            end,
+            repaired: reader.repaired,
+        });
+    }
     let value = reader.value()?;
     Ok(Parsed {
         value,
         end: reader.pos,
         repaired: reader.repaired,
     })
+}
+
+/// The object or array at `pos` read by the strict parser, and where it ends; `None` when
+/// it is anything else or not strict JSON (then the lenient reader decides).
+///
+/// Strict JSON reads to the same value here as below and needs no repair (only the strict
+/// whitespace, strings with only JSON escapes and no raw control characters, JSON numbers,
+/// no lone surrogates: `serde_json` rejects the rest), and `serde_json` nests less deeply
+/// than [`MAX_DEPTH`]; the strict parser is several times faster, and stops no later than
+/// the lenient one on text that is not strict JSON.
+fn strict_value(text: &str, pos: usize) -> Option<(Value, usize)> {
+    let rest = text.get(pos..)?;
+    if !matches!(rest.as_bytes().first(), Some(b'{' | b'[')) {
+        return None;
+    }
+    let mut stream = serde_json::Deserializer::from_str(rest).into_iter::<Value>();
+    match stream.next() {
+        Some(Ok(value)) => Some((value, pos + stream.byte_offset())),
+        _ => None,
+    }
 }
 
 /// Reads `text` as exactly one value (surrounding whitespace allowed).
@@ -74,9 +148,12 @@ pub(crate) fn parse_whole(text: &str) -> Result<(Value, bool), JsonError> {
     if reader.pos < text.len() {
         return Err(JsonError {
             pos: reader.pos,
-            message: format!(
-                "unexpected {} after the value",
-                describe_at(text, reader.pos)
+            message: ErrorMessage::Text(
+                format!(
+                    "unexpected {} after the value",
+                    describe_at(text, reader.pos)
+                )
+                .into(),
             ),
         });
     }
@@ -85,11 +162,7 @@ pub(crate) fn parse_whole(text: &str) -> Result<(Value, bool), JsonError> {
 
 /// What stands at `pos`, for error messages.
 pub(crate) fn describe_at(text: &str, pos: usize) -> String {
-    match text.get(pos..).and_then(|rest| rest.chars().next()) {
-        None => "end of input".to_owned(),
-        Some(c) if c.is_control() => format!("control character U+{:04X}", c as u32),
-        Some(c) => format!("`{c}`"),
-    }
+    Found(text.get(pos..).and_then(|rest| rest.chars().next())).to_string()
 }
 
 struct Reader<'a> {
@@ -106,18 +179,21 @@ impl Reader<'_> {
             .and_then(|rest| rest.chars().next())
     }
 
-    fn error(&self, message: impl Into<String>) -> JsonError {
+    fn error(&self, message: impl Into<Cow<'static, str>>) -> JsonError {
         JsonError {
             pos: self.pos,
-            message: message.into(),
+            message: ErrorMessage::Text(message.into()),
         }
     }
 
-    fn unexpected(&self, expected: &str) -> JsonError {
-        self.error(format!(
-            "expected {expected}, found {}",
-            describe_at(self.src, self.pos)
-        ))
+    fn unexpected(&self, expected: &'static str) -> JsonError {
+        JsonError {
+            pos: self.pos,
+            message: ErrorMessage::Unexpected {
+                expected,
+                found: self.peek(),
+            },
+        }
     }
 
     /// Skips whitespace and `//` / `/* */` comments (the latter count as repairs).
@@ -199,7 +275,13 @@ impl Reader<'_> {
             let key = self.key()?;
             self.skip_blank();
             if self.peek() != Some(':') {
-                return Err(self.unexpected(&format!("`:` after the key \"{key}\"")));
+                return Err(JsonError {
+                    pos: self.pos,
+                    message: ErrorMessage::AfterKey {
+                        key,
+                        found: self.peek(),
+                    },
+                });
             }
             self.pos += 1;
             self.skip_blank();
@@ -278,10 +360,17 @@ impl Reader<'_> {
         let mut out = String::new();
         loop {
             let rest = &self.src[self.pos..];
-            // Copy the plain run up to the next character that needs a decision.
-            let plain = rest
-                .find(|c: char| c == '\\' || closes(c) || c < ' ')
-                .unwrap_or(rest.len());
+            // Copy the plain run up to the next character that needs a decision. With an
+            // ASCII quote every such character is one byte, and no byte of a multi-byte
+            // character is ASCII, so the bytes can be searched directly.
+            let plain = if open.is_ascii() {
+                let quote = open as u8;
+                rest.bytes()
+                    .position(|b| b == b'\\' || b == quote || b < b' ')
+            } else {
+                rest.find(|c: char| c == '\\' || closes(c) || c < ' ')
+            }
+            .unwrap_or(rest.len());
             out.push_str(&rest[..plain]);
             self.pos += plain;
             let Some(c) = self.peek() else {
@@ -482,20 +571,24 @@ mod tests {
     fn errors_say_where() {
         let error = parse_value(r#"{"a": 1 "b": 2}"#, 0).unwrap_err();
         assert_eq!(error.pos, 8);
-        assert!(error.message.contains("`,` or `}`"), "{}", error.message);
+        assert!(
+            error.message.to_string().contains("`,` or `}`"),
+            "{}",
+            error.message
+        );
         let error = parse_value(r#"{"a": "unterminated"#, 0).unwrap_err();
-        assert!(error.message.contains("unterminated string"));
+        assert!(error.message.to_string().contains("unterminated string"));
         let error = parse_value("{\"a\": [1, 2", 0).unwrap_err();
-        assert!(error.message.contains("unterminated array"));
+        assert!(error.message.to_string().contains("unterminated array"));
         let error = parse_value("{\"a\": hello}", 0).unwrap_err();
-        assert!(error.message.contains("bare word `hello`"));
+        assert!(error.message.to_string().contains("bare word `hello`"));
     }
 
     #[test]
     fn deep_nesting_is_an_error_not_a_crash() {
         let deep = "[".repeat(100_000);
         let error = parse_value(&deep, 0).unwrap_err();
-        assert!(error.message.contains("levels deep"));
+        assert!(error.message.to_string().contains("levels deep"));
         let ok = format!("{}{}", "[".repeat(MAX_DEPTH), "]".repeat(MAX_DEPTH));
         assert!(parse_value(&ok, 0).is_ok());
     }
@@ -508,6 +601,46 @@ mod tests {
         );
         assert!(parse_whole("{\"a\": 1} x").is_err());
         assert_eq!(parse_whole("{'a': 1}").unwrap(), (json!({"a": 1}), true));
+    }
+
+    /// What the lenient reader alone makes of the value at `start`, without the strict
+    /// fast path.
+    fn lenient(text: &str, start: usize) -> Result<Parsed, JsonError> {
+        let mut reader = Reader {
+            src: text,
+            pos: start,
+            repaired: false,
+            depth: 0,
+        };
+        reader.skip_blank();
+        let value = reader.value()?;
+        Ok(Parsed {
+            value,
+            end: reader.pos,
+            repaired: reader.repaired,
+        })
+    }
+
+    #[test]
+    fn the_strict_fast_path_reads_what_the_lenient_reader_reads() {
+        let texts = [
+            r#"{"tool": "get_weather", "arguments": {"city": "Paris", "units": "metric"}} and then"#,
+            r#"[{"name": "a", "arguments": {}}, {"name": "b", "arguments": {"x": [1, -2.5e3, 0, -0]}}]"#,
+            r#"{"s": "tab\t quote\" slash\/ back\\ uni\u00e9 pair\ud83d\ude00 nul\u0000"}"#,
+            r#"{"dup": 1, "other": 2, "dup": 3}"#,
+            r#"{"big": 18446744073709551615, "neg": -9223372036854775808, "huge": 1e300, "f": 0.1}"#,
+            r#"{"more": 18446744073709551616, "exp": 2E-3, "t": true, "f": false, "n": null}"#,
+            "{\n  \"pretty\": [\n    1,\n    2\n  ]\r\n}",
+            r#"{"é": "ünïcödé ｜ 😀", "": ""}"#,
+            r#"  /* note */ {"after": "a comment"}"#,
+            "\u{a0}{\"after\": \"a no-break space\"}",
+        ];
+        for text in texts {
+            let fast = parse_value(text, 0).unwrap_or_else(|e| panic!("{text}: {e:?}"));
+            assert_eq!(Ok(fast), lenient(text, 0), "{text}");
+        }
+        let nested = format!("{}{}", "[".repeat(MAX_DEPTH), "]".repeat(MAX_DEPTH));
+        assert_eq!(parse_value(&nested, 0), lenient(&nested, 0));
     }
 
     #[test]

@@ -1,5 +1,8 @@
 //! Provider-native messages: OpenAI chat (and Ollama), OpenAI Responses, Anthropic, Gemini.
 
+use std::sync::OnceLock;
+
+use aho_corasick::AhoCorasick;
 use serde_json::{Map, Value};
 
 use super::json::parse_whole;
@@ -58,7 +61,7 @@ pub(crate) fn extract_message(message: &Value, tools: &[Tool]) -> Extraction {
 /// [`CallSource::Text`] because the reply goes back as text.
 pub(crate) fn pasted_response(text: &str, _tools: &[Tool]) -> Option<Extraction> {
     let trimmed = text.trim();
-    if !trimmed.starts_with('{') || !trimmed.ends_with('}') {
+    if !trimmed.starts_with('{') || !trimmed.ends_with('}') || !may_look_native(trimmed) {
         return None;
     }
     let value: Value = serde_json::from_str(trimmed).ok()?;
@@ -75,6 +78,36 @@ pub(crate) fn pasted_response(text: &str, _tools: &[Tool]) -> Option<Extraction>
     let mut extraction = provider(&value)?;
     extraction.source = CallSource::Text;
     Some(extraction)
+}
+
+/// Whether strict JSON `text` can have one of the keys that make a pasted response look
+/// native (see [`pasted_response`]). A key without escapes appears in the text exactly as
+/// `"choices"`, and only a `\u` escape can spell a letter, so a text with none of these
+/// strings and no `\u` has none of the keys; the usual JSON call (no such key) is then not
+/// parsed a second time.
+fn may_look_native(text: &str) -> bool {
+    const NEEDLES: [&str; 6] = [
+        "\"choices\"",
+        "\"candidates\"",
+        "\"object\"",
+        "\"type\"",
+        "\"role\"",
+        "\\u",
+    ];
+    // Six substring searches cost less than starting the automaton on a short text, and
+    // more than its one pass on a long one (measured: about 600 bytes even).
+    const SHORT: usize = 512;
+    static AUTOMATON: OnceLock<Option<AhoCorasick>> = OnceLock::new();
+    let automaton = match text.len() {
+        0..SHORT => None,
+        _ => AUTOMATON
+            .get_or_init(|| AhoCorasick::new(NEEDLES).ok())
+            .as_ref(),
+    };
+    match automaton {
+        Some(automaton) => automaton.is_match(text),
+        None => NEEDLES.iter().any(|needle| text.contains(needle)),
+    }
 }
 
 struct Builder {
@@ -419,4 +452,34 @@ fn gemini(parts: &[Value], location: &str) -> Extraction {
         );
     }
     out.extraction
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pasted_responses_are_read_whatever_spells_their_keys() {
+        let plain = r#"{"choices": [{"message": {"tool_calls": [{"id": "call_1", "function": {"name": "f", "arguments": "{}"}}]}}]}"#;
+        // The only key that makes it native is written with an escape.
+        let escaped = plain.replacen("\"choices\"", "\"\\u0063hoices\"", 1);
+        // Long texts are searched another way.
+        let padding = format!("{{\"note\": \"{}\", ", "x".repeat(600));
+        let long = plain.replacen('{', &padding, 1);
+        let long_escaped = escaped.replacen('{', &padding, 1);
+        for text in [plain, &escaped, &long, &long_escaped] {
+            let extraction = pasted_response(text, &[]).unwrap_or_else(|| panic!("{text}"));
+            assert_eq!(extraction.source, CallSource::Text);
+            assert_eq!(extraction.calls.len(), 1, "{text}");
+        }
+        assert!(!may_look_native(
+            r#"{"tool": "f", "arguments": {"kind": "roles", "path": "C:\\Users"}}"#
+        ));
+        assert!(may_look_native(r#"{"role": "assistant", "content": "hi"}"#));
+        assert!(!may_look_native(&format!(
+            r#"{{"tool": "f", "arguments": {{"q": "{}"}}}}"#,
+            "y".repeat(600)
+        )));
+        assert!(pasted_response(r#"{"tool": "f", "arguments": {}}"#, &[]).is_none());
+    }
 }

@@ -102,7 +102,7 @@ fn parse_call(text: &str, pos: usize) -> Result<PyCall, PyError> {
         if keyword {
             p = after_key + 1;
         }
-        let parsed = parse_value(text, p).map_err(|e| (e.pos, e.message))?;
+        let parsed = parse_value(text, p).map_err(|e| (e.pos, e.message.to_string()))?;
         args.push((key, parsed.value));
         p = skip_ws(text, parsed.end);
         match text.as_bytes().get(p) {
@@ -362,9 +362,10 @@ pub(crate) fn weak(cx: &Cx<'_>, start: usize, end: usize) -> Vec<Finding> {
         let printed = starts_at(text, p, "print(");
         let call_at = if printed { p + "print(".len() } else { p };
         let name_end = ident_end(text, call_at);
+        // The cheap test first: most lines of prose do not start with `name(`.
         if name_end > call_at
-            && cx.is_known(&clean_name(&text[call_at..name_end]))
             && is_call_start(text, call_at)
+            && cx.is_known(&clean_name(&text[call_at..name_end]))
         {
             let parsed = parse_call(text, call_at);
             if let Err((failed_at, _)) = &parsed {

@@ -35,6 +35,10 @@ const STOP_LABELS: &[&str] = &["Observation", "Thought", "Action", "Final Answer
 
 /// ReAct calls between `start` and `end`.
 pub(crate) fn weak(cx: &Cx<'_>, start: usize, end: usize) -> Vec<Finding> {
+    // Every call starts on a line with `Action`: one search spares prose the line split.
+    if super::scan::find_in(cx.text, start, end, "Action").is_none() {
+        return Vec::new();
+    }
     let text = &cx.text[..end];
     // Byte ranges of the lines in the gap.
     let mut lines = Vec::new();

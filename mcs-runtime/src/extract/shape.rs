@@ -92,6 +92,16 @@ fn array_calls(items: &[Value], cx: &Cx<'_>, trust: Trust, depth: usize) -> Opti
     Some(outcomes)
 }
 
+/// `map.get(key)`. The objects read here are small, and comparing a key with a few others
+/// costs less than hashing it (`preserve_order` maps hash every lookup but a single key's).
+fn field<'m>(map: &'m Map<String, Value>, key: &str) -> Option<&'m Value> {
+    if map.len() <= 8 {
+        map.iter().find_map(|(k, v)| (k == key).then_some(v))
+    } else {
+        map.get(key)
+    }
+}
+
 fn object_calls(
     map: &Map<String, Value>,
     cx: &Cx<'_>,
@@ -103,10 +113,10 @@ fn object_calls(
     }
     let has_name_key = NAME_KEYS
         .iter()
-        .any(|key| map.get(*key).is_some_and(Value::is_string));
+        .any(|key| field(map, key).is_some_and(Value::is_string));
     if !has_name_key {
         // Wrappers: the llama.cpp generic format and pasted OpenAI shapes.
-        if let Some(Value::Array(items)) = map.get("tool_calls") {
+        if let Some(Value::Array(items)) = field(map, "tool_calls") {
             return if items.is_empty() {
                 Some(Vec::new())
             } else {
@@ -114,19 +124,19 @@ fn object_calls(
             };
         }
         for wrapper in ["tool_call", "function_call"] {
-            if let Some(Value::Object(inner)) = map.get(wrapper) {
+            if let Some(Value::Object(inner)) = field(map, wrapper) {
                 return object_calls(inner, cx, Trust::Strong, depth + 1);
             }
         }
-        if let Some(Value::Object(function)) = map.get("function") {
+        if let Some(Value::Object(function)) = field(map, "function") {
             let mut merged = function.clone();
             // `{"type": "function", "id": …, "function": {"name", "arguments"}}`.
             for key in ["id", "call_id"] {
-                if let (Some(id), false) = (map.get(key), merged.contains_key(key)) {
+                if let (Some(id), false) = (field(map, key), merged.contains_key(key)) {
                     merged.insert(key.to_owned(), id.clone());
                 }
             }
-            let inner_trust = if map.get("type").and_then(Value::as_str) == Some("function") {
+            let inner_trust = if field(map, "type").and_then(Value::as_str) == Some("function") {
                 Trust::Strong
             } else {
                 trust
@@ -135,7 +145,7 @@ fn object_calls(
         }
         // LangChain's JSON blob: weak, so only for known tools.
         if let (Some(Value::String(action)), Some(input)) =
-            (map.get("action"), map.get("action_input"))
+            (field(map, "action"), field(map, "action_input"))
         {
             let name = clean_name(action);
             if !cx.is_known(&name) {
@@ -151,12 +161,12 @@ fn object_calls(
         }
         return None;
     }
-    if map.contains_key("description") {
+    if field(map, "description").is_some() {
         // A tool definition echoed back, not a call.
         return None;
     }
     let (name_key, raw_name) = NAME_KEYS.iter().find_map(|key| {
-        map.get(*key)
+        field(map, key)
             .and_then(Value::as_str)
             .map(|name| (*key, name))
     })?;
@@ -172,14 +182,14 @@ fn object_calls(
     }
     let id = ["id", "call_id", "tool_call_id"]
         .iter()
-        .find_map(|key| match map.get(*key) {
+        .find_map(|key| match field(map, key) {
             Some(Value::String(id)) => Some(id.clone()),
             Some(Value::Number(id)) => Some(id.to_string()),
             _ => None,
         });
     let argument = ARGUMENT_KEYS
         .iter()
-        .find_map(|key| map.get(*key).map(|value| (*key, value)));
+        .find_map(|key| field(map, key).map(|value| (*key, value)));
     let outcome = match argument {
         Some((key, value)) => {
             if is_schema(value) {
@@ -191,16 +201,21 @@ fn object_calls(
             // No argument key: either a call without arguments, or one whose arguments
             // sit next to the name (`{"tool": "search", "query": "x"}`), which counts only
             // when every other key is a parameter of that known tool.
-            let rest: Map<String, Value> = map
-                .iter()
-                .filter(|(key, _)| *key != name_key && !BOOKKEEPING_KEYS.contains(&key.as_str()))
-                .map(|(key, value)| (key.clone(), value.clone()))
-                .collect();
+            // The other keys are copied only once they are known to be arguments: most
+            // such objects are data (`{"name": "Uppsala", "id": 97510}`).
+            let rest = || {
+                map.iter().filter(|(key, _)| {
+                    *key != name_key && !BOOKKEEPING_KEYS.contains(&key.as_str())
+                })
+            };
             let flat = cx
                 .tool(&name)
-                .is_some_and(|tool| rest.keys().all(|key| tool.parameter(key).is_some()));
+                .is_some_and(|tool| rest().all(|(key, _)| tool.parameter(key).is_some()));
             match trust {
-                _ if flat => Ok((Value::Object(rest), false)),
+                _ if flat => {
+                    let arguments = rest().map(|(k, v)| (k.clone(), v.clone())).collect();
+                    Ok((Value::Object(arguments), false))
+                }
                 Trust::Strong => Ok((Value::Object(Map::new()), false)),
                 Trust::Weak => return None,
             }

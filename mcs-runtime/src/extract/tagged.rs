@@ -106,6 +106,8 @@ pub(crate) fn after_close(text: &str, pos: usize, close: Option<&str>, open: &st
 pub(crate) fn guess_name(text: &str, start: usize, end: usize) -> Option<String> {
     let end = super::scan::floor_boundary(text, end.min(start.saturating_add(2000)));
     let window = text.get(start..end)?;
+    // Every key below is quoted: without a quote (braces in prose and code) there is none.
+    memchr::memchr2(b'"', b'\'', window.as_bytes())?;
     for key in [
         "\"name\"",
         "\"tool\"",
