@@ -4,6 +4,8 @@
 //! Native shapes answer every call the model made, even those this driver did not run
 //! (providers reject a history with an unanswered call id).
 
+use std::fmt::Write as _;
+
 use serde_json::{Value, json};
 
 use super::process::Outcome;
@@ -45,21 +47,27 @@ fn text(response: LlmResponse<'_>, outcomes: &[Outcome], retry_prompt: Option<&s
             _ => message.to_string(),
         },
     };
-    let mut parts: Vec<String> = outcomes
+    // The parts joined by blank lines, written in place: each result, then the retry hint.
+    let mut told = String::new();
+    let results = outcomes
         .iter()
-        .filter_map(|o| {
-            o.result
-                .as_ref()
-                .ok()
-                .map(|value| format!("Result of `{}`:\n{}", o.name, content(value)))
-        })
-        .collect();
+        .filter_map(|o| o.result.as_ref().ok().map(|value| (&o.name, value)));
+    for (index, (name, value)) in results.enumerate() {
+        if index > 0 {
+            told.push_str("\n\n");
+        }
+        let _ = writeln!(told, "Result of `{name}`:");
+        write_content(&mut told, value);
+    }
     if let Some(retry) = retry_prompt {
-        parts.push(retry.to_owned());
+        if !told.is_empty() {
+            told.push_str("\n\n");
+        }
+        told.push_str(retry);
     }
     vec![
         json!({"role": "assistant", "content": said}),
-        json!({"role": "user", "content": parts.join("\n\n")}),
+        json!({"role": "user", "content": told}),
     ]
 }
 
@@ -235,5 +243,16 @@ fn content(value: &Value) -> String {
     match value {
         Value::String(text) => text.clone(),
         other => other.to_string(),
+    }
+}
+
+/// [`content`], appended to `out`.
+fn write_content(out: &mut String, value: &Value) {
+    match value {
+        Value::String(text) => out.push_str(text),
+        // `Display` writes the compact JSON that `to_string` makes.
+        other => {
+            let _ = write!(out, "{other}");
+        }
     }
 }

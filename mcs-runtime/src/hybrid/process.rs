@@ -1,12 +1,14 @@
 //! `process_llm_response`: from a model's output to a [`DriverResponse`].
 
+use std::fmt::Write as _;
+
 use serde_json::{Map, Value, json};
 
 use super::messages;
 use super::{HybridOptions, UnknownToolPolicy};
 use crate::driver::{LlmResponse, ToolDriver};
 use crate::error::ToolError;
-use crate::extract::{self, Extraction, FoundCall, MalformedCall};
+use crate::extract::{self, CallSource, FoundCall, MalformedCall};
 use crate::prompt::{CALL_FORMAT, DESCRIBE_TOOL, describe_tool};
 use crate::types::{DriverResponse, Tool, ToolCallRecord};
 use crate::validate;
@@ -60,7 +62,7 @@ pub async fn process_llm_response<D: ToolDriver + ?Sized>(
     response: LlmResponse<'_>,
 ) -> DriverResponse {
     let tools = driver.list_tools();
-    let extraction = extract::extract(response, &tools);
+    let mut extraction = extract::extract(response, &tools);
     if extraction.is_empty() {
         return DriverResponse::default();
     }
@@ -71,8 +73,10 @@ pub async fn process_llm_response<D: ToolDriver + ?Sized>(
     };
 
     let mut outcomes = Vec::new();
-    let mut foreign: Vec<&FoundCall> = Vec::new();
-    for call in &extraction.calls {
+    let mut foreign: Vec<FoundCall> = Vec::new();
+    // The calls are taken out of the extraction: each one's arguments move into its
+    // outcome, and are cloned only once, for the tool to own.
+    for call in std::mem::take(&mut extraction.calls) {
         if owns(&call.name) {
             outcomes.push(run(driver, &tools, call).await);
         } else {
@@ -86,34 +90,36 @@ pub async fn process_llm_response<D: ToolDriver + ?Sized>(
         }
     }
     if options.unknown_tools == UnknownToolPolicy::Reject {
-        for call in &foreign {
+        for call in foreign.drain(..) {
             let error = ToolError::unknown_tool_among(&call.name, tools.iter().map(Tool::name));
             outcomes.push(Outcome {
-                name: call.name.clone(),
-                arguments: call.arguments.clone(),
-                id: call.id.clone(),
+                name: call.name,
+                arguments: call.arguments,
+                id: call.id,
                 result: Err(Failure::Unknown(error)),
             });
         }
-        foreign.clear();
     }
     if outcomes.is_empty() {
         return DriverResponse::default();
     }
-    respond(&tools, &extraction, response, outcomes, &foreign)
+    respond(&tools, extraction.source, response, outcomes, &foreign)
 }
 
-async fn run<D: ToolDriver + ?Sized>(driver: &D, tools: &[Tool], call: &FoundCall) -> Outcome {
-    let result = match tools.iter().find(|t| t.name() == call.name) {
-        Some(tool) => match validate::validate_arguments(tool, &call.arguments) {
+async fn run<D: ToolDriver + ?Sized>(driver: &D, tools: &[Tool], call: FoundCall) -> Outcome {
+    let FoundCall {
+        name,
+        arguments,
+        id,
+        ..
+    } = call;
+    let result = match tools.iter().find(|t| t.name() == name) {
+        Some(tool) => match validate::validate_arguments(tool, &arguments) {
             Err(problems) => Err(Failure::Invalid(ToolError::InvalidArguments {
-                tool: call.name.clone(),
+                tool: name.clone(),
                 problems,
             })),
-            Ok(()) => match driver
-                .execute_tool(&call.name, call.arguments.clone())
-                .await
-            {
+            Ok(()) => match driver.execute_tool(&name, arguments.clone()).await {
                 Ok(value) => Ok(value),
                 Err(
                     error @ (ToolError::InvalidArguments { .. } | ToolError::UnknownTool { .. }),
@@ -121,12 +127,12 @@ async fn run<D: ToolDriver + ?Sized>(driver: &D, tools: &[Tool], call: &FoundCal
                 Err(error) => Err(Failure::Failed(error)),
             },
         },
-        None => describe(tools, &call.arguments),
+        None => describe(tools, &arguments),
     };
     Outcome {
-        name: call.name.clone(),
-        arguments: call.arguments.clone(),
-        id: call.id.clone(),
+        name,
+        arguments,
+        id,
         result,
     }
 }
@@ -160,32 +166,35 @@ fn unreadable(malformed: &MalformedCall) -> Outcome {
 
 fn respond(
     tools: &[Tool],
-    extraction: &Extraction,
+    source: CallSource,
     response: LlmResponse<'_>,
     outcomes: Vec<Outcome>,
-    foreign: &[&FoundCall],
+    foreign: &[FoundCall],
 ) -> DriverResponse {
     let succeeded = outcomes.iter().filter(|o| o.result.is_ok()).count();
     let failed = outcomes.len() - succeeded;
     let retry_prompt = (failed > 0).then(|| retry_prompt(tools, &outcomes));
-    let mut detail = outcomes
-        .iter()
-        .map(|o| match &o.result {
-            Ok(_) => format!("`{}` executed", o.name),
-            Err(failure) => format!("`{}` failed: {}", display_name(&o.name), failure.text()),
-        })
-        .collect::<Vec<_>>()
-        .join("; ");
+    // Written in place: one string, not one per outcome and a join.
+    let mut detail = String::new();
+    for (index, o) in outcomes.iter().enumerate() {
+        if index > 0 {
+            detail.push_str("; ");
+        }
+        let _ = match &o.result {
+            Ok(_) => write!(detail, "`{}` executed", o.name),
+            Err(failure) => write!(
+                detail,
+                "`{}` failed: {}",
+                display_name(&o.name),
+                failure.text()
+            ),
+        };
+    }
     if !foreign.is_empty() {
         let names: Vec<String> = foreign.iter().map(|c| format!("`{}`", c.name)).collect();
         detail.push_str(&format!("; left for other drivers: {}", names.join(", ")));
     }
-    let messages = messages::reply(
-        extraction.source,
-        response,
-        &outcomes,
-        retry_prompt.as_deref(),
-    );
+    let messages = messages::reply(source, response, &outcomes, retry_prompt.as_deref());
     let tool_call_result = outcomes
         .iter()
         .rev()

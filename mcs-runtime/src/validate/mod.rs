@@ -60,7 +60,7 @@ pub fn validate_arguments(tool: &Tool, arguments: &Value) -> Result<(), Vec<Argu
             Some(schema) => Cow::Borrowed(schema),
             None => Cow::Owned(json!({ "type": "string" })),
         };
-        match given.get(&parameter.name) {
+        match field(given, &parameter.name) {
             None if parameter.required => {
                 let validator = Validator::new(&schema, &parameter.name);
                 problems.push(ArgumentError::missing(
@@ -76,10 +76,10 @@ pub fn validate_arguments(tool: &Tool, arguments: &Value) -> Result<(), Vec<Argu
             }
         }
     }
-    let accepted: Vec<String> = tool.parameters().iter().map(|p| p.name.clone()).collect();
     for name in given.keys() {
         if tool.parameter(name).is_none() {
-            problems.push(ArgumentError::unknown(name.as_str(), accepted.clone()));
+            let accepted = tool.parameters().iter().map(|p| p.name.clone()).collect();
+            problems.push(ArgumentError::unknown(name.as_str(), accepted));
         }
     }
     if problems.is_empty() {
@@ -146,7 +146,7 @@ impl<'s> Validator<'s> {
                 return;
             }
         }
-        if let Some(Value::Array(all)) = object.get("allOf") {
+        if let Some(Value::Array(all)) = field(object, "allOf") {
             let before = out.len();
             for part in all {
                 self.check(part, value, path, depth + 1, out);
@@ -156,13 +156,13 @@ impl<'s> Validator<'s> {
             }
         }
         for key in ["anyOf", "oneOf"] {
-            if let Some(Value::Array(alternatives)) = object.get(key)
+            if let Some(Value::Array(alternatives)) = field(object, key)
                 && !self.check_alternatives(schema, alternatives, value, path, depth, out)
             {
                 return;
             }
         }
-        if let Some(kinds) = object.get("type") {
+        if let Some(kinds) = field(object, "type") {
             let fits = match kinds {
                 Value::String(kind) => is_of_type(kind, value),
                 Value::Array(kinds) => kinds
@@ -176,13 +176,13 @@ impl<'s> Validator<'s> {
                 return;
             }
         }
-        if let Some(Value::Array(allowed)) = object.get("enum")
+        if let Some(Value::Array(allowed)) = field(object, "enum")
             && !allowed.iter().any(|candidate| same_value(candidate, value))
         {
             out.push(self.invalid(path, schema, value));
             return;
         }
-        if let Some(constant) = object.get("const")
+        if let Some(constant) = field(object, "const")
             && !same_value(constant, value)
         {
             out.push(self.invalid(path, schema, value));
@@ -195,12 +195,12 @@ impl<'s> Validator<'s> {
                 }
             }
             Value::String(text) => {
-                if !within_count(text.chars().count(), object, "Length") {
+                if !within_count(|| text.chars().count(), object, LENGTH) {
                     out.push(self.invalid(path, schema, value));
                 }
             }
             Value::Array(items) => {
-                if !within_count(items.len(), object, "Items") {
+                if !within_count(|| items.len(), object, ITEMS) {
                     out.push(self.invalid(path, schema, value));
                     return;
                 }
@@ -425,6 +425,17 @@ impl<'s> Validator<'s> {
     }
 }
 
+/// `map.get(key)`. Schemas and arguments are small objects, and comparing a key with a few
+/// others costs less than hashing it (`preserve_order` maps hash every lookup but a single
+/// key's).
+fn field<'m>(map: &'m Map<String, Value>, key: &str) -> Option<&'m Value> {
+    if map.len() <= 8 {
+        map.iter().find_map(|(k, v)| (k == key).then_some(v))
+    } else {
+        map.get(key)
+    }
+}
+
 /// Whether `value` is of the JSON Schema type `kind`. An integer is any number without a
 /// fractional part (`3.0` is one); a type name this code does not know accepts everything.
 fn is_of_type(kind: &str, value: &Value) -> bool {
@@ -473,17 +484,30 @@ fn within_bounds(number: &Number, object: &Map<String, Value>) -> bool {
     let Some(n) = number.as_f64() else {
         return true;
     };
-    let bound = |key: &str| object.get(key).and_then(Value::as_f64);
+    let bound = |key: &str| field(object, key).and_then(Value::as_f64);
     bound("minimum").is_none_or(|min| n >= min)
         && bound("maximum").is_none_or(|max| n <= max)
         && bound("exclusiveMinimum").is_none_or(|min| n > min)
         && bound("exclusiveMaximum").is_none_or(|max| n < max)
 }
 
-/// Whether `count` lies within `min{what}`/`max{what}` (`minLength`, `maxItems`, ...).
-fn within_count(count: usize, object: &Map<String, Value>, what: &str) -> bool {
-    let count = count as u64;
-    let bound = |key: String| object.get(&key).and_then(Value::as_u64);
-    bound(format!("min{what}")).is_none_or(|min| count >= min)
-        && bound(format!("max{what}")).is_none_or(|max| count <= max)
+/// The bounds on a string's length.
+const LENGTH: [&str; 2] = ["minLength", "maxLength"];
+/// The bounds on an array's length.
+const ITEMS: [&str; 2] = ["minItems", "maxItems"];
+
+/// Whether `count` lies within the bounds `[min, max]` ([`LENGTH`] or [`ITEMS`]); counts
+/// only when there is a bound (a string's characters take a pass over it).
+fn within_count(
+    count: impl FnOnce() -> usize,
+    object: &Map<String, Value>,
+    [min, max]: [&str; 2],
+) -> bool {
+    let bound = |key: &str| field(object, key).and_then(Value::as_u64);
+    let (min, max) = (bound(min), bound(max));
+    if min.is_none() && max.is_none() {
+        return true;
+    }
+    let count = count() as u64;
+    min.is_none_or(|min| count >= min) && max.is_none_or(|max| count <= max)
 }
