@@ -1,0 +1,480 @@
+//! What `process_llm_response` costs next to parsing the same output as JSON.
+//!
+//! A hybrid driver (`Hybrid` around a `#[mcs::tool_driver]` with four trivial tools) reads
+//! model outputs end to end: find the call (`mcs::extract::extract`), validate its arguments
+//! against the tool's schema, execute it, and build the `DriverResponse` with its messages.
+//! Each payload is measured against `serde_json::from_str::<Value>` on the same JSON text,
+//! and the work is split into its parts (extract alone, validate alone, execute alone).
+//!
+//! Payloads: a bare ~80-byte JSON call; a call with ~2 KB of text in its arguments; a
+//! Hermes `<tool_call>` between two paragraphs of prose (the baseline parses the JSON
+//! between the tags); a native OpenAI chat message (`LlmResponse::Message`, against parsing
+//! its JSON text); and 100 KB of prose with no call, measured against plain scans of the
+//! text since there is no JSON to parse.
+//!
+//! `process_llm_response` is called through the `Driver` trait, as a client calls it (a
+//! boxed future), and the future is polled once with `Waker::noop()`: the tools are sync, so
+//! it is ready on the first poll and no runtime is involved. Every result is dropped inside
+//! the timing, on every side: freeing what a call built is part of its cost.
+//!
+//! Every group ends with an `interleaved` line: the same calls taking turns, a chunk at a
+//! time in a rotating order, so that a change of load hits them all alike; the ratios
+//! printed after each group come from it and are the ones to trust on a busy machine.
+//!
+//! Run with `cargo bench --bench llm_response`; the figures are in BENCHMARKS.md.
+
+use std::fmt::Write as _;
+use std::future::Future;
+use std::hint::black_box;
+use std::pin::pin;
+use std::task::{Context, Poll, Waker};
+use std::time::{Duration, Instant};
+
+use criterion::measurement::WallTime;
+use criterion::{BenchmarkGroup, Criterion, Throughput, criterion_group, criterion_main};
+use mcs::extract::{Extraction, extract};
+use mcs::hybrid::Hybrid;
+use mcs::validate::validate_arguments;
+use mcs::{Driver, DriverResponse, LlmResponse, Tool, ToolDriver};
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+/// Units of measurement.
+#[derive(Clone, Copy, Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+enum Units {
+    /// Celsius, km/h.
+    Metric,
+    /// Fahrenheit, mph.
+    Imperial,
+}
+
+/// A driver with four tools whose bodies do next to nothing, so that what is measured is
+/// the machinery around them.
+struct Assistant;
+
+#[mcs::tool_driver(name = "assistant")]
+impl Assistant {
+    /// Current weather in a city.
+    #[tool]
+    fn get_weather(
+        &self,
+        /// The city's name.
+        city: String,
+        /// The units of the figures; metric if absent.
+        units: Option<Units>,
+    ) -> Value {
+        let unit = match units {
+            Some(Units::Imperial) => "F",
+            _ => "C",
+        };
+        json!({ "city": city, "temp": 21, "unit": unit })
+    }
+
+    /// Searches the web.
+    #[tool]
+    fn search(
+        &self,
+        /// What to look for.
+        query: String,
+        /// At most this many results.
+        limit: u32,
+    ) -> Value {
+        json!({ "query": query, "hits": limit.min(3) })
+    }
+
+    /// Saves a note.
+    #[tool]
+    fn save_note(
+        &self,
+        /// The note's title.
+        title: String,
+        /// The note's text.
+        body: String,
+    ) -> Value {
+        json!({ "saved": title, "chars": body.len() })
+    }
+
+    /// The current time in a time zone.
+    #[tool]
+    fn get_time(
+        &self,
+        /// An IANA time zone; UTC if absent.
+        timezone: Option<String>,
+    ) -> Value {
+        json!({ "time": "12:00", "timezone": timezone.unwrap_or_else(|| "UTC".to_owned()) })
+    }
+}
+
+/// The bare call: 74 bytes.
+const SMALL_CALL: &str =
+    r#"{"tool": "get_weather", "arguments": {"city": "Paris", "units": "metric"}}"#;
+
+/// A paragraph of the notes and of the prose below.
+const PARAGRAPH: &str = "The committee met on Tuesday to review the draft (version 3.2, dated \
+    the 14th) and agreed, after some debate, that the section on \"regional variation\" needs \
+    more data: at least two more seasons of measurements, preferably from the northern \
+    stations. Ms. Okafor noted that the budget {travel, equipment, salaries} was already \
+    stretched; Mr. Lindqvist replied that the equipment line could absorb it. Nobody \
+    objected, though the chair asked for a written estimate by Friday.";
+
+/// `save_note` with a ~2 KB body: escaped quotes, newlines, a tab.
+fn large_call() -> String {
+    let mut body = String::new();
+    while body.len() < 2000 {
+        body.push_str(PARAGRAPH);
+        body.push_str("\n\n\t");
+    }
+    let call =
+        json!({ "tool": "save_note", "arguments": { "title": "Minutes, March", "body": body } });
+    call.to_string()
+}
+
+/// The JSON inside the Hermes payload.
+const HERMES_JSON: &str = r#"{"name": "search", "arguments": {"query": "rainfall records northern Europe 2023", "limit": 5}}"#;
+
+/// A Hermes / Qwen call between two paragraphs of prose.
+fn hermes_payload() -> String {
+    format!(
+        "I can look that up. The records you mention are kept by several national services, \
+         and the most complete summary is usually the annual report, so I will search for \
+         that first.\n\n<tool_call>\n{HERMES_JSON}\n</tool_call>\n\nOnce the results are in, \
+         I will compare the figures for each country and point out where the methods differ."
+    )
+}
+
+/// An OpenAI chat completion message with one call, as its JSON text.
+const OPENAI_MESSAGE: &str = r#"{"role": "assistant", "content": null, "tool_calls": [{"id": "call_8d3kq2", "type": "function", "function": {"name": "get_weather", "arguments": "{\"city\": \"Paris\", \"units\": \"metric\"}"}}], "refusal": null}"#;
+
+/// 100 KiB of prose with no call: paragraphs, lists, braces in sentences, markdown links,
+/// a Rust code block, a JSON code block that is data (a `name` but no arguments), inline
+/// code with brackets.
+fn prose_100k() -> String {
+    const SECTION: &str = r#"## Section {n}: what the measurements say
+
+Over the last decade the network grew from forty stations to more than two hundred, and the
+way the data is collected changed with it. Early readings were taken by hand, twice a day; the
+newer stations report every ten minutes. That matters when you compare averages: a mean of two
+readings is not the same as a mean of 144, especially in spring, when the temperature swings
+widely between morning and afternoon. See [the methods note](https://example.org/methods) and
+[appendix B](https://example.org/appendix-b) for the details.
+
+Three things stand out:
+
+1. Winters are getting shorter, by roughly four days per decade (the uncertainty is large).
+2. Heavy rain is more frequent: the count of days above 30 mm rose in every region but one.
+3. The sets {north, coast} and {south, inland} behave differently; we treat them separately.
+
+The processing script is short. It reads each file, drops the rows flagged as faulty, and
+averages by month:
+
+```rust
+fn monthly_mean(rows: &[Row]) -> Vec<f64> {
+    let mut sums = [0.0; 12];
+    let mut counts = [0usize; 12];
+    for row in rows.iter().filter(|r| !r.faulty) {
+        sums[row.month] += row.value;
+        counts[row.month] += 1;
+    }
+    (0..12).map(|m| sums[m] / counts[m].max(1) as f64).collect()
+}
+```
+
+A station's record looks like this:
+
+```json
+{"name": "Uppsala", "id": 97510, "elevation": 41, "active": true, "sensors": ["temp", "rain"]}
+```
+
+Indexing is zero-based, so `sums[0]` is January and `counts[11]` December. Note that a month
+with no valid rows gives zero, not NaN: we divide by `max(1)`. Whether that is right depends
+on what you do next; for plotting it is harmless, for trends it is not, and the analysis in
+section {n} excludes such months explicitly. Questions? Ask the data team; they meet weekly.
+
+"#;
+    let mut text = String::with_capacity(102_400 + SECTION.len());
+    let mut n = 1;
+    while text.len() < 102_400 {
+        text.push_str(&SECTION.replace("{n}", &n.to_string()));
+        n += 1;
+    }
+    text.truncate(102_400);
+    // End on a whole sentence.
+    let end = text.rfind(". ").map_or(text.len(), |i| i + 1);
+    text.truncate(end);
+    text
+}
+
+/// Drives a future that is ready on its first poll, as an executor would, with a waker that
+/// does nothing: the tools are sync, so `process_llm_response` never waits.
+fn complete<F: Future>(future: F) -> F::Output {
+    let mut future = pin!(future);
+    match future
+        .as_mut()
+        .poll(&mut Context::from_waker(Waker::noop()))
+    {
+        Poll::Ready(output) => output,
+        Poll::Pending => panic!("a sync driver's future was pending"),
+    }
+}
+
+fn process(driver: &Hybrid<Assistant>, response: LlmResponse<'_>) -> DriverResponse {
+    complete(driver.process_llm_response(response))
+}
+
+fn parse(text: &str) -> Value {
+    serde_json::from_str::<Value>(text).expect("the baseline's text is JSON")
+}
+
+/// One call to measure: a label and a closure that runs it `n` times, dropping each result
+/// inside the timing (freeing what a call allocated is part of its cost, on every side).
+struct Line<'a> {
+    label: &'static str,
+    run: Box<dyn FnMut(u64) + 'a>,
+}
+
+fn line<'a, R>(label: &'static str, mut call: impl FnMut() -> R + 'a) -> Line<'a> {
+    Line {
+        label,
+        run: Box::new(move |n| {
+            for _ in 0..n {
+                black_box(call());
+            }
+        }),
+    }
+}
+
+/// Measures `lines` one by one as criterion lines, then all together in an `interleaved`
+/// line: `chunk` calls of each in turn, in a rotating order, every round. Criterion's time
+/// for `interleaved` is the line at `reported`'s; the ratios of every line to the first one
+/// (the baseline) in the same round are printed after the group.
+fn measure(
+    group: &mut BenchmarkGroup<'_, WallTime>,
+    chunk: u64,
+    reported: usize,
+    lines: &mut [Line<'_>],
+) {
+    for line in lines.iter_mut() {
+        group.bench_function(line.label, |b| {
+            b.iter_custom(|iters| {
+                let start = Instant::now();
+                (line.run)(iters);
+                start.elapsed()
+            });
+        });
+    }
+    let count = lines.len();
+    let mut rounds: Vec<Vec<Duration>> = Vec::new();
+    group.bench_function("interleaved", |b| {
+        b.iter_custom(|iters| {
+            let mut reported_total = Duration::ZERO;
+            let mut done = 0;
+            while done < iters {
+                let n = chunk.min(iters - done);
+                let mut times = vec![Duration::ZERO; count];
+                for turn in 0..count {
+                    let index = (rounds.len() + turn) % count;
+                    let start = Instant::now();
+                    (lines[index].run)(n);
+                    times[index] = start.elapsed();
+                }
+                reported_total += times[reported];
+                if n == chunk {
+                    rounds.push(times);
+                }
+                done += n;
+            }
+            reported_total
+        });
+    });
+    report(chunk, &rounds, lines);
+}
+
+/// Prints, for each line, its median time per call over the rounds, and the median and
+/// quartiles of its time over the baseline's in the same round.
+fn report(chunk: u64, rounds: &[Vec<Duration>], lines: &[Line<'_>]) {
+    if rounds.len() < 50 {
+        return;
+    }
+    let baseline = lines[0].label;
+    let quartiles = |mut values: Vec<f64>| {
+        values.sort_by(f64::total_cmp);
+        let at = |q: f64| values[((values.len() - 1) as f64 * q).round() as usize];
+        [at(0.25), at(0.5), at(0.75)]
+    };
+    let mut out = format!(
+        "  interleaved: {} rounds of {chunk} calls each\n",
+        rounds.len()
+    );
+    for (index, line) in lines.iter().enumerate() {
+        let [_, per_call, _] = quartiles(
+            rounds
+                .iter()
+                .map(|times| times[index].as_secs_f64() / chunk as f64)
+                .collect(),
+        );
+        let [low, ratio, high] = quartiles(
+            rounds
+                .iter()
+                .map(|times| times[index].as_secs_f64() / times[0].as_secs_f64())
+                .collect(),
+        );
+        let _ = writeln!(
+            out,
+            "  {:<28} median {:>10}   / {baseline}: {ratio:>7.3} (quartiles {low:.3} .. {high:.3})",
+            line.label,
+            format_time(per_call),
+        );
+    }
+    print!("{out}");
+}
+
+fn format_time(seconds: f64) -> String {
+    if seconds >= 1e-3 {
+        format!("{:.3} ms", seconds * 1e3)
+    } else if seconds >= 1e-6 {
+        format!("{:.3} µs", seconds * 1e6)
+    } else {
+        format!("{:.1} ns", seconds * 1e9)
+    }
+}
+
+/// The one call `text` holds, checked, so that every line measures a successful call.
+fn check_call(
+    driver: &Hybrid<Assistant>,
+    tools: &[Tool],
+    response: LlmResponse<'_>,
+    name: &str,
+) -> Extraction {
+    let extraction = extract(response, tools);
+    assert_eq!(extraction.calls.len(), 1, "{extraction:?}");
+    assert!(extraction.malformed.is_empty(), "{extraction:?}");
+    assert_eq!(extraction.calls[0].name, name);
+    let answer = process(driver, response);
+    assert!(answer.call_executed && !answer.call_failed, "{answer:?}");
+    assert!(answer.messages.is_some());
+    extraction
+}
+
+/// A call payload: from_str (baseline), process_llm_response, extract, and the parts of the
+/// work after extraction (validate, execute) on the extracted call.
+fn call_group(
+    c: &mut Criterion,
+    name: &str,
+    chunk: u64,
+    json_text: &str,
+    response: LlmResponse<'_>,
+    tool_name: &str,
+) {
+    // Throughput counts the bytes of what the model produced: the text, or for a native
+    // message the JSON text it was parsed from.
+    let bytes = match response {
+        LlmResponse::Text(text) => text.len(),
+        LlmResponse::Message(_) => json_text.len(),
+    };
+    let driver = Hybrid::new(Assistant);
+    let tools = driver.list_tools();
+    let extraction = check_call(&driver, &tools, response, tool_name);
+    let call = &extraction.calls[0];
+    let tool = tools.iter().find(|t| t.name() == tool_name).unwrap();
+    assert!(validate_arguments(tool, &call.arguments).is_ok());
+
+    let mut group = c.benchmark_group(name);
+    group.throughput(Throughput::Bytes(bytes as u64));
+    let mut lines = [
+        line("from_str", || parse(black_box(json_text))),
+        line("process_llm_response", || {
+            process(black_box(&driver), black_box(response))
+        }),
+        line("extract", || {
+            extract(black_box(response), black_box(&tools))
+        }),
+        line("validate", || {
+            validate_arguments(black_box(tool), black_box(&call.arguments))
+        }),
+        line("execute", || {
+            complete(
+                black_box(&driver)
+                    .inner()
+                    .execute_tool(black_box(tool_name), black_box(&call.arguments).clone()),
+            )
+        }),
+    ];
+    measure(&mut group, chunk, 1, &mut lines);
+    group.finish();
+}
+
+fn calls(c: &mut Criterion) {
+    call_group(
+        c,
+        "small_call",
+        32,
+        SMALL_CALL,
+        LlmResponse::Text(SMALL_CALL),
+        "get_weather",
+    );
+
+    let large = large_call();
+    assert!((2000..2600).contains(&large.len()), "{}", large.len());
+    call_group(
+        c,
+        "large_call",
+        8,
+        &large,
+        LlmResponse::Text(&large),
+        "save_note",
+    );
+
+    let hermes = hermes_payload();
+    call_group(
+        c,
+        "hermes_in_prose",
+        16,
+        HERMES_JSON,
+        LlmResponse::Text(&hermes),
+        "search",
+    );
+
+    let message = parse(OPENAI_MESSAGE);
+    call_group(
+        c,
+        "openai_message",
+        32,
+        OPENAI_MESSAGE,
+        LlmResponse::Message(&message),
+        "get_weather",
+    );
+}
+
+/// 100 KiB of prose: no JSON to parse, so the baselines are scans of the whole text.
+fn prose(c: &mut Criterion) {
+    let driver = Hybrid::new(Assistant);
+    let tools = driver.list_tools();
+    let text = prose_100k();
+    let response = LlmResponse::Text(&text);
+    assert!(extract(response, &tools).is_empty());
+    assert!(process(&driver, response).is_empty());
+
+    let mut group = c.benchmark_group("prose_100k");
+    group.throughput(Throughput::Bytes(text.len() as u64));
+    let mut lines = [
+        line("contains_tool_call_tag", || {
+            black_box(&text).contains(black_box("<tool_call>"))
+        }),
+        line("count_braces", || {
+            black_box(&text).bytes().filter(|b| *b == b'{').count()
+        }),
+        line("process_llm_response", || {
+            process(black_box(&driver), black_box(response))
+        }),
+        line("extract", || {
+            extract(black_box(response), black_box(&tools))
+        }),
+    ];
+    measure(&mut group, 1, 2, &mut lines);
+    group.finish();
+}
+
+criterion_group!(benches, calls, prose);
+criterion_main!(benches);
