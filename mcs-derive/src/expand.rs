@@ -231,12 +231,23 @@ fn arm(krate: &TokenStream, index: usize, tool: &ToolMethod) -> TokenStream {
 /// Turns `__mcs_out` into `Result<Value, ToolError>`, blaming the return type for missing
 /// `Serialize` or `Display` impls.
 fn convert(krate: &TokenStream, name: &str, output: &Output) -> TokenStream {
+    // A `Value` is moved, anything else serialized; the probe is spanned at the return
+    // type, so that a type without `Serialize` is reported there.
+    let probe = |span: &proc_macro2::Span, value: &str| {
+        let value = proc_macro2::Ident::new(value, *span);
+        let call = quote_spanned! {*span=>
+            (&&#krate::__private::OutputWrap(&#value)).mcs_output_kind().into_output(#name, #value)
+        };
+        quote! {{
+            #[allow(unused_imports)]
+            use #krate::__private::{MovedKind as _, SerializedKind as _};
+            #call
+        }}
+    };
     match output {
-        Output::Value(span) => {
-            quote_spanned!(*span=> #krate::__private::to_output(#name, &__mcs_out))
-        }
+        Output::Value(span) => probe(span, "__mcs_out"),
         Output::Result { ok, err } => {
-            let ok = quote_spanned!(*ok=> #krate::__private::to_output(#name, &__mcs_value));
+            let ok = probe(ok, "__mcs_value");
             let kind = quote_spanned! {*err=>
                 (&&&#krate::__private::ErrorWrap(&__mcs_error)).mcs_error_kind()
             };

@@ -37,7 +37,8 @@ pub mod table {
 pub mod __private {
     pub use crate::dispatch::{Arguments, ParamDef, ParamKind, ToolDef, ToolSet, schema_for};
     pub use crate::output::{
-        AsIs, AsIsKind, Boxed, BoxedKind, ErrorWrap, Message, MessageKind, Source, SourceKind,
-        ToolErrorType, Unusable, UnusableKind, to_output,
+        AsIs, AsIsKind, Boxed, BoxedKind, ErrorWrap, Message, MessageKind, Moved, MovedKind,
+        OutputWrap, Serialized, SerializedKind, Source, SourceKind, ToolErrorType, Unusable,
+        UnusableKind, to_output,
     };
 }

@@ -4,7 +4,9 @@
 //! survives: a [`ToolError`] passes through as it is, a `std::error::Error` (or a
 //! [`BoxError`]) is kept as the failure's source, anything else `Display` is kept as text.
 //! Generated code picks the right conversion at compile time by autoref specialization:
-//! `(&&&ErrorWrap(&error)).mcs_error_kind().into_tool_error(tool, error)`.
+//! `(&&&ErrorWrap(&error)).mcs_error_kind().into_tool_error(tool, error)`; and a result that
+//! already is a [`Value`] is moved rather than serialized again, by the same device
+//! (`OutputWrap`).
 
 use std::error::Error as StdError;
 use std::fmt::Display;
@@ -22,6 +24,52 @@ pub fn to_output<T: Serialize + ?Sized>(tool: &str, value: &T) -> Result<Value, 
             format!("the result could not be turned into JSON: {error}"),
         )
     })
+}
+
+/// A reference to a tool's successful return value, probed for the cheapest conversion:
+/// `(&&OutputWrap(&out)).mcs_output_kind().into_output(tool, out)`.
+pub struct OutputWrap<'o, T: ?Sized>(pub &'o T);
+
+/// The value already is a [`Value`]: it becomes the result as it is. Serializing it would
+/// rebuild every map and string of it (for a small object, about as much work as parsing
+/// it from text).
+pub struct Moved;
+/// Anything else: serialized with [`to_output`].
+pub struct Serialized;
+
+/// Probe for [`Moved`] (tried first).
+pub trait MovedKind {
+    /// The conversion to use.
+    fn mcs_output_kind(&self) -> Moved {
+        Moved
+    }
+}
+impl MovedKind for &OutputWrap<'_, Value> {}
+
+/// Probe for [`Serialized`] (tried last). No bound here, so that a type without
+/// `Serialize` is reported by [`Serialized::into_output`], on the tool's return type.
+pub trait SerializedKind {
+    /// The conversion to use.
+    fn mcs_output_kind(&self) -> Serialized {
+        Serialized
+    }
+}
+impl<T: ?Sized> SerializedKind for OutputWrap<'_, T> {}
+
+impl Moved {
+    /// The value itself.
+    #[inline]
+    pub fn into_output(self, _tool: &str, value: Value) -> Result<Value, ToolError> {
+        Ok(value)
+    }
+}
+
+impl Serialized {
+    /// The value serialized into a [`Value`].
+    #[inline]
+    pub fn into_output<T: Serialize>(self, tool: &str, value: T) -> Result<Value, ToolError> {
+        to_output(tool, &value)
+    }
 }
 
 /// A reference to a tool's error, probed for the most faithful conversion.
@@ -138,5 +186,25 @@ impl Unusable {
         // Unreachable: a `Display` error type is taken by `MessageKind` first.
         let _ = error;
         ToolError::execution(tool, "the tool failed")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    #[allow(clippy::needless_borrow)] // written as the generated code writes the probe
+    fn a_value_is_moved_and_anything_else_serialized() {
+        let value = json!({"city": "Paris", "temp": 21});
+        // The probes resolve as generated code resolves them; the annotations pin the kind.
+        let kind: Moved = (&&OutputWrap(&value)).mcs_output_kind();
+        assert_eq!(kind.into_output("t", value.clone()).ok(), Some(value));
+
+        let text = String::from("done");
+        let kind: Serialized = (&&OutputWrap(&text)).mcs_output_kind();
+        assert_eq!(kind.into_output("t", text).ok(), Some(json!("done")));
     }
 }
