@@ -4,8 +4,6 @@
 //! Native shapes answer every call the model made, even those this driver did not run
 //! (providers reject a history with an unanswered call id).
 
-use std::fmt::Write as _;
-
 use serde_json::{Value, json};
 
 use super::process::Outcome;
@@ -56,7 +54,9 @@ fn text(response: LlmResponse<'_>, outcomes: &[Outcome], retry_prompt: Option<&s
         if index > 0 {
             told.push_str("\n\n");
         }
-        let _ = writeln!(told, "Result of `{name}`:");
+        told.push_str("Result of `");
+        told.push_str(name);
+        told.push_str("`:\n");
         write_content(&mut told, value);
     }
     if let Some(retry) = retry_prompt {
@@ -240,19 +240,23 @@ fn not_handled(name: &str) -> String {
 
 /// A result as message text: strings as they are, anything else as JSON.
 fn content(value: &Value) -> String {
-    match value {
-        Value::String(text) => text.clone(),
-        other => other.to_string(),
-    }
+    let mut text = String::new();
+    write_content(&mut text, value);
+    text
 }
 
 /// [`content`], appended to `out`.
 fn write_content(out: &mut String, value: &Value) {
     match value {
         Value::String(text) => out.push_str(text),
-        // `Display` writes the compact JSON that `to_string` makes.
+        // The compact JSON that `to_string` makes, written straight into the string's
+        // bytes: `Display` would go through `fmt` for every token, about twice the work.
         other => {
-            let _ = write!(out, "{other}");
+            let mut bytes = std::mem::take(out).into_bytes();
+            let _ = serde_json::to_writer(&mut bytes, other);
+            // serde_json writes UTF-8, so this is the lossless case.
+            *out = String::from_utf8(bytes)
+                .unwrap_or_else(|error| String::from_utf8_lossy(error.as_bytes()).into_owned());
         }
     }
 }

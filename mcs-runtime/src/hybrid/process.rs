@@ -180,15 +180,21 @@ fn respond(
         if index > 0 {
             detail.push_str("; ");
         }
-        let _ = match &o.result {
-            Ok(_) => write!(detail, "`{}` executed", o.name),
-            Err(failure) => write!(
-                detail,
-                "`{}` failed: {}",
-                display_name(&o.name),
-                failure.text()
-            ),
-        };
+        match &o.result {
+            Ok(_) => {
+                detail.push('`');
+                detail.push_str(&o.name);
+                detail.push_str("` executed");
+            }
+            Err(failure) => {
+                let _ = write!(
+                    detail,
+                    "`{}` failed: {}",
+                    display_name(&o.name),
+                    failure.text()
+                );
+            }
+        }
     }
     if !foreign.is_empty() {
         let names: Vec<String> = foreign.iter().map(|c| format!("`{}`", c.name)).collect();
