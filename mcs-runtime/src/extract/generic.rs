@@ -1,6 +1,8 @@
 //! The text between native delimiters: JSON calls in prose or fences, and the weak
 //! conventions (pythonic lines, ReAct, LangChain XML).
 
+use serde_json::Value;
+
 use super::json::parse_value;
 use super::scan::floor_boundary;
 use super::shape::{Trust, calls_in};
@@ -77,20 +79,13 @@ fn json_calls(cx: &Cx<'_>, start: usize, end: usize) -> Vec<Finding> {
         match parse_value(text, at) {
             Ok(parsed) => {
                 pos = parsed.end;
-                if let Some(outcomes) = calls_in(&parsed.value, cx, Trust::Weak, parsed.repaired) {
-                    // LangChain's `{"action", "action_input"}` blob belongs to ReAct.
-                    let format = if parsed.value.get("action_input").is_some() {
-                        CallFormat::React
-                    } else {
-                        CallFormat::Json
-                    };
-                    let items = outcomes.into_iter().map(|o| (at, format, o)).collect();
-                    findings.push(Finding {
-                        start: at,
-                        end: parsed.end,
-                        items,
-                    });
-                }
+                findings.extend(json_finding(
+                    cx,
+                    &parsed.value,
+                    at,
+                    parsed.end,
+                    parsed.repaired,
+                ));
             }
             Err(error) => {
                 let read = error.pos.saturating_sub(at);
@@ -117,6 +112,54 @@ fn json_calls(cx: &Cx<'_>, start: usize, end: usize) -> Vec<Finding> {
     }
     findings
 }
+
+/// The finding of a JSON value read between `start` and `end`, if it is call-shaped.
+fn json_finding(
+    cx: &Cx<'_>,
+    value: &Value,
+    start: usize,
+    end: usize,
+    repaired: bool,
+) -> Option<Finding> {
+    let outcomes = calls_in(value, cx, Trust::Weak, repaired)?;
+    // LangChain's `{"action", "action_input"}` blob belongs to ReAct.
+    let format = if value.get("action_input").is_some() {
+        CallFormat::React
+    } else {
+        CallFormat::Json
+    };
+    let items = outcomes.into_iter().map(|o| (start, format, o)).collect();
+    Some(Finding { start, end, items })
+}
+
+/// Reads a text that is one JSON value and nothing else (blank space aside): the answer
+/// the system prompt asks for, so the most common output of all. It is read with one
+/// strict parse and none of the scans for other formats: nothing outside the value can
+/// hold another call, and what its strings hold (a `<tool_call>` tag, a `</think>`, an
+/// `Action:` line) is data, not a delimiter. Returns whether the text was such a value
+/// and call-shaped; if not, nothing is recorded and the full scan decides.
+pub(crate) fn whole_value(cx: &mut Cx<'_>) -> bool {
+    let text = cx.text;
+    let trimmed = text.trim_start_matches(JSON_BLANK);
+    let start = text.len() - trimmed.len();
+    let trimmed = trimmed.trim_end_matches(JSON_BLANK);
+    if !matches!(trimmed.as_bytes().first(), Some(b'{' | b'[')) {
+        return false;
+    }
+    let Ok(value) = serde_json::from_str::<Value>(trimmed) else {
+        return false;
+    };
+    let Some(finding) = json_finding(cx, &value, start, start + trimmed.len(), false) else {
+        return false;
+    };
+    for (at, format, outcome) in finding.items {
+        cx.outcome(at, format, outcome);
+    }
+    true
+}
+
+/// The blank characters JSON allows between tokens.
+const JSON_BLANK: &[char] = &[' ', '\t', '\n', '\r'];
 
 /// The tool name of broken JSON that is recognisably a call: a name key with a plausible
 /// name, and an argument key (or a known name).
@@ -146,4 +189,53 @@ fn langchain(cx: &Cx<'_>, start: usize, end: usize) -> Vec<Finding> {
         }
     }
     findings
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::driver::LlmResponse;
+    use crate::extract::extract;
+
+    fn whole(text: &str) -> bool {
+        whole_value(&mut Cx::new(text, &[]))
+    }
+
+    #[test]
+    fn a_text_that_is_one_call_is_read_whole_and_its_strings_are_data() {
+        let text = "\n  {\"tool\": \"save_note\", \"arguments\": {\"title\": \"about </think>\", \
+                    \"body\": \"<tool_call> and [TOOL_CALLS]\\nAction: search\"}}\r\n";
+        assert!(whole(text));
+        let found = extract(LlmResponse::Text(text), &[]);
+        assert!(found.malformed.is_empty(), "{found:?}");
+        let [call] = found.calls.as_slice() else {
+            panic!("{found:?}")
+        };
+        assert_eq!(call.name, "save_note");
+        assert_eq!(
+            call.arguments,
+            json!({"title": "about </think>", "body": "<tool_call> and [TOOL_CALLS]\nAction: search"})
+        );
+        // Several calls in one array.
+        assert!(whole(
+            r#"[{"name": "a", "arguments": {}}, {"name": "b", "arguments": {}}]"#
+        ));
+    }
+
+    #[test]
+    fn anything_else_is_left_to_the_full_scan() {
+        for text in [
+            r#"{"tool": "a", "arguments": {}} and some prose"#,
+            r#"Sure: {"tool": "a", "arguments": {}}"#,
+            r#"{"name": "Uppsala", "id": 97510}"#,
+            r#"{"tool": "a", "arguments": {},}"#,
+            "[1, 2, 3]",
+            "\"a string\"",
+            "",
+        ] {
+            assert!(!whole(text), "{text}");
+        }
+    }
 }

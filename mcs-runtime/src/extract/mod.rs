@@ -273,6 +273,10 @@ fn extract_text(text: &str, tools: &[Tool]) -> Extraction {
     if let Some(extraction) = native::pasted_response(text, tools) {
         return extraction;
     }
+    let mut whole = Cx::new(text, tools);
+    if generic::whole_value(&mut whole) {
+        return whole.finish(CallSource::Text);
+    }
     let visible = scan::blank_reasoning(text);
     let mut cx = Cx::new(&visible, tools);
     let regions = sentinel::scan(&mut cx);
