@@ -14,7 +14,8 @@
 //! between them is searched for the weaker conventions: JSON calls (fenced, bare, in prose,
 //! arrays, wrappers), pythonic calls, ReAct `Action:` blocks and LangChain `<tool>` tags.
 //! Reasoning (`<think>…</think>`, `[THINK]…[/THINK]`, `<seed:think>`, Command-R thinking,
-//! Harmony's analysis channel) never yields calls.
+//! Harmony's analysis channel) never yields calls; a reasoning tag inside a string of valid
+//! JSON (a note titled `about </think>`) is the call's data, not reasoning.
 //!
 //! The rules that keep prose and data from being taken for calls:
 //!
