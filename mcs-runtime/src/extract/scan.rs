@@ -129,6 +129,10 @@ struct JsonStrings<'t> {
     /// The end of the last JSON value found to span a delimiter: later delimiters before it
     /// are inside it too.
     covered_until: usize,
+    /// The end of a prefix of the text known to hold no `{` or `[`: searches for values
+    /// stop there, so quoted tags in prose without brackets are not searched back from
+    /// again and again.
+    no_bracket_before: usize,
     /// Bytes that may still be examined.
     budget: usize,
 }
@@ -141,6 +145,7 @@ impl<'t> JsonStrings<'t> {
         JsonStrings {
             text,
             covered_until: 0,
+            no_bracket_before: 0,
             budget: 4 * text.len() + 65_536,
         }
     }
@@ -167,7 +172,11 @@ impl<'t> JsonStrings<'t> {
         }
         let mut limit = start;
         for _ in 0..Self::CANDIDATES {
-            let Some(at) = memchr::memrchr2(b'{', b'[', &bytes[..limit]) else {
+            let floor = self.no_bracket_before.min(limit);
+            let Some(at) = memchr::memrchr2(b'{', b'[', &bytes[floor..limit]).map(|i| floor + i)
+            else {
+                self.spend(limit - floor);
+                self.no_bracket_before = self.no_bracket_before.max(limit);
                 break;
             };
             self.spend(limit - at);
@@ -487,6 +496,14 @@ mod tests {
         }
         assert_eq!(examined, 20_000);
         assert_eq!(strings.budget, 0);
+        // Quoted tags in prose without brackets: each part of the text is searched for a
+        // bracket once, so the budget is far from spent.
+        let text = r#"he said "x </think> y" and "#.repeat(20_000);
+        let mut strings = JsonStrings::new(&text);
+        for (at, _) in text.match_indices("</think>") {
+            assert!(!strings.contains(at, at + "</think>".len()));
+        }
+        assert!(strings.budget > 2 * text.len(), "{}", strings.budget);
     }
 
     #[test]
