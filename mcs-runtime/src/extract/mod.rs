@@ -14,12 +14,15 @@
 //! between them is searched for the weaker conventions: JSON calls (fenced, bare, in prose,
 //! arrays, wrappers), pythonic calls, ReAct `Action:` blocks and LangChain `<tool>` tags.
 //! Reasoning (`<think>…</think>`, `[THINK]…[/THINK]`, `<seed:think>`, Command-R thinking,
-//! Harmony's analysis channel) never yields calls.
+//! Harmony's analysis channel) never yields calls; a reasoning tag inside a string of valid
+//! JSON (a note titled `about </think>`) is the call's data, not reasoning.
 //!
 //! The rules that keep prose and data from being taken for calls:
 //!
 //! - **Delimited formats** accept any tool name, so a caller can pass calls for tools it
-//!   does not own on to another driver. Broken content after a delimiter is malformed.
+//!   does not own on to another driver. Broken content after a delimiter is malformed,
+//!   except after a delimiter that sits mid-sentence and is not followed by anything that
+//!   begins like a call: "Qwen writes `<tool_call>` followed by JSON" mentions the tag.
 //! - **JSON without a delimiter** is a call when an object has a name key (`name`, `tool`,
 //!   `tool_name`, `function`) holding a plausible tool name (no whitespace) *and* an
 //!   argument key (`arguments`, `parameters`, `args`, `input`, `tool_input`). Without an

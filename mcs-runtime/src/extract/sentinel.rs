@@ -4,12 +4,17 @@
 //! the format reads from the delimiter on, records what it finds, and says where its
 //! region ends; scanning resumes there. A parser may decline a match that turns out not to
 //! be its format (`>>>` of a Python prompt), and the text stays ordinary text.
+//!
+//! A delimiter can also be merely mentioned: "Qwen writes `<tool_call>` followed by JSON".
+//! Reporting that as a malformed call would make the driver ask the model to retry an
+//! answer that was fine, so [`opens_call`] tells mentions from calls, once for every
+//! format, before any parser runs.
 
 use std::sync::OnceLock;
 
 use aho_corasick::{AhoCorasick, Input, MatchKind};
 
-use super::scan::floor_boundary;
+use super::scan::{floor_boundary, name_end, skip_ws, starts_at};
 use super::{Cx, pythonic, tagged, tokens, xml};
 
 /// A format parser: given the delimiter's start and end, records the calls and returns the
@@ -76,15 +81,183 @@ pub(crate) fn scan(cx: &mut Cx<'_>) -> Vec<(usize, usize)> {
         let Some((_, parser)) = SENTINELS.get(found.pattern().as_usize()) else {
             break;
         };
-        match parser(cx, found.start(), found.end()) {
+        let read = if opens_call(cx, found.start(), found.end()) {
+            parser(cx, found.start(), found.end())
+        } else {
+            None
+        };
+        match read {
             Some(end) => {
                 let end = floor_boundary(text, end.max(found.end()));
                 regions.push((found.start(), end));
                 pos = end;
             }
-            // Every delimiter starts with an ASCII byte, so the next byte is a boundary.
+            // A mention, or not the parser's format. Every delimiter starts with an ASCII
+            // byte, so the next byte is a boundary.
             None => pos = found.start() + 1,
         }
     }
     regions
+}
+
+/// Whether the delimiter at `start..end` opens a call, rather than being mentioned in prose.
+///
+/// A delimiter that starts its line (after blanks, or after reasoning, which is blanked)
+/// always opens a call: models put them there, and junk after one is a broken call worth a
+/// retry. One that sits mid-sentence opens a call only when what follows it begins like
+/// one (see [`begins_like_call`]); otherwise it is a mention ("the tag `<tool_call>` opens
+/// a call") and stays ordinary text. Real calls mid-line (text, then `<tool_call>{…}`;
+/// Harmony's `<|channel|>commentary to=functions.…`) all begin like calls.
+///
+/// Two kinds of delimiter are judged differently: those that end inside the call itself
+/// (`to=functions.`, `<function=`, `functools[`) have committed to one already, and those
+/// that are only the start of a special token (DeepSeek's `<｜tool`, whose middle models
+/// mangle) are judged by what follows the whole token.
+fn opens_call(cx: &Cx<'_>, start: usize, end: usize) -> bool {
+    let text = cx.text;
+    let bytes = text.as_bytes();
+    let line_start = bytes[..start]
+        .iter()
+        .rev()
+        .find(|b| !matches!(b, b' ' | b'\t' | b'\r'))
+        .is_none_or(|b| *b == b'\n');
+    if line_start {
+        return true;
+    }
+    let content = match bytes[start..end] {
+        [.., b'.' | b'=' | b'['] => return true,
+        [b'<', .., last] if last != b'>' => {
+            // The rest of the token is short: `▁calls▁begin｜>`.
+            let window = &bytes[end..floor_boundary(text, end + 64)];
+            match memchr::memchr(b'>', window) {
+                Some(i) => end + i + 1,
+                None => return true, // no token: the parser declines it
+            }
+        }
+        _ => end,
+    };
+    begins_like_call(cx, content)
+}
+
+/// Whether the text at `pos` (after blanks) begins like the content of a call: JSON (`{`,
+/// `[`, a fence), a nested tag or token (`<function=`, `<|plugin|>`; not a closing tag, as
+/// in "wrap it in `<tool_call></tool_call>`"), a known tool's name, or a name written the
+/// way formats write one: directly followed by `{`, `(`, `[` or a tag (`get_weather{`,
+/// `brave_search.call(`, `get_weather[ARGS]`, `functions.f:0<|tool_call_argument_begin|>`),
+/// followed by `{` after a space, or ending its line with a tag on the next (GLM's
+/// `NAME⏎<arg_key>`). The end of the output also counts: a call cut off right after its
+/// delimiter is a broken call.
+///
+/// Prose fails this: "`<tool_call>` followed by JSON", "the `[TOOL_CALLS]` token before",
+/// "`<|python_tag|>` for code", "`<tool_call>`, `<function_call>`", "`<tool_call>`." A
+/// mention followed by JSON or a tool's name still counts, which is the price of not
+/// missing broken calls.
+fn begins_like_call(cx: &Cx<'_>, pos: usize) -> bool {
+    let text = cx.text;
+    let bytes = text.as_bytes();
+    let p = skip_ws(text, pos);
+    match bytes.get(p) {
+        None | Some(b'{' | b'[') => return true,
+        Some(b'<') => return bytes.get(p + 1) != Some(&b'/'),
+        Some(b'`') => return starts_at(text, p, "```"),
+        _ => {}
+    }
+    // A name, possibly quoted, of at most 256 bytes (see `plausible_name`).
+    let quoted = bytes[p] == b'"';
+    let name_start = p + usize::from(quoted);
+    let name_stop = name_end(&text[..floor_boundary(text, name_start + 257)], name_start);
+    if name_stop == name_start || name_stop - name_start > 256 {
+        return false;
+    }
+    if cx.is_known(&text[name_start..name_stop]) {
+        return true;
+    }
+    let mut after = name_stop;
+    if quoted {
+        if bytes.get(after) != Some(&b'"') {
+            return false;
+        }
+        after += 1;
+    }
+    match bytes.get(after) {
+        Some(b'{' | b'(' | b'[') => return true,
+        Some(b'<') => return bytes.get(after + 1) != Some(&b'/'),
+        _ => {}
+    }
+    let next = skip_ws(text, after);
+    match bytes.get(next) {
+        Some(b'{') => true,
+        Some(b'<') => {
+            bytes.get(next + 1) != Some(&b'/')
+                && memchr::memchr(b'\n', &bytes[after..next]).is_some()
+        }
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::Tool;
+
+    /// Whether the first delimiter in `text` opens a call.
+    fn opens(text: &str) -> bool {
+        let tools = [Tool::new("get_weather", "Weather")];
+        let cx = Cx::new(text, &tools);
+        let found = automaton().unwrap().find(text).unwrap();
+        opens_call(&cx, found.start(), found.end())
+    }
+
+    #[test]
+    fn delimiters_mentioned_mid_sentence_are_prose() {
+        for text in [
+            "A model like Qwen writes <tool_call> followed by JSON and </tool_call>.",
+            "Mistral models emit the [TOOL_CALLS] token before their calls.",
+            "Llama uses <|python_tag|> for code.",
+            "The tag <tool_call> opens a call.",
+            "Hermes uses <tool_call>, Granite <function_call>.",
+            "Wrap it in `<tool_call>` tags.",
+            "Write \"[TOOL_CALLS]\" first.",
+            "Qwen writes <tool_call>JSON</tool_call>.",
+            "An empty <tool_call></tool_call> pair.",
+            "DeepSeek opens with <｜tool▁calls▁begin｜> and closes with another token.",
+            "Use ```tool_code blocks for Gemma.",
+        ] {
+            assert!(!opens(text), "{text}");
+        }
+    }
+
+    #[test]
+    fn delimiters_that_start_a_line_or_a_call_open_one() {
+        for text in [
+            // At the start of a line, whatever follows.
+            "<tool_call> sure, here it is",
+            "Text.\n  [TOOL_CALLS] I think",
+            // Mid-line, followed by what begins a call.
+            "Checking. <tool_call>\n{\"name\": \"x\"}",
+            "Checking. <tool_call>[{\"name\": \"x\"}]",
+            "Checking. <tool_call><function=f>",
+            "Checking. <tool_call>get_weather Paris",
+            "Checking. <tool_call>lookup\n<arg_key>id</arg_key>",
+            "Checking. <tool_call>lookup<arg_key>id</arg_key>",
+            "Sure.[TOOL_CALLS]lookup{\"id\": 1}",
+            "Sure.[TOOL_CALLS]lookup[ARGS]{}",
+            "Sure.[TOOL_CALLS]lookup {\"id\": 1}",
+            "Go: <|python_tag|>brave_search.call(query=\"x\")",
+            "Go: <|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{}",
+            "Go: <|tool_call>call:f{a:1}<tool_call|>",
+            "Go: ```tool_code\nf(a=1)\n```",
+            "Go: <tool_call>\"lookup\"{}",
+            // The delimiter ends inside the call.
+            "<|channel|>commentary to=functions.lookup json<|message|>{}",
+            "Go: <function=lookup>{}</function>",
+            "Go: functools[{\"name\": \"f\"}]",
+            // DeepSeek: judged after the whole token.
+            "Ok.<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>f<｜tool▁sep｜>{}",
+            // Cut off right after the delimiter.
+            "Calling now <tool_call>",
+        ] {
+            assert!(opens(text), "{text}");
+        }
+    }
 }
