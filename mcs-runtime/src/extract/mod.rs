@@ -15,7 +15,9 @@
 //! arrays, wrappers), pythonic calls, ReAct `Action:` blocks and LangChain `<tool>` tags.
 //! Reasoning (`<think>…</think>`, `[THINK]…[/THINK]`, `<seed:think>`, Command-R thinking,
 //! Harmony's analysis channel) never yields calls; a reasoning tag inside a string of valid
-//! JSON (a note titled `about </think>`) is the call's data, not reasoning.
+//! JSON (a note titled `about </think>`) is the call's data, not reasoning. A text that is
+//! one JSON call and nothing else, the format the default system prompt asks for, is read
+//! with one strict parse and none of those searches: whatever its strings hold is data.
 //!
 //! The rules that keep prose and data from being taken for calls:
 //!
