@@ -315,6 +315,19 @@ fn name_of(value: Option<&Value>) -> Result<String, Broken> {
     }
 }
 
+/// The call in `call`: its name under `"name"`, its arguments under `key` (`field` names
+/// that key in messages), and `id`.
+fn read_call(call: &Value, key: &str, field: &str, id: Option<String>) -> Result<RawCall, Broken> {
+    let name = name_of(call.get("name"))?;
+    let (arguments, repaired) = decode_arguments(&name, call.get(key), field)?;
+    Ok(RawCall {
+        name,
+        arguments,
+        id,
+        repaired,
+    })
+}
+
 fn openai_chat(message: Option<&Value>, location: &str) -> Extraction {
     let mut out = Builder::new(CallSource::OpenAiChat);
     let Some(message) = message else {
@@ -326,16 +339,7 @@ fn openai_chat(message: Option<&Value>, location: &str) -> Extraction {
         }
         _ => {
             if let Some(call @ Value::Object(_)) = message.get("function_call") {
-                let outcome = name_of(call.get("name")).and_then(|name| {
-                    let (arguments, repaired) =
-                        decode_arguments(&name, call.get("arguments"), "function_call.arguments")?;
-                    Ok(RawCall {
-                        name,
-                        arguments,
-                        id: None,
-                        repaired,
-                    })
-                });
+                let outcome = read_call(call, "arguments", "function_call.arguments", None);
                 out.push(
                     CallFormat::OpenAiChat,
                     outcome,
@@ -355,16 +359,12 @@ fn tool_calls(out: &mut Builder, calls: &[Value], location: &str) {
             .get("function")
             .filter(|f| f.is_object())
             .unwrap_or(call);
-        let outcome = name_of(function.get("name")).and_then(|name| {
-            let (arguments, repaired) =
-                decode_arguments(&name, function.get("arguments"), "function.arguments")?;
-            Ok(RawCall {
-                name,
-                arguments,
-                id: id_of(call, &["id"]),
-                repaired,
-            })
-        });
+        let outcome = read_call(
+            function,
+            "arguments",
+            "function.arguments",
+            id_of(call, &["id"]),
+        );
         out.push(
             CallFormat::OpenAiChat,
             outcome,
@@ -380,16 +380,12 @@ fn responses(items: &[Value], location: &str) -> Extraction {
         if str_of(item, "type") != Some("function_call") {
             continue;
         }
-        let outcome = name_of(item.get("name")).and_then(|name| {
-            let (arguments, repaired) =
-                decode_arguments(&name, item.get("arguments"), "arguments")?;
-            Ok(RawCall {
-                name,
-                arguments,
-                id: id_of(item, &["call_id", "id"]),
-                repaired,
-            })
-        });
+        let outcome = read_call(
+            item,
+            "arguments",
+            "arguments",
+            id_of(item, &["call_id", "id"]),
+        );
         out.push(
             CallFormat::OpenAiResponses,
             outcome,
@@ -406,15 +402,7 @@ fn anthropic_blocks(blocks: &[Value], location: &str) -> Extraction {
         if str_of(block, "type") != Some("tool_use") {
             continue;
         }
-        let outcome = name_of(block.get("name")).and_then(|name| {
-            let (arguments, repaired) = decode_arguments(&name, block.get("input"), "input")?;
-            Ok(RawCall {
-                name,
-                arguments,
-                id: id_of(block, &["id"]),
-                repaired,
-            })
-        });
+        let outcome = read_call(block, "input", "input", id_of(block, &["id"]));
         out.push(
             CallFormat::Anthropic,
             outcome,
@@ -435,15 +423,7 @@ fn gemini(parts: &[Value], location: &str) -> Extraction {
         else {
             continue;
         };
-        let outcome = name_of(call.get("name")).and_then(|name| {
-            let (arguments, repaired) = decode_arguments(&name, call.get("args"), "args")?;
-            Ok(RawCall {
-                name,
-                arguments,
-                id: id_of(call, &["id"]),
-                repaired,
-            })
-        });
+        let outcome = read_call(call, "args", "args", id_of(call, &["id"]));
         out.push(
             CallFormat::Gemini,
             outcome,

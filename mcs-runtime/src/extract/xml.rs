@@ -447,28 +447,19 @@ pub(crate) fn langchain(
     let input_end = close.unwrap_or(limit);
     let end = close.map_or(limit, |c| c + "</tool_input>".len());
     let input = text[input_start..input_end].trim();
-    let outcome = if input.starts_with('{') {
-        match super::json::parse_whole(input) {
-            Ok((arguments @ Value::Object(_), repaired)) => Ok(RawCall {
-                name,
-                arguments,
-                id: None,
-                repaired,
-            }),
-            Ok(_) | Err(_) => free_text_arguments(tool, input)
-                .map(|arguments| RawCall {
-                    name: name.clone(),
-                    arguments,
-                    id: None,
-                    repaired: false,
-                })
-                .map_err(|detail| Broken {
-                    name: Some(name),
-                    detail,
-                }),
-        }
-    } else {
-        free_text_arguments(tool, input)
+    // A JSON object is the arguments; anything else (or JSON that is not an object) is the
+    // tool's free-text input.
+    let parsed = input
+        .starts_with('{')
+        .then(|| super::json::parse_whole(input));
+    let outcome = match parsed {
+        Some(Ok((arguments @ Value::Object(_), repaired))) => Ok(RawCall {
+            name,
+            arguments,
+            id: None,
+            repaired,
+        }),
+        _ => free_text_arguments(tool, input)
             .map(|arguments| RawCall {
                 name: name.clone(),
                 arguments,
@@ -478,7 +469,7 @@ pub(crate) fn langchain(
             .map_err(|detail| Broken {
                 name: Some(name),
                 detail,
-            })
+            }),
     };
     Some((outcome, end))
 }
