@@ -17,6 +17,10 @@ pub mod hybrid;
 pub mod llm;
 mod output;
 pub mod prompt;
+#[cfg(feature = "rest")]
+pub mod rest;
+#[cfg(feature = "openapi")]
+pub mod openapi;
 pub mod schema;
 mod types;
 pub mod validate;

@@ -1,0 +1,1 @@
+//! OpenAPI documents read into [`crate::rest`] table rows.
