@@ -113,6 +113,8 @@ pub use serde_json;
 #[doc(hidden)]
 pub mod __private {
     pub use mcs_runtime::__private::*;
+    #[cfg(feature = "rest")]
+    pub use mcs_runtime::__rest_driver as rest_driver;
     pub use mcs_runtime::hybrid::{self, HybridOptions, UnknownToolPolicy};
     pub use mcs_runtime::prompt::Prompts;
     pub use mcs_runtime::{
@@ -123,6 +125,16 @@ pub mod __private {
     pub use std::boxed::Box;
     pub use std::string::String;
     pub use std::sync::{Arc, OnceLock};
+}
+
+/// Includes a driver that `mcs-codegen` wrote into `OUT_DIR` from `build.rs`:
+/// `mcs::include_driver!("petstore.rs");` puts the driver type, its argument structs and
+/// its rows where the macro is called.
+#[macro_export]
+macro_rules! include_driver {
+    ($file:literal) => {
+        ::core::include!(::core::concat!(::core::env!("OUT_DIR"), "/", $file));
+    };
 }
 
 /// The README's code samples, compiled as doc tests so that they cannot drift.

@@ -157,7 +157,7 @@ fn build_tool(def: &ToolDef) -> (Tool, Entry) {
         schema::normalize(&mut schema, &definitions);
         let description = param.description.unwrap_or_default().to_owned();
         let fields = match param.kind {
-            ParamKind::Flatten => flattened_fields(&schema),
+            ParamKind::Flatten => object_parameters(&schema),
             _ => None,
         };
         match &fields {
@@ -210,9 +210,10 @@ fn accepts_null(schema: &Value) -> bool {
     }
 }
 
-/// The fields of a flattened struct as parameters, or `None` if the schema is not one of an
+/// The properties of an object schema as parameters (a flattened struct's fields, a REST
+/// operation's arguments), or `None` if the schema is not one of an
 /// object with properties.
-fn flattened_fields(schema: &Value) -> Option<Vec<ToolParameter>> {
+pub(crate) fn object_parameters(schema: &Value) -> Option<Vec<ToolParameter>> {
     let object = schema.as_object()?;
     let properties = object.get("properties")?.as_object()?;
     if properties.is_empty() {

@@ -15,12 +15,12 @@ pub mod export;
 pub mod extract;
 pub mod hybrid;
 pub mod llm;
+#[cfg(feature = "openapi")]
+pub mod openapi;
 mod output;
 pub mod prompt;
 #[cfg(feature = "rest")]
 pub mod rest;
-#[cfg(feature = "openapi")]
-pub mod openapi;
 pub mod schema;
 mod types;
 pub mod validate;
@@ -45,4 +45,5 @@ pub mod __private {
         OutputWrap, Serialized, SerializedKind, Source, SourceKind, ToolErrorType, Unusable,
         UnusableKind, to_output,
     };
+    pub use serde_json::Value;
 }
