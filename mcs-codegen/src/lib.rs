@@ -1,4 +1,252 @@
-//! OpenAPI → mcs ToolDriver generator, used from `build.rs`.
+//! OpenAPI documents → typed, static mcs drivers, at build time.
 //!
-//! This crate is reserved for the code generator: it turns vendored OpenAPI documents into
-//! typed, static `ToolDriver`s at compile time. It exposes nothing yet.
+//! A crate vendors an API description and adds a `build.rs`:
+//!
+//! ```no_run
+//! // build.rs
+//! fn main() -> Result<(), Box<dyn std::error::Error>> {
+//!     mcs_codegen::Generator::new("specs/petstore.yaml")
+//!         .driver_name("Petstore")
+//!         .include_tags(["pets"])
+//!         .write_to_out_dir("petstore.rs")?;
+//!     Ok(())
+//! }
+//! ```
+//!
+//! and includes what it wrote with one line, `mcs::include_driver!("petstore.rs");`. That
+//! gives a module `petstore` with:
+//! - `Petstore`, a driver implementing `mcs::ToolDriver` and `mcs::Driver` (a hybrid:
+//!   prompts, call extraction, validation), `Send + Sync`, usable as
+//!   `Arc<dyn ToolDriver>`; `Petstore::new()` sends to the document's first server, builder
+//!   methods set a base URL, credentials, headers, a timeout or a custom transport;
+//! - per operation, a tool (name from the `operationId`, else method and path; title from
+//!   the summary), an argument struct (`ListPetsArguments`) with doc comments, and a typed
+//!   async method (`petstore.list_pets(&args)`);
+//! - a `static` table of rows (method, path, where each argument goes, body encoding,
+//!   security, the argument schema as JSON) that `mcs::rest::RestDriver` executes.
+//!
+//! The generated code is data and thin glue; everything that runs (validation, encoding,
+//! credentials, HTTP) lives in `mcs::rest`, so a fix lands once and large documents stay
+//! cheap to compile. Output is deterministic: the same document gives a byte-identical file.
+//!
+//! What the generator reads (OpenAPI 3.0 and 3.1, Swagger 2.0, JSON or YAML, `$ref`s
+//! local and to other files) is `mcs::openapi`'s reader, the same one
+//! `OpenApiDriver::from_file` uses at run time. A document it cannot generate fails with
+//! the file, the JSON pointer and what is unsupported; [`Generator::lenient`] skips such
+//! operations instead, with one `cargo:warning` each.
+//!
+//! The same generator backs a small CLI: `cargo run -p mcs-codegen -- tools SPEC` lists the
+//! tools a document yields, `... generate SPEC` prints the module.
+
+mod docs;
+mod emit;
+mod names;
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use mcs_runtime::openapi::{self, Document, ReadOptions};
+use mcs_runtime::rest::Api;
+use proc_macro2::TokenStream;
+
+pub use mcs_runtime::openapi::{OpenApiError, Skipped};
+
+/// Turns one OpenAPI document into a driver module.
+#[derive(Clone, Debug)]
+#[must_use]
+pub struct Generator {
+    spec: PathBuf,
+    options: ReadOptions,
+}
+
+/// Why generation failed.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum Error {
+    /// The document could not be read or is not supported (names the file and the JSON
+    /// pointer).
+    Document(OpenApiError),
+    /// The generated code could not be parsed back, a bug in the generator.
+    Syntax(String),
+    /// Writing the output failed.
+    Io {
+        /// The file being written.
+        path: PathBuf,
+        /// What went wrong.
+        source: std::io::Error,
+    },
+    /// `write_to_out_dir` was called outside a build script (`OUT_DIR` is not set).
+    NoOutDir,
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Document(error) => write!(f, "{error}"),
+            Error::Syntax(message) => {
+                write!(
+                    f,
+                    "mcs-codegen produced code that does not parse: {message}"
+                )
+            }
+            Error::Io { path, source } => write!(f, "cannot write {}: {source}", path.display()),
+            Error::NoOutDir => f.write_str(
+                "OUT_DIR is not set: write_to_out_dir is meant to be called from build.rs",
+            ),
+        }
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Error::Document(error) => Some(error),
+            Error::Io { source, .. } => Some(source),
+            Error::Syntax(_) | Error::NoOutDir => None,
+        }
+    }
+}
+
+impl From<OpenApiError> for Error {
+    fn from(error: OpenApiError) -> Self {
+        Error::Document(error)
+    }
+}
+
+/// What a generation produced.
+#[derive(Clone, Debug)]
+pub struct Generated {
+    /// The formatted Rust source of the driver module.
+    pub source: String,
+    /// The rows the module holds (what the driver will execute).
+    pub api: Api,
+    /// Operations skipped in lenient mode, with the reason.
+    pub skipped: Vec<Skipped>,
+    /// Every file read (the document and the files its `$ref`s name).
+    pub files: Vec<PathBuf>,
+}
+
+impl Generator {
+    /// A generator for the document at `spec` (relative paths are relative to the current
+    /// directory, which in a build script is the crate's root).
+    pub fn new(spec: impl Into<PathBuf>) -> Self {
+        Generator {
+            spec: spec.into(),
+            options: ReadOptions::default(),
+        }
+    }
+
+    /// The driver type's name (default: from the document's `info.title`).
+    pub fn driver_name(mut self, name: impl Into<String>) -> Self {
+        self.options = self.options.driver_name(name);
+        self
+    }
+
+    /// Keeps only operations with at least one of these tags.
+    pub fn include_tags<I, S>(mut self, tags: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.options = self.options.include_tags(tags);
+        self
+    }
+
+    /// Leaves out these operations (by `operationId` or tool name).
+    pub fn exclude_operations<I, S>(mut self, operations: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.options = self.options.exclude_operations(operations);
+        self
+    }
+
+    /// Skips operations the generator cannot support instead of failing (one
+    /// `cargo:warning` each from [`write_to_out_dir`](Self::write_to_out_dir)).
+    pub fn lenient(mut self, lenient: bool) -> Self {
+        self.options = self.options.lenient(lenient);
+        self
+    }
+
+    /// Caps descriptions (tools' and schemas') at this many characters.
+    pub fn max_description_chars(mut self, chars: usize) -> Self {
+        self.options = self.options.max_description_chars(chars);
+        self
+    }
+
+    /// Keeps `example`/`examples` in the schemas shown to models (dropped by default: they
+    /// cost context).
+    pub fn keep_examples(mut self, keep: bool) -> Self {
+        self.options = self.options.keep_examples(keep);
+        self
+    }
+
+    /// Reads the document into rows.
+    pub fn read(&self) -> Result<Document, Error> {
+        Ok(openapi::read_file(&self.spec, &self.options)?)
+    }
+
+    /// The driver module as tokens.
+    pub fn tokens(&self) -> Result<(TokenStream, Document), Error> {
+        let document = self.read()?;
+        let tokens = emit::driver_module(&document.api, &self.source_label());
+        Ok((tokens, document))
+    }
+
+    /// The driver module as formatted source.
+    pub fn generate(&self) -> Result<Generated, Error> {
+        let (tokens, document) = self.tokens()?;
+        let file: syn::File = syn::parse2(tokens).map_err(|e| Error::Syntax(e.to_string()))?;
+        let header = format!(
+            "// @generated by mcs-codegen {} from {}. Do not edit: change the document or the \
+             build script.\n\n",
+            env!("CARGO_PKG_VERSION"),
+            self.source_label()
+        );
+        Ok(Generated {
+            source: header + &prettyplease::unparse(&file),
+            api: document.api,
+            skipped: document.skipped,
+            files: document.files,
+        })
+    }
+
+    /// Writes the module to `path`, only when its content changed (so the including crate
+    /// is not rebuilt for nothing).
+    pub fn write_to(&self, path: impl AsRef<Path>) -> Result<Generated, Error> {
+        let generated = self.generate()?;
+        let path = path.as_ref();
+        let unchanged = std::fs::read(path).is_ok_and(|old| old == generated.source.as_bytes());
+        if !unchanged {
+            std::fs::write(path, &generated.source).map_err(|source| Error::Io {
+                path: path.to_owned(),
+                source,
+            })?;
+        }
+        Ok(generated)
+    }
+
+    /// From `build.rs`: writes the module to `$OUT_DIR/{file_name}`, prints
+    /// `cargo:rerun-if-changed` for every file read and a `cargo:warning` for every
+    /// skipped operation. Include it with `mcs::include_driver!("{file_name}")`.
+    pub fn write_to_out_dir(&self, file_name: &str) -> Result<Generated, Error> {
+        let out_dir = std::env::var_os("OUT_DIR").ok_or(Error::NoOutDir)?;
+        println!("cargo:rerun-if-changed={}", self.spec.display());
+        let generated = self.write_to(Path::new(&out_dir).join(file_name))?;
+        for file in &generated.files {
+            println!("cargo:rerun-if-changed={}", file.display());
+        }
+        for skipped in &generated.skipped {
+            println!("cargo:warning=mcs-codegen skipped {skipped}");
+        }
+        Ok(generated)
+    }
+
+    fn source_label(&self) -> String {
+        self.spec.file_name().map_or_else(
+            || self.spec.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        )
+    }
+}
