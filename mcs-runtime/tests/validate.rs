@@ -462,6 +462,281 @@ fn deep_values_do_not_exhaust_the_stack() {
     assert_eq!(problems(json!({"city": "x", "tree": tree})).len(), 1);
 }
 
+/// Whether `value` passes `schema`, as the argument `x`.
+fn passes(schema: &Value, value: &str) -> bool {
+    validate_value("x", schema, &json!(value)).is_ok()
+}
+
+mod formats {
+    use super::*;
+
+    fn accepts(format: &str, valid: &[&str], invalid: &[&str]) {
+        let schema = json!({"type": "string", "format": format});
+        for text in valid {
+            assert!(passes(&schema, text), "{format}: {text:?} should pass");
+        }
+        for text in invalid {
+            assert!(!passes(&schema, text), "{format}: {text:?} should fail");
+        }
+    }
+
+    #[test]
+    fn date_is_a_calendar_day() {
+        let valid = [
+            "2024-02-29",
+            "2000-02-29",
+            "1999-12-31",
+            "2024-04-30",
+            "0001-01-01",
+        ];
+        let invalid = [
+            "2023-02-29",
+            "1900-02-29",
+            "2024-04-31",
+            "2024-13-01",
+            "2024-00-10",
+            "2024-01-00",
+            "2024-1-01",
+            "24-01-01",
+            "2024/01/01",
+            "2024-01-01T00:00:00Z",
+            "tomorrow",
+            "",
+        ];
+        accepts("date", &valid, &invalid);
+    }
+
+    #[test]
+    fn date_time_follows_rfc_3339() {
+        let valid = [
+            "2024-05-17T09:30:00Z",
+            "2024-05-17t09:30:00z",
+            "2024-05-17T09:30:00.123456+02:00",
+            "2024-05-17T23:59:60Z",
+            "2024-02-29T00:00:00-11:30",
+        ];
+        let invalid = [
+            "2024-05-17 09:30:00Z",
+            "2024-05-17T09:30:00",
+            "2024-05-17T09:30Z",
+            "2024-05-17T24:00:00Z",
+            "2023-02-29T00:00:00Z",
+            "2024-05-17T09:30:00.Z",
+            "2024-05-17T09:30:00+0200",
+            "2024-05-17T09:30:00+24:00",
+            "2024-05-17T22:59:60Z",
+            "2024-05-17",
+        ];
+        accepts("date-time", &valid, &invalid);
+    }
+
+    #[test]
+    fn time_needs_its_offset() {
+        let valid = [
+            "09:30:00Z",
+            "23:59:59.5+05:30",
+            "00:00:00-00:00",
+            "23:59:60Z",
+        ];
+        let invalid = [
+            "24:00:00Z",
+            "09:30:00",
+            "09:60:00Z",
+            "09:30:61Z",
+            "9:30:00Z",
+            "09:30Z",
+        ];
+        accepts("time", &valid, &invalid);
+    }
+
+    #[test]
+    fn email_is_checked_pragmatically() {
+        let valid = [
+            "ada@example.com",
+            "first.last+tag@mail.example.co.uk",
+            "jürgen@example.de",
+        ];
+        let invalid = [
+            "ada",
+            "@example.com",
+            "ada@example",
+            "ada@@example.com",
+            "a@b@example.com",
+            "ada lovelace@example.com",
+            "ada@example..com",
+            "ada@.example.com",
+            "ada@example.com.",
+        ];
+        accepts("email", &valid, &invalid);
+    }
+
+    #[test]
+    fn uuid_is_8_4_4_4_12_hex_digits() {
+        let valid = [
+            "123e4567-e89b-12d3-a456-426614174000",
+            "00000000-0000-0000-0000-000000000000",
+            "F81D4FAE-7DEC-11D0-A765-00A0C91E6BF6",
+        ];
+        let invalid = [
+            "123e4567-e89b-12d3-a456-42661417400",
+            "123e4567-e89b-12d3-a456-4266141740000",
+            "123e4567e-89b-12d3-a456-426614174000",
+            "123e4567-e89b-12d3-a456_426614174000",
+            "123e4567-e89b-12d3-a456-42661417400g",
+            "123e4567e89b12d3a456426614174000",
+        ];
+        accepts("uuid", &valid, &invalid);
+    }
+
+    #[test]
+    fn uri_has_a_scheme_and_no_spaces() {
+        let valid = [
+            "https://example.com/a?b=c#d",
+            "mailto:ada@example.com",
+            "urn:isbn:0451450523",
+            "git+ssh://host/repo.git",
+            "https://de.wikipedia.org/wiki/M%C3%BCller",
+        ];
+        let invalid = [
+            "example.com/path",
+            "/relative/path",
+            "https://example.com/a b",
+            "1http://example.com",
+            "https://example.com/\u{7}",
+            "https://example.com/%zz",
+            "\\\\server\\share",
+            "",
+        ];
+        accepts("uri", &valid, &invalid);
+    }
+
+    #[test]
+    fn uri_reference_may_be_relative() {
+        let valid = [
+            "/path?q=1",
+            "../up",
+            "#fragment",
+            "",
+            "https://example.com",
+            "a/b:c",
+        ];
+        let invalid = ["/a b", "1a:b", "\\\\server\\share", "/%g0"];
+        accepts("uri-reference", &valid, &invalid);
+    }
+
+    #[test]
+    fn ip_addresses_use_the_standard_parsers() {
+        accepts(
+            "ipv4",
+            &["192.0.2.1", "0.0.0.0", "255.255.255.255"],
+            &[
+                "256.0.0.1",
+                "192.0.2",
+                "192.0.2.1.5",
+                "01.2.3.4",
+                "::1",
+                " 192.0.2.1",
+            ],
+        );
+        accepts(
+            "ipv6",
+            &[
+                "::1",
+                "2001:db8::1",
+                "::ffff:192.0.2.1",
+                "fe80:0:0:0:0:0:0:1",
+            ],
+            &[
+                "2001:db8:::1",
+                "192.0.2.1",
+                "fe80::1%eth0",
+                "12345::1",
+                "2001:db8::g",
+            ],
+        );
+    }
+
+    #[test]
+    fn hostname_follows_rfc_1123() {
+        let long_label = "a".repeat(64);
+        let too_long = ["a"; 127].join(".") + ".com";
+        let valid = [
+            "example.com",
+            "api.example.com",
+            "localhost",
+            "3com.com",
+            "xn--bcher-kva.example",
+        ];
+        let invalid = [
+            "-example.com",
+            "example-.com",
+            "exa_mple.com",
+            "example..com",
+            "",
+            "ex ample.com",
+            long_label.as_str(),
+            too_long.as_str(),
+        ];
+        accepts("hostname", &valid, &invalid);
+    }
+
+    #[test]
+    fn unknown_formats_and_non_strings_are_not_checked() {
+        assert!(passes(
+            &json!({"type": "string", "format": "password"}),
+            "x"
+        ));
+        assert!(passes(&json!({"format": "made-up"}), "anything"));
+        let number = json!({"type": "integer", "format": "date"});
+        assert!(validate_value("x", &number, &json!(5)).is_ok());
+    }
+
+    #[test]
+    fn a_wrong_format_names_the_argument_and_how_to_write_it() {
+        let tool = Tool::new("book", "Books a table.")
+            .with_parameter(
+                ToolParameter::new("day", "The day.")
+                    .required(true)
+                    .with_schema(json!({"type": "string", "format": "date"})),
+            )
+            .with_parameter(ToolParameter::new("guest", "Who.").with_schema(json!({
+                "type": "object",
+                "properties": {"email": {"type": ["string", "null"], "format": "email"}}
+            })));
+        let problems: Vec<String> = validate_arguments(
+            &tool,
+            &json!({"day": "2023-02-29", "guest": {"email": "ada"}}),
+        )
+        .unwrap_err()
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+        assert_eq!(
+            problems,
+            [
+                "argument `day`: expected a string (date), written YYYY-MM-DD, got the string \"2023-02-29\"",
+                "argument `guest.email`: expected a string (email) or null, written like name@example.com, got the string \"ada\"",
+            ]
+        );
+        let missing = validate_arguments(&tool, &json!({})).unwrap_err();
+        assert_eq!(
+            missing[0].to_string(),
+            "missing required argument `day` (expected a string (date), written YYYY-MM-DD)"
+        );
+    }
+
+    #[test]
+    fn the_expected_text_of_a_date_time_says_how_to_write_it() {
+        let schema = json!({"type": "string", "format": "date-time"});
+        let problems = validate_value("when", &schema, &json!("next tuesday")).unwrap_err();
+        assert_eq!(
+            problems[0].to_string(),
+            "argument `when`: expected a string (date-time), written YYYY-MM-DDThh:mm:ss with \
+             Z or an offset such as +02:00, got the string \"next tuesday\""
+        );
+    }
+}
+
 mod coercion {
     use super::*;
 

@@ -10,12 +10,16 @@
 //! `3.0` is an integer), `enum`, `const`, `properties`, `required`, `additionalProperties`,
 //! `items`, `prefixItems`, `allOf`, `anyOf`, `oneOf` (as `anyOf`: one fitting alternative is
 //! enough), `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`, `minLength`,
-//! `maxLength`, `minItems`, `maxItems`, and `$ref` into the schema's own `$defs`. Not checked:
-//! `pattern` and `patternProperties` (there is no regular-expression engine here; an object
-//! with `patternProperties` is not checked for unknown members either), `format` (an annotation
-//! in JSON Schema 2020-12), and the rarer keywords (`not`, `if`, `uniqueItems`, ...).
+//! `maxLength`, `minItems`, `maxItems`, `$ref` into the schema's own `$defs`, and the string
+//! formats `date`, `date-time`, `time`, `email`, `uuid`, `uri`, `uri-reference`, `ipv4`,
+//! `ipv6` and `hostname` (JSON Schema 2020-12 makes `format` an annotation; REST APIs mean it
+//! as a rule, and their servers enforce it). Not checked: other formats, `pattern` and
+//! `patternProperties` (there is no regular-expression engine here; an object with
+//! `patternProperties` is not checked for unknown members either), and the rarer keywords
+//! (`not`, `if`, `uniqueItems`, ...).
 
 mod coerce;
+mod format;
 
 use std::borrow::Cow;
 
@@ -195,7 +199,11 @@ impl<'s> Validator<'s> {
                 }
             }
             Value::String(text) => {
-                if !within_count(|| text.chars().count(), object, LENGTH) {
+                let fits = within_count(|| text.chars().count(), object, LENGTH)
+                    && field(object, "format")
+                        .and_then(Value::as_str)
+                        .is_none_or(|name| format::conforms(name, text));
+                if !fits {
                     out.push(self.invalid(path, schema, value));
                 }
             }
@@ -397,9 +405,25 @@ impl<'s> Validator<'s> {
         }
     }
 
-    /// What `schema` accepts, in words, seen through a reference.
+    /// What `schema` accepts, in words, seen through a reference. A checked string format
+    /// comes with how it is written: `a string (date), written YYYY-MM-DD`. (That is said here
+    /// rather than in [`describe`], whose short `a string (date)` also serves listings.)
     fn expected(&self, schema: &Value) -> String {
-        describe(self.resolved(schema))
+        let schema = self.resolved(schema);
+        let text = describe(schema);
+        let admits_strings = match schema.get("type") {
+            Some(Value::String(kind)) => kind == "string",
+            Some(Value::Array(kinds)) => kinds.iter().any(|kind| kind == "string"),
+            _ => false,
+        };
+        let listed = schema.get("enum").is_some() || schema.get("const").is_some();
+        match schema.get("format").and_then(Value::as_str) {
+            Some(name) if admits_strings && !listed => match format::hint(name) {
+                Some(hint) => format!("{text}, {hint}"),
+                None => text,
+            },
+            _ => text,
+        }
     }
 
     /// `schema`, or what its `$ref` points at when it is only a reference.
