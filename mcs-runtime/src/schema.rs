@@ -441,7 +441,13 @@ fn describe_type(kind: &str, object: &Map<String, Value>, depth: usize) -> Strin
         None => base.to_owned(),
     };
     match kind {
-        "string" => with_count(with_format("a string"), object, "Length", "character"),
+        "string" => {
+            let text = match object.get("pattern").and_then(Value::as_str) {
+                Some(pattern) => format!("{} matching `{}`", with_format("a string"), cut(pattern)),
+                None => with_format("a string"),
+            };
+            with_count(text, object, "Length", "character")
+        }
         "integer" => with_bounds(with_format("an integer"), object),
         "number" => with_bounds(with_format("a number"), object),
         "boolean" => "a boolean (true or false)".to_owned(),
@@ -559,6 +565,14 @@ pub fn render_value(value: &Value, limit: usize) -> String {
     }
     let cut: String = text.chars().take(limit).collect();
     format!("{cut}…")
+}
+
+/// A pattern as an error shows it: whole when it is short enough to read.
+fn cut(pattern: &str) -> String {
+    match pattern.char_indices().nth(80) {
+        Some((end, _)) => format!("{}…", &pattern[..end]),
+        None => pattern.to_owned(),
+    }
 }
 
 /// A value as it reads in prose: strings without quotes.

@@ -737,6 +737,75 @@ mod formats {
     }
 }
 
+// The runtime's tests run with `pattern` when a feature of the workspace turns it on; these
+// need it.
+#[cfg(feature = "pattern")]
+mod patterns {
+    use super::*;
+
+    #[test]
+    fn a_pattern_matches_anywhere_unless_anchored() {
+        let loose = json!({"type": "string", "pattern": "[0-9]{3}"});
+        assert!(passes(&loose, "abc123def"));
+        assert!(!passes(&loose, "ab12cd"));
+        let anchored = json!({"type": "string", "pattern": "^[a-z]+$"});
+        assert!(passes(&anchored, "abc"));
+        assert!(!passes(&anchored, "abc1"));
+    }
+
+    #[test]
+    fn a_mismatch_names_the_argument_and_the_pattern() {
+        let schema = json!({"type": "string", "pattern": "^[a-z]+$", "maxLength": 8});
+        let problems = validate_value("slug", &schema, &json!("Hello World")).unwrap_err();
+        assert_eq!(
+            problems[0].to_string(),
+            "argument `slug`: expected a string matching `^[a-z]+$` (at most 8 characters), \
+             got the string \"Hello World\""
+        );
+    }
+
+    #[test]
+    fn patterns_the_regex_crate_cannot_compile_are_accepted() {
+        // Lookahead, a backreference, and a pattern that is not a regular expression at all.
+        for pattern in ["^(?!admin$)", r"^(a)\1$", "[unclosed", "(a{1000}){1000}"] {
+            let schema = json!({"type": "string", "pattern": pattern});
+            assert!(passes(&schema, "admin"), "{pattern}");
+            assert!(passes(&schema, "admin"), "{pattern}, again from the cache");
+        }
+    }
+
+    #[test]
+    fn the_cache_does_not_change_results() {
+        let schema = json!({"type": "string", "pattern": "^v[0-9]+$"});
+        for _ in 0..3 {
+            assert!(passes(&schema, "v12"));
+            assert!(!passes(&schema, "12"));
+        }
+        // Many distinct patterns, more than the cache keeps, then the first ones again.
+        for n in 0..600 {
+            let schema = json!({"type": "string", "pattern": format!("^x{{{n}}}$")});
+            assert!(passes(&schema, &"x".repeat(n)));
+            assert!(!passes(&schema, &"x".repeat(n + 1)));
+        }
+        assert!(passes(&schema, "v12"));
+        assert!(!passes(&schema, "12"));
+    }
+
+    #[test]
+    fn patterns_in_nested_schemas_name_the_path() {
+        let schema = json!({
+            "type": "object",
+            "properties": {"codes": {"type": "array", "items": {"type": "string", "pattern": "^[A-Z]{2}$"}}}
+        });
+        let problems =
+            validate_value("filter", &schema, &json!({"codes": ["DE", "fr"]})).unwrap_err();
+        assert_eq!(
+            problems[0].to_string(),
+            "argument `filter.codes[1]`: expected a string matching `^[A-Z]{2}$`, got the string \"fr\""
+        );
+    }
+}
+
 mod coercion {
     use super::*;
 

@@ -13,13 +13,15 @@
 //! `maxLength`, `minItems`, `maxItems`, `$ref` into the schema's own `$defs`, and the string
 //! formats `date`, `date-time`, `time`, `email`, `uuid`, `uri`, `uri-reference`, `ipv4`,
 //! `ipv6` and `hostname` (JSON Schema 2020-12 makes `format` an annotation; REST APIs mean it
-//! as a rule, and their servers enforce it). Not checked: other formats, `pattern` and
-//! `patternProperties` (there is no regular-expression engine here; an object with
-//! `patternProperties` is not checked for unknown members either), and the rarer keywords
-//! (`not`, `if`, `uniqueItems`, ...).
+//! as a rule, and their servers enforce it), and `pattern` with the `pattern` feature (which
+//! `rest` turns on; a pattern the `regex` crate cannot compile, with lookaround or
+//! backreferences, is not checked). Not checked: other formats, `pattern` without the
+//! feature, `patternProperties` (an object with it is not checked for unknown members
+//! either), and the rarer keywords (`not`, `if`, `uniqueItems`, ...).
 
 mod coerce;
 mod format;
+mod pattern;
 
 use std::borrow::Cow;
 
@@ -202,7 +204,10 @@ impl<'s> Validator<'s> {
                 let fits = within_count(|| text.chars().count(), object, LENGTH)
                     && field(object, "format")
                         .and_then(Value::as_str)
-                        .is_none_or(|name| format::conforms(name, text));
+                        .is_none_or(|name| format::conforms(name, text))
+                    && field(object, "pattern")
+                        .and_then(Value::as_str)
+                        .is_none_or(|regex| pattern::matches(regex, text));
                 if !fits {
                     out.push(self.invalid(path, schema, value));
                 }
