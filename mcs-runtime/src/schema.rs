@@ -375,7 +375,11 @@ pub enum PathSegment {
 /// A short phrase for what `schema` accepts, for error messages: `a string`,
 /// `one of "metric", "imperial"`, `an array of integers`.
 pub fn describe(schema: &Value) -> String {
-    describe_within(schema, 0)
+    let text = describe_within(schema, 0);
+    match schema.get("not") {
+        Some(forbidden) => format!("{text}, but not {}", describe_within(forbidden, 1)),
+        None => text,
+    }
 }
 
 fn describe_within(schema: &Value, depth: usize) -> String {
@@ -453,10 +457,14 @@ fn describe_type(kind: &str, object: &Map<String, Value>, depth: usize) -> Strin
         "boolean" => "a boolean (true or false)".to_owned(),
         "null" => "null".to_owned(),
         "array" => {
+            let unique = object.get("uniqueItems") == Some(&Value::Bool(true));
+            let distinct = if unique { "distinct " } else { "" };
             let text = match object.get("items") {
                 Some(items) if items.is_object() => {
-                    format!("an array of {}", plural(&describe_within(items, depth + 1)))
+                    let items = plural(&describe_within(items, depth + 1));
+                    format!("an array of {distinct}{items}")
                 }
+                _ if unique => "an array of distinct values".to_owned(),
                 _ => "an array".to_owned(),
             };
             with_count(text, object, "Items", "item")

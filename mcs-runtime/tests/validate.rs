@@ -4,6 +4,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use mcs_runtime::schema::describe;
 use mcs_runtime::table::{ParamDef, ParamKind, ToolDef, ToolSet, schema_for};
 use mcs_runtime::validate::{coerce_text, validate_arguments, validate_value};
 use mcs_runtime::{Tool, ToolParameter};
@@ -803,6 +804,148 @@ mod patterns {
             problems[0].to_string(),
             "argument `filter.codes[1]`: expected a string matching `^[A-Z]{2}$`, got the string \"fr\""
         );
+    }
+}
+
+mod unique_items {
+    use super::*;
+
+    fn tags() -> Value {
+        json!({"type": "array", "items": {"type": "string"}, "uniqueItems": true})
+    }
+
+    #[test]
+    fn a_repeat_is_named_with_the_item_it_repeats() {
+        let problems = validate_value("tags", &tags(), &json!(["a", "b", "c", "b"])).unwrap_err();
+        let texts: Vec<String> = problems.iter().map(ToString::to_string).collect();
+        assert_eq!(
+            texts,
+            [
+                "argument `tags[3]`: expected a value different from `tags[1]` (the array's items \
+              must be unique), got the string \"b\""
+            ]
+        );
+    }
+
+    #[test]
+    fn every_repeat_is_reported() {
+        let problems =
+            validate_value("tags", &tags(), &json!(["a", "a", "b", "a", "b"])).unwrap_err();
+        let places: Vec<&str> = problems.iter().map(|p| p.argument.as_str()).collect();
+        assert_eq!(places, ["tags[1]", "tags[3]", "tags[4]"]);
+    }
+
+    #[test]
+    fn distinct_items_pass_and_false_checks_nothing() {
+        assert!(validate_value("tags", &tags(), &json!(["a", "b", "A"])).is_ok());
+        assert!(validate_value("tags", &tags(), &json!([])).is_ok());
+        let allowed = json!({"type": "array", "uniqueItems": false});
+        assert!(validate_value("tags", &allowed, &json!([1, 1])).is_ok());
+    }
+
+    #[test]
+    fn numbers_are_compared_by_value() {
+        let schema = json!({"type": "array", "uniqueItems": true});
+        let problems = validate_value("ids", &schema, &json!([1, 2, 1.0])).unwrap_err();
+        assert_eq!(problems[0].argument, "ids[2]");
+        assert!(validate_value("ids", &schema, &json!([1, "1", [1], true])).is_ok());
+    }
+
+    #[test]
+    fn nested_objects_are_compared_by_value_whatever_their_member_order() {
+        let schema = json!({"type": "object", "properties": {"stops": {
+            "type": "array",
+            "uniqueItems": true,
+            "items": {"type": "object"}
+        }}});
+        let route = json!({"stops": [
+            {"at": {"lat": 1, "lon": 2}, "tags": ["x"]},
+            {"at": {"lat": 1, "lon": 3}, "tags": ["x"]},
+            {"tags": ["x"], "at": {"lon": 2.0, "lat": 1}},
+        ]});
+        let problems = validate_value("route", &schema, &route).unwrap_err();
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert_eq!(
+            problems[0].to_string(),
+            "argument `route.stops[2]`: expected a value different from `route.stops[0]` (the \
+             array's items must be unique), got an object: {\"tags\":[\"x\"],\"at\":{\"lon\":2.0,\"lat\":1}}"
+        );
+        let different = json!({"stops": [{"at": [1, 2]}, {"at": [2, 1]}]});
+        assert!(validate_value("route", &schema, &different).is_ok());
+    }
+
+    #[test]
+    fn the_expected_text_says_the_items_are_distinct() {
+        assert_eq!(describe(&tags()), "an array of distinct strings");
+        let bounded = json!({"type": "array", "items": {"type": "integer"}, "uniqueItems": true, "maxItems": 3});
+        assert_eq!(
+            describe(&bounded),
+            "an array of distinct integers (at most 3 items)"
+        );
+    }
+}
+
+mod not {
+    use super::*;
+
+    #[test]
+    fn a_value_the_not_schema_accepts_is_rejected() {
+        let schema = json!({"type": "string", "not": {"enum": ["admin", "root"]}});
+        assert!(validate_value("user", &schema, &json!("ada")).is_ok());
+        let problems = validate_value("user", &schema, &json!("root")).unwrap_err();
+        assert_eq!(
+            problems[0].to_string(),
+            "argument `user`: expected a value that is not one of \"admin\", \"root\", got the \
+             string \"root\""
+        );
+    }
+
+    #[test]
+    fn not_a_type() {
+        let schema = json!({"not": {"type": "null"}});
+        assert!(validate_value("x", &schema, &json!(0)).is_ok());
+        let problems = validate_value("x", &schema, &Value::Null).unwrap_err();
+        assert_eq!(
+            problems[0].to_string(),
+            "argument `x`: expected a value that is not null, got null"
+        );
+    }
+
+    #[test]
+    fn not_inside_items_names_the_item() {
+        let schema = json!({"type": "array", "items": {"type": "integer", "not": {"const": 0}}});
+        let problems = validate_value("divisors", &schema, &json!([3, 0])).unwrap_err();
+        assert_eq!(
+            problems[0].to_string(),
+            "argument `divisors[1]`: expected a value that is not exactly 0, got 0"
+        );
+    }
+
+    #[test]
+    fn a_missing_argument_says_what_it_may_not_be() {
+        let schema = json!({"type": "string", "not": {"const": ""}});
+        assert_eq!(describe(&schema), "a string, but not exactly \"\"");
+    }
+}
+
+#[test]
+fn expected_texts_name_patterns() {
+    let cases = [
+        (
+            json!({"type": "string", "pattern": "^[a-z]+$"}),
+            "a string matching `^[a-z]+$`",
+        ),
+        (
+            json!({"type": "string", "format": "date", "pattern": "^2024-"}),
+            "a string (date) matching `^2024-`",
+        ),
+        (
+            json!({"type": "string", "pattern": "x".repeat(100)}),
+            &format!("a string matching `{}…`", "x".repeat(80)),
+        ),
+    ];
+    for (schema, expected) in cases {
+        assert_eq!(describe(&schema), expected, "{schema}");
     }
 }
 

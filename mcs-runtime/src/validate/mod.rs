@@ -15,13 +15,15 @@
 //! `ipv6` and `hostname` (JSON Schema 2020-12 makes `format` an annotation; REST APIs mean it
 //! as a rule, and their servers enforce it), and `pattern` with the `pattern` feature (which
 //! `rest` turns on; a pattern the `regex` crate cannot compile, with lookaround or
-//! backreferences, is not checked). Not checked: other formats, `pattern` without the
-//! feature, `patternProperties` (an object with it is not checked for unknown members
-//! either), and the rarer keywords (`not`, `if`, `uniqueItems`, ...).
+//! backreferences, is not checked), `uniqueItems` (by the same equality as `enum`), and `not`.
+//! Not checked: other formats, `pattern` without the feature, `patternProperties` (an object
+//! with it is not checked for unknown members either), and the rarer keywords (`if`/`then`/
+//! `else`, `contains`, `multipleOf`, `minProperties`, `propertyNames`, ...).
 
 mod coerce;
 mod format;
 mod pattern;
+mod unique;
 
 use std::borrow::Cow;
 
@@ -194,6 +196,22 @@ impl<'s> Validator<'s> {
             out.push(self.invalid(path, schema, value));
             return;
         }
+        // Deeper than validation follows, the `not` schema would accept everything unchecked,
+        // and so reject what it never looked at.
+        if let Some(forbidden) = field(object, "not")
+            && depth < MAX_DEPTH
+        {
+            let mut problems = Vec::new();
+            self.check(forbidden, value, path, depth + 1, &mut problems);
+            if problems.is_empty() {
+                out.push(ArgumentError::invalid(
+                    join_path(self.base, path),
+                    format!("a value that is not {}", describe(self.resolved(forbidden))),
+                    describe_received(value),
+                ));
+                return;
+            }
+        }
         match value {
             Value::Number(number) => {
                 if !within_bounds(number, object) {
@@ -218,6 +236,9 @@ impl<'s> Validator<'s> {
                     return;
                 }
                 self.check_items(object, items, path, depth, out);
+                if field(object, "uniqueItems") == Some(&Value::Bool(true)) {
+                    self.check_unique(items, path, out);
+                }
             }
             Value::Object(members) => self.check_members(object, members, path, depth, out),
             Value::Null | Value::Bool(_) => {}
@@ -359,6 +380,28 @@ impl<'s> Validator<'s> {
             };
             path.push(PathSegment::Index(index));
             self.check(schema, item, path, depth + 1, out);
+            path.pop();
+        }
+    }
+
+    /// `uniqueItems`: each repeat is named with the item it repeats (`tags[3]` repeats
+    /// `tags[1]`), so the model knows which one to drop.
+    fn check_unique(
+        &self,
+        items: &[Value],
+        path: &mut Vec<PathSegment>,
+        out: &mut Vec<ArgumentError>,
+    ) {
+        for (repeat, first) in unique::repeats(items) {
+            path.push(PathSegment::Index(first));
+            let earlier = join_path(self.base, path);
+            path.pop();
+            path.push(PathSegment::Index(repeat));
+            out.push(ArgumentError::invalid(
+                join_path(self.base, path),
+                format!("a value different from `{earlier}` (the array's items must be unique)"),
+                describe_received(&items[repeat]),
+            ));
             path.pop();
         }
     }
