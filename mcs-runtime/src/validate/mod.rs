@@ -10,10 +10,10 @@
 //! `3.0` is an integer), `enum`, `const`, `properties`, `required`, `additionalProperties`,
 //! `items`, `prefixItems`, `allOf`, `anyOf`, `oneOf` (as `anyOf`: one fitting alternative is
 //! enough), `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`, `minLength`,
-//! `maxLength`, `minItems`, `maxItems`, `$ref` into the schema's own `$defs`, and the string
+//! `maxLength`, `minItems`, `maxItems`, `$ref` into the schema's own `$defs`, the string
 //! formats `date`, `date-time`, `time`, `email`, `uuid`, `uri`, `uri-reference`, `ipv4`,
 //! `ipv6` and `hostname` (JSON Schema 2020-12 makes `format` an annotation; REST APIs mean it
-//! as a rule, and their servers enforce it), and `pattern` with the `pattern` feature (which
+//! as a rule, and their servers enforce it), `pattern` with the `pattern` feature (which
 //! `rest` turns on; a pattern the `regex` crate cannot compile, with lookaround or
 //! backreferences, is not checked), `uniqueItems` (by the same equality as `enum`), and `not`.
 //! Not checked: other formats, `pattern` without the feature, `patternProperties` (an object
