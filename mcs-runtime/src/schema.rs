@@ -375,7 +375,11 @@ pub enum PathSegment {
 /// A short phrase for what `schema` accepts, for error messages: `a string`,
 /// `one of "metric", "imperial"`, `an array of integers`.
 pub fn describe(schema: &Value) -> String {
-    describe_within(schema, 0)
+    let text = describe_within(schema, 0);
+    match schema.get("not") {
+        Some(forbidden) => format!("{text}, but not {}", describe_within(forbidden, 1)),
+        None => text,
+    }
 }
 
 fn describe_within(schema: &Value, depth: usize) -> String {
@@ -441,16 +445,26 @@ fn describe_type(kind: &str, object: &Map<String, Value>, depth: usize) -> Strin
         None => base.to_owned(),
     };
     match kind {
-        "string" => with_count(with_format("a string"), object, "Length", "character"),
+        "string" => {
+            let text = match object.get("pattern").and_then(Value::as_str) {
+                Some(pattern) => format!("{} matching `{}`", with_format("a string"), cut(pattern)),
+                None => with_format("a string"),
+            };
+            with_count(text, object, "Length", "character")
+        }
         "integer" => with_bounds(with_format("an integer"), object),
         "number" => with_bounds(with_format("a number"), object),
         "boolean" => "a boolean (true or false)".to_owned(),
         "null" => "null".to_owned(),
         "array" => {
+            let unique = object.get("uniqueItems") == Some(&Value::Bool(true));
+            let distinct = if unique { "distinct " } else { "" };
             let text = match object.get("items") {
                 Some(items) if items.is_object() => {
-                    format!("an array of {}", plural(&describe_within(items, depth + 1)))
+                    let items = plural(&describe_within(items, depth + 1));
+                    format!("an array of {distinct}{items}")
                 }
+                _ if unique => "an array of distinct values".to_owned(),
                 _ => "an array".to_owned(),
             };
             with_count(text, object, "Items", "item")
@@ -559,6 +573,14 @@ pub fn render_value(value: &Value, limit: usize) -> String {
     }
     let cut: String = text.chars().take(limit).collect();
     format!("{cut}…")
+}
+
+/// A pattern as an error shows it: whole when it is short enough to read.
+fn cut(pattern: &str) -> String {
+    match pattern.char_indices().nth(80) {
+        Some((end, _)) => format!("{}…", &pattern[..end]),
+        None => pattern.to_owned(),
+    }
 }
 
 /// A value as it reads in prose: strings without quotes.

@@ -4,6 +4,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use mcs_runtime::schema::describe;
 use mcs_runtime::table::{ParamDef, ParamKind, ToolDef, ToolSet, schema_for};
 use mcs_runtime::validate::{coerce_text, validate_arguments, validate_value};
 use mcs_runtime::{Tool, ToolParameter};
@@ -460,6 +461,492 @@ fn deep_values_do_not_exhaust_the_stack() {
         tree = json!({"name": "node", "children": [tree]});
     }
     assert_eq!(problems(json!({"city": "x", "tree": tree})).len(), 1);
+}
+
+/// Whether `value` passes `schema`, as the argument `x`.
+fn passes(schema: &Value, value: &str) -> bool {
+    validate_value("x", schema, &json!(value)).is_ok()
+}
+
+mod formats {
+    use super::*;
+
+    fn accepts(format: &str, valid: &[&str], invalid: &[&str]) {
+        let schema = json!({"type": "string", "format": format});
+        for text in valid {
+            assert!(passes(&schema, text), "{format}: {text:?} should pass");
+        }
+        for text in invalid {
+            assert!(!passes(&schema, text), "{format}: {text:?} should fail");
+        }
+    }
+
+    #[test]
+    fn date_is_a_calendar_day() {
+        let valid = [
+            "2024-02-29",
+            "2000-02-29",
+            "1999-12-31",
+            "2024-04-30",
+            "0001-01-01",
+        ];
+        let invalid = [
+            "2023-02-29",
+            "1900-02-29",
+            "2024-04-31",
+            "2024-13-01",
+            "2024-00-10",
+            "2024-01-00",
+            "2024-1-01",
+            "24-01-01",
+            "2024/01/01",
+            "2024-01-01T00:00:00Z",
+            "tomorrow",
+            "",
+        ];
+        accepts("date", &valid, &invalid);
+    }
+
+    #[test]
+    fn date_time_follows_rfc_3339() {
+        let valid = [
+            "2024-05-17T09:30:00Z",
+            "2024-05-17t09:30:00z",
+            "2024-05-17T09:30:00.123456+02:00",
+            "2024-05-17T23:59:60Z",
+            "2024-02-29T00:00:00-11:30",
+        ];
+        let invalid = [
+            "2024-05-17 09:30:00Z",
+            "2024-05-17T09:30:00",
+            "2024-05-17T09:30Z",
+            "2024-05-17T24:00:00Z",
+            "2023-02-29T00:00:00Z",
+            "2024-05-17T09:30:00.Z",
+            "2024-05-17T09:30:00+0200",
+            "2024-05-17T09:30:00+24:00",
+            "2024-05-17T22:59:60Z",
+            "2024-05-17",
+        ];
+        accepts("date-time", &valid, &invalid);
+    }
+
+    #[test]
+    fn time_needs_its_offset() {
+        let valid = [
+            "09:30:00Z",
+            "23:59:59.5+05:30",
+            "00:00:00-00:00",
+            "23:59:60Z",
+        ];
+        let invalid = [
+            "24:00:00Z",
+            "09:30:00",
+            "09:60:00Z",
+            "09:30:61Z",
+            "9:30:00Z",
+            "09:30Z",
+        ];
+        accepts("time", &valid, &invalid);
+    }
+
+    #[test]
+    fn email_is_checked_pragmatically() {
+        let valid = [
+            "ada@example.com",
+            "first.last+tag@mail.example.co.uk",
+            "jürgen@example.de",
+        ];
+        let invalid = [
+            "ada",
+            "@example.com",
+            "ada@example",
+            "ada@@example.com",
+            "a@b@example.com",
+            "ada lovelace@example.com",
+            "ada@example..com",
+            "ada@.example.com",
+            "ada@example.com.",
+        ];
+        accepts("email", &valid, &invalid);
+    }
+
+    #[test]
+    fn uuid_is_8_4_4_4_12_hex_digits() {
+        let valid = [
+            "123e4567-e89b-12d3-a456-426614174000",
+            "00000000-0000-0000-0000-000000000000",
+            "F81D4FAE-7DEC-11D0-A765-00A0C91E6BF6",
+        ];
+        let invalid = [
+            "123e4567-e89b-12d3-a456-42661417400",
+            "123e4567-e89b-12d3-a456-4266141740000",
+            "123e4567e-89b-12d3-a456-426614174000",
+            "123e4567-e89b-12d3-a456_426614174000",
+            "123e4567-e89b-12d3-a456-42661417400g",
+            "123e4567e89b12d3a456426614174000",
+        ];
+        accepts("uuid", &valid, &invalid);
+    }
+
+    #[test]
+    fn uri_has_a_scheme_and_no_spaces() {
+        let valid = [
+            "https://example.com/a?b=c#d",
+            "mailto:ada@example.com",
+            "urn:isbn:0451450523",
+            "git+ssh://host/repo.git",
+            "https://de.wikipedia.org/wiki/M%C3%BCller",
+        ];
+        let invalid = [
+            "example.com/path",
+            "/relative/path",
+            "https://example.com/a b",
+            "1http://example.com",
+            "https://example.com/\u{7}",
+            "https://example.com/%zz",
+            "\\\\server\\share",
+            "",
+        ];
+        accepts("uri", &valid, &invalid);
+    }
+
+    #[test]
+    fn uri_reference_may_be_relative() {
+        let valid = [
+            "/path?q=1",
+            "../up",
+            "#fragment",
+            "",
+            "https://example.com",
+            "a/b:c",
+        ];
+        let invalid = ["/a b", "1a:b", "\\\\server\\share", "/%g0"];
+        accepts("uri-reference", &valid, &invalid);
+    }
+
+    #[test]
+    fn ip_addresses_use_the_standard_parsers() {
+        accepts(
+            "ipv4",
+            &["192.0.2.1", "0.0.0.0", "255.255.255.255"],
+            &[
+                "256.0.0.1",
+                "192.0.2",
+                "192.0.2.1.5",
+                "01.2.3.4",
+                "::1",
+                " 192.0.2.1",
+            ],
+        );
+        accepts(
+            "ipv6",
+            &[
+                "::1",
+                "2001:db8::1",
+                "::ffff:192.0.2.1",
+                "fe80:0:0:0:0:0:0:1",
+            ],
+            &[
+                "2001:db8:::1",
+                "192.0.2.1",
+                "fe80::1%eth0",
+                "12345::1",
+                "2001:db8::g",
+            ],
+        );
+    }
+
+    #[test]
+    fn hostname_follows_rfc_1123() {
+        let long_label = "a".repeat(64);
+        let too_long = ["a"; 127].join(".") + ".com";
+        let valid = [
+            "example.com",
+            "api.example.com",
+            "localhost",
+            "3com.com",
+            "xn--bcher-kva.example",
+        ];
+        let invalid = [
+            "-example.com",
+            "example-.com",
+            "exa_mple.com",
+            "example..com",
+            "",
+            "ex ample.com",
+            long_label.as_str(),
+            too_long.as_str(),
+        ];
+        accepts("hostname", &valid, &invalid);
+    }
+
+    #[test]
+    fn unknown_formats_and_non_strings_are_not_checked() {
+        assert!(passes(
+            &json!({"type": "string", "format": "password"}),
+            "x"
+        ));
+        assert!(passes(&json!({"format": "made-up"}), "anything"));
+        let number = json!({"type": "integer", "format": "date"});
+        assert!(validate_value("x", &number, &json!(5)).is_ok());
+    }
+
+    #[test]
+    fn a_wrong_format_names_the_argument_and_how_to_write_it() {
+        let tool = Tool::new("book", "Books a table.")
+            .with_parameter(
+                ToolParameter::new("day", "The day.")
+                    .required(true)
+                    .with_schema(json!({"type": "string", "format": "date"})),
+            )
+            .with_parameter(ToolParameter::new("guest", "Who.").with_schema(json!({
+                "type": "object",
+                "properties": {"email": {"type": ["string", "null"], "format": "email"}}
+            })));
+        let problems: Vec<String> = validate_arguments(
+            &tool,
+            &json!({"day": "2023-02-29", "guest": {"email": "ada"}}),
+        )
+        .unwrap_err()
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+        assert_eq!(
+            problems,
+            [
+                "argument `day`: expected a string (date), written YYYY-MM-DD, got the string \"2023-02-29\"",
+                "argument `guest.email`: expected a string (email) or null, written like name@example.com, got the string \"ada\"",
+            ]
+        );
+        let missing = validate_arguments(&tool, &json!({})).unwrap_err();
+        assert_eq!(
+            missing[0].to_string(),
+            "missing required argument `day` (expected a string (date), written YYYY-MM-DD)"
+        );
+    }
+
+    #[test]
+    fn the_expected_text_of_a_date_time_says_how_to_write_it() {
+        let schema = json!({"type": "string", "format": "date-time"});
+        let problems = validate_value("when", &schema, &json!("next tuesday")).unwrap_err();
+        assert_eq!(
+            problems[0].to_string(),
+            "argument `when`: expected a string (date-time), written YYYY-MM-DDThh:mm:ss with \
+             Z or an offset such as +02:00, got the string \"next tuesday\""
+        );
+    }
+}
+
+// The runtime's tests run with `pattern` when a feature of the workspace turns it on; these
+// need it.
+#[cfg(feature = "pattern")]
+mod patterns {
+    use super::*;
+
+    #[test]
+    fn a_pattern_matches_anywhere_unless_anchored() {
+        let loose = json!({"type": "string", "pattern": "[0-9]{3}"});
+        assert!(passes(&loose, "abc123def"));
+        assert!(!passes(&loose, "ab12cd"));
+        let anchored = json!({"type": "string", "pattern": "^[a-z]+$"});
+        assert!(passes(&anchored, "abc"));
+        assert!(!passes(&anchored, "abc1"));
+    }
+
+    #[test]
+    fn a_mismatch_names_the_argument_and_the_pattern() {
+        let schema = json!({"type": "string", "pattern": "^[a-z]+$", "maxLength": 8});
+        let problems = validate_value("slug", &schema, &json!("Hello World")).unwrap_err();
+        assert_eq!(
+            problems[0].to_string(),
+            "argument `slug`: expected a string matching `^[a-z]+$` (at most 8 characters), \
+             got the string \"Hello World\""
+        );
+    }
+
+    #[test]
+    fn patterns_the_regex_crate_cannot_compile_are_accepted() {
+        // Lookahead, a backreference, and a pattern that is not a regular expression at all.
+        for pattern in ["^(?!admin$)", r"^(a)\1$", "[unclosed", "(a{1000}){1000}"] {
+            let schema = json!({"type": "string", "pattern": pattern});
+            assert!(passes(&schema, "admin"), "{pattern}");
+            assert!(passes(&schema, "admin"), "{pattern}, again from the cache");
+        }
+    }
+
+    #[test]
+    fn the_cache_does_not_change_results() {
+        let schema = json!({"type": "string", "pattern": "^v[0-9]+$"});
+        for _ in 0..3 {
+            assert!(passes(&schema, "v12"));
+            assert!(!passes(&schema, "12"));
+        }
+        // Many distinct patterns, more than the cache keeps, then the first ones again.
+        for n in 0..600 {
+            let schema = json!({"type": "string", "pattern": format!("^x{{{n}}}$")});
+            assert!(passes(&schema, &"x".repeat(n)));
+            assert!(!passes(&schema, &"x".repeat(n + 1)));
+        }
+        assert!(passes(&schema, "v12"));
+        assert!(!passes(&schema, "12"));
+    }
+
+    #[test]
+    fn patterns_in_nested_schemas_name_the_path() {
+        let schema = json!({
+            "type": "object",
+            "properties": {"codes": {"type": "array", "items": {"type": "string", "pattern": "^[A-Z]{2}$"}}}
+        });
+        let problems =
+            validate_value("filter", &schema, &json!({"codes": ["DE", "fr"]})).unwrap_err();
+        assert_eq!(
+            problems[0].to_string(),
+            "argument `filter.codes[1]`: expected a string matching `^[A-Z]{2}$`, got the string \"fr\""
+        );
+    }
+}
+
+mod unique_items {
+    use super::*;
+
+    fn tags() -> Value {
+        json!({"type": "array", "items": {"type": "string"}, "uniqueItems": true})
+    }
+
+    #[test]
+    fn a_repeat_is_named_with_the_item_it_repeats() {
+        let problems = validate_value("tags", &tags(), &json!(["a", "b", "c", "b"])).unwrap_err();
+        let texts: Vec<String> = problems.iter().map(ToString::to_string).collect();
+        assert_eq!(
+            texts,
+            [
+                "argument `tags[3]`: expected a value different from `tags[1]` (the array's items \
+              must be unique), got the string \"b\""
+            ]
+        );
+    }
+
+    #[test]
+    fn every_repeat_is_reported() {
+        let problems =
+            validate_value("tags", &tags(), &json!(["a", "a", "b", "a", "b"])).unwrap_err();
+        let places: Vec<&str> = problems.iter().map(|p| p.argument.as_str()).collect();
+        assert_eq!(places, ["tags[1]", "tags[3]", "tags[4]"]);
+    }
+
+    #[test]
+    fn distinct_items_pass_and_false_checks_nothing() {
+        assert!(validate_value("tags", &tags(), &json!(["a", "b", "A"])).is_ok());
+        assert!(validate_value("tags", &tags(), &json!([])).is_ok());
+        let allowed = json!({"type": "array", "uniqueItems": false});
+        assert!(validate_value("tags", &allowed, &json!([1, 1])).is_ok());
+    }
+
+    #[test]
+    fn numbers_are_compared_by_value() {
+        let schema = json!({"type": "array", "uniqueItems": true});
+        let problems = validate_value("ids", &schema, &json!([1, 2, 1.0])).unwrap_err();
+        assert_eq!(problems[0].argument, "ids[2]");
+        assert!(validate_value("ids", &schema, &json!([1, "1", [1], true])).is_ok());
+    }
+
+    #[test]
+    fn nested_objects_are_compared_by_value_whatever_their_member_order() {
+        let schema = json!({"type": "object", "properties": {"stops": {
+            "type": "array",
+            "uniqueItems": true,
+            "items": {"type": "object"}
+        }}});
+        let route = json!({"stops": [
+            {"at": {"lat": 1, "lon": 2}, "tags": ["x"]},
+            {"at": {"lat": 1, "lon": 3}, "tags": ["x"]},
+            {"tags": ["x"], "at": {"lon": 2.0, "lat": 1}},
+        ]});
+        let problems = validate_value("route", &schema, &route).unwrap_err();
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert_eq!(
+            problems[0].to_string(),
+            "argument `route.stops[2]`: expected a value different from `route.stops[0]` (the \
+             array's items must be unique), got an object: {\"tags\":[\"x\"],\"at\":{\"lon\":2.0,\"lat\":1}}"
+        );
+        let different = json!({"stops": [{"at": [1, 2]}, {"at": [2, 1]}]});
+        assert!(validate_value("route", &schema, &different).is_ok());
+    }
+
+    #[test]
+    fn the_expected_text_says_the_items_are_distinct() {
+        assert_eq!(describe(&tags()), "an array of distinct strings");
+        let bounded = json!({"type": "array", "items": {"type": "integer"}, "uniqueItems": true, "maxItems": 3});
+        assert_eq!(
+            describe(&bounded),
+            "an array of distinct integers (at most 3 items)"
+        );
+    }
+}
+
+mod not {
+    use super::*;
+
+    #[test]
+    fn a_value_the_not_schema_accepts_is_rejected() {
+        let schema = json!({"type": "string", "not": {"enum": ["admin", "root"]}});
+        assert!(validate_value("user", &schema, &json!("ada")).is_ok());
+        let problems = validate_value("user", &schema, &json!("root")).unwrap_err();
+        assert_eq!(
+            problems[0].to_string(),
+            "argument `user`: expected a value that is not one of \"admin\", \"root\", got the \
+             string \"root\""
+        );
+    }
+
+    #[test]
+    fn not_a_type() {
+        let schema = json!({"not": {"type": "null"}});
+        assert!(validate_value("x", &schema, &json!(0)).is_ok());
+        let problems = validate_value("x", &schema, &Value::Null).unwrap_err();
+        assert_eq!(
+            problems[0].to_string(),
+            "argument `x`: expected a value that is not null, got null"
+        );
+    }
+
+    #[test]
+    fn not_inside_items_names_the_item() {
+        let schema = json!({"type": "array", "items": {"type": "integer", "not": {"const": 0}}});
+        let problems = validate_value("divisors", &schema, &json!([3, 0])).unwrap_err();
+        assert_eq!(
+            problems[0].to_string(),
+            "argument `divisors[1]`: expected a value that is not exactly 0, got 0"
+        );
+    }
+
+    #[test]
+    fn a_missing_argument_says_what_it_may_not_be() {
+        let schema = json!({"type": "string", "not": {"const": ""}});
+        assert_eq!(describe(&schema), "a string, but not exactly \"\"");
+    }
+}
+
+#[test]
+fn expected_texts_name_patterns() {
+    let cases = [
+        (
+            json!({"type": "string", "pattern": "^[a-z]+$"}),
+            "a string matching `^[a-z]+$`",
+        ),
+        (
+            json!({"type": "string", "format": "date", "pattern": "^2024-"}),
+            "a string (date) matching `^2024-`",
+        ),
+        (
+            json!({"type": "string", "pattern": "x".repeat(100)}),
+            &format!("a string matching `{}…`", "x".repeat(80)),
+        ),
+    ];
+    for (schema, expected) in cases {
+        assert_eq!(describe(&schema), expected, "{schema}");
+    }
 }
 
 mod coercion {

@@ -10,12 +10,20 @@
 //! `3.0` is an integer), `enum`, `const`, `properties`, `required`, `additionalProperties`,
 //! `items`, `prefixItems`, `allOf`, `anyOf`, `oneOf` (as `anyOf`: one fitting alternative is
 //! enough), `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`, `minLength`,
-//! `maxLength`, `minItems`, `maxItems`, and `$ref` into the schema's own `$defs`. Not checked:
-//! `pattern` and `patternProperties` (there is no regular-expression engine here; an object
-//! with `patternProperties` is not checked for unknown members either), `format` (an annotation
-//! in JSON Schema 2020-12), and the rarer keywords (`not`, `if`, `uniqueItems`, ...).
+//! `maxLength`, `minItems`, `maxItems`, `$ref` into the schema's own `$defs`, the string
+//! formats `date`, `date-time`, `time`, `email`, `uuid`, `uri`, `uri-reference`, `ipv4`,
+//! `ipv6` and `hostname` (JSON Schema 2020-12 makes `format` an annotation; REST APIs mean it
+//! as a rule, and their servers enforce it), `pattern` with the `pattern` feature (which
+//! `rest` turns on; a pattern the `regex` crate cannot compile, with lookaround or
+//! backreferences, is not checked), `uniqueItems` (by the same equality as `enum`), and `not`.
+//! Not checked: other formats, `pattern` without the feature, `patternProperties` (an object
+//! with it is not checked for unknown members either), and the rarer keywords (`if`/`then`/
+//! `else`, `contains`, `multipleOf`, `minProperties`, `propertyNames`, ...).
 
 mod coerce;
+mod format;
+mod pattern;
+mod unique;
 
 use std::borrow::Cow;
 
@@ -188,6 +196,22 @@ impl<'s> Validator<'s> {
             out.push(self.invalid(path, schema, value));
             return;
         }
+        // Deeper than validation follows, the `not` schema would accept everything unchecked,
+        // and so reject what it never looked at.
+        if let Some(forbidden) = field(object, "not")
+            && depth < MAX_DEPTH
+        {
+            let mut problems = Vec::new();
+            self.check(forbidden, value, path, depth + 1, &mut problems);
+            if problems.is_empty() {
+                out.push(ArgumentError::invalid(
+                    join_path(self.base, path),
+                    format!("a value that is not {}", describe(self.resolved(forbidden))),
+                    describe_received(value),
+                ));
+                return;
+            }
+        }
         match value {
             Value::Number(number) => {
                 if !within_bounds(number, object) {
@@ -195,7 +219,14 @@ impl<'s> Validator<'s> {
                 }
             }
             Value::String(text) => {
-                if !within_count(|| text.chars().count(), object, LENGTH) {
+                let fits = within_count(|| text.chars().count(), object, LENGTH)
+                    && field(object, "format")
+                        .and_then(Value::as_str)
+                        .is_none_or(|name| format::conforms(name, text))
+                    && field(object, "pattern")
+                        .and_then(Value::as_str)
+                        .is_none_or(|regex| pattern::matches(regex, text));
+                if !fits {
                     out.push(self.invalid(path, schema, value));
                 }
             }
@@ -205,6 +236,9 @@ impl<'s> Validator<'s> {
                     return;
                 }
                 self.check_items(object, items, path, depth, out);
+                if field(object, "uniqueItems") == Some(&Value::Bool(true)) {
+                    self.check_unique(items, path, out);
+                }
             }
             Value::Object(members) => self.check_members(object, members, path, depth, out),
             Value::Null | Value::Bool(_) => {}
@@ -350,6 +384,28 @@ impl<'s> Validator<'s> {
         }
     }
 
+    /// `uniqueItems`: each repeat is named with the item it repeats (`tags[3]` repeats
+    /// `tags[1]`), so the model knows which one to drop.
+    fn check_unique(
+        &self,
+        items: &[Value],
+        path: &mut Vec<PathSegment>,
+        out: &mut Vec<ArgumentError>,
+    ) {
+        for (repeat, first) in unique::repeats(items) {
+            path.push(PathSegment::Index(first));
+            let earlier = join_path(self.base, path);
+            path.pop();
+            path.push(PathSegment::Index(repeat));
+            out.push(ArgumentError::invalid(
+                join_path(self.base, path),
+                format!("a value different from `{earlier}` (the array's items must be unique)"),
+                describe_received(&items[repeat]),
+            ));
+            path.pop();
+        }
+    }
+
     fn check_members(
         &self,
         object: &Map<String, Value>,
@@ -397,9 +453,25 @@ impl<'s> Validator<'s> {
         }
     }
 
-    /// What `schema` accepts, in words, seen through a reference.
+    /// What `schema` accepts, in words, seen through a reference. A checked string format
+    /// comes with how it is written: `a string (date), written YYYY-MM-DD`. (That is said here
+    /// rather than in [`describe`], whose short `a string (date)` also serves listings.)
     fn expected(&self, schema: &Value) -> String {
-        describe(self.resolved(schema))
+        let schema = self.resolved(schema);
+        let text = describe(schema);
+        let admits_strings = match schema.get("type") {
+            Some(Value::String(kind)) => kind == "string",
+            Some(Value::Array(kinds)) => kinds.iter().any(|kind| kind == "string"),
+            _ => false,
+        };
+        let listed = schema.get("enum").is_some() || schema.get("const").is_some();
+        match schema.get("format").and_then(Value::as_str) {
+            Some(name) if admits_strings && !listed => match format::hint(name) {
+                Some(hint) => format!("{text}, {hint}"),
+                None => text,
+            },
+            _ => text,
+        }
     }
 
     /// `schema`, or what its `$ref` points at when it is only a reference.
