@@ -271,8 +271,11 @@ pub(crate) fn finish(
                 } else {
                     schema
                 };
+                // The object's own `required` holds even when the body is optional:
+                // documents rarely mark bodies required, and a model sending part of
+                // the object must still send the required parts.
                 args.push(BodyArg {
-                    required: plan.required && required.contains(&name),
+                    required: required.contains(&name),
                     name: name.clone(),
                     schema,
                 });

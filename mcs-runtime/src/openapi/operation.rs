@@ -77,6 +77,9 @@ pub(crate) fn build(
         (None, None) => Some(candidate.label()),
         _ => summary,
     };
+    // A description that only repeats the title costs context and says nothing: the
+    // tool falls back to the title anyway.
+    let description = description.filter(|text| Some(text) != title.as_ref());
     let description = if deprecated {
         let text = description
             .as_deref()
