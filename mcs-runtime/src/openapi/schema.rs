@@ -28,6 +28,12 @@ const INLINE_BUDGET: usize = 4_000;
 /// bound on time and size whatever the document does.
 const HARD_BUDGET: usize = 40_000;
 
+/// The note a schema cut at [`MAX_DEPTH`] carries.
+pub(crate) const CUT_DEEP: &str = "(not described: nested too deeply)";
+
+/// The note a schema cut at [`HARD_BUDGET`] carries.
+pub(crate) const CUT_LARGE: &str = "(not described: the schema is too large)";
+
 /// The keywords copied as they are (after a type check where a wrong type would confuse
 /// a validator). Everything else — OpenAPI's `discriminator`, `xml`, `externalDocs`,
 /// extensions, `$id`, `$schema` and so on — is left out: it means nothing to a model or
@@ -186,8 +192,13 @@ impl<'r> SchemaBuilder<'r> {
         depth: usize,
         level: usize,
     ) -> Result<Value, OpenApiError> {
-        if depth > MAX_DEPTH || self.nodes > HARD_BUDGET {
-            return Ok(json!({}));
+        // Past a bound the schema accepts anything, and says so, so the model is not
+        // left guessing why a part is unconstrained.
+        if depth > MAX_DEPTH {
+            return Ok(json!({ "description": CUT_DEEP }));
+        }
+        if self.nodes > HARD_BUDGET {
+            return Ok(json!({ "description": CUT_LARGE }));
         }
         self.nodes += 1;
         match value {
@@ -227,19 +238,25 @@ impl<'r> SchemaBuilder<'r> {
             let name = self.assign_def_name(target);
             return Ok(def_ref(&name));
         }
-        if let Some((cached, size)) = self.cache.get(target) {
-            if self.nodes + size > INLINE_BUDGET {
-                let cached = cached.clone();
-                let name = self.assign_def_name(target);
-                self.defs.insert(name.clone(), cached);
-                return Ok(def_ref(&name));
-            }
-            self.nodes += size;
-            return Ok(cached.clone());
-        }
         let Some(value) = self.reader.sources.get(target) else {
             return Ok(json!({}));
         };
+        if let Some((cached, size)) = self.cache.get(target) {
+            if self.nodes + size <= INLINE_BUDGET {
+                self.nodes += *size;
+                return Ok(cached.clone());
+            }
+            // Too big to inline once more: the schema moves to `$defs`. It is converted
+            // again rather than copied from the cache, because past the budget the
+            // schemas it uses are themselves referenced, not inlined, and the copy
+            // would carry every one of them whole.
+            let name = self.assign_def_name(target);
+            self.active.push((target.clone(), level));
+            let converted = self.node(value, target, depth + 1, level);
+            self.active.pop();
+            self.defs.insert(name.clone(), converted?);
+            return Ok(def_ref(&name));
+        }
         self.active.push((target.clone(), level));
         let start = self.nodes;
         let converted = self.node(value, target, depth + 1, level);

@@ -127,3 +127,32 @@ paths:
     assert_eq!(document.api.operations.len(), 2);
     assert_eq!(document.api.operations[1].parameters[0].name, "limit");
 }
+
+#[test]
+fn hostile_yaml_fails_fast() {
+    let started = std::time::Instant::now();
+    let deep = format!(
+        "openapi: 3.0.0\npaths: {}{}",
+        "[".repeat(100_000),
+        "]".repeat(100_000)
+    );
+    let e = error(&deep, "deep.yaml");
+    assert!(
+        e.message.contains("nested deeper than 1024 at line 2"),
+        "{e}"
+    );
+    let mut bomb =
+        String::from("openapi: 3.0.0\npaths: {}\na0: &a0 [x, x, x, x, x, x, x, x, x, x]\n");
+    for i in 1..12 {
+        let p = i - 1;
+        bomb.push_str(&format!(
+            "a{i}: &a{i} [*a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}]\n"
+        ));
+    }
+    assert!(
+        error(&bomb, "bomb.yaml")
+            .message
+            .starts_with("invalid YAML")
+    );
+    assert!(started.elapsed().as_secs() < 10);
+}
