@@ -1,0 +1,380 @@
+//! The files a document is made of: parsing JSON or YAML, loading the files its `$ref`s
+//! name, and resolving references into them.
+//!
+//! Every file a reference names is loaded up front, before any operation is read, so the
+//! rest of the reader walks immutable values and can hold plain borrows of them. A file
+//! that cannot be loaded is remembered as an error and reported only when a reference
+//! that is actually followed leads into it: a broken file named from an unused corner of
+//! a document does not stop the read.
+
+use std::collections::HashMap;
+use std::path::{Component, Path, PathBuf};
+
+use serde_json::Value;
+
+use super::error::OpenApiError;
+
+/// At most this many files are loaded for one document; beyond, a reference fails.
+const MAX_FILES: usize = 512;
+
+/// At most this many `$ref`s are followed in a row before a chain counts as a cycle.
+const MAX_REF_CHAIN: usize = 64;
+
+/// A place in one of the loaded files: which file, and a JSON pointer into it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct Loc {
+    pub doc: usize,
+    pub pointer: String,
+}
+
+impl Loc {
+    /// The place one `token` below this one.
+    pub fn child(&self, token: &str) -> Loc {
+        Loc {
+            doc: self.doc,
+            pointer: super::error::child(&self.pointer, token),
+        }
+    }
+
+    /// The place at `index` of the array here.
+    pub fn index(&self, index: usize) -> Loc {
+        Loc {
+            doc: self.doc,
+            pointer: super::error::index(&self.pointer, index),
+        }
+    }
+}
+
+struct SourceFile {
+    /// The name errors use: the path as given, or the name handed to `read_str`.
+    name: String,
+    /// Where relative references in this file are resolved from.
+    dir: Option<PathBuf>,
+    value: Result<Value, OpenApiError>,
+}
+
+/// The root document and every file its references name.
+pub(crate) struct Sources {
+    files: Vec<SourceFile>,
+    /// Loaded files by identity (canonical path when it exists), to their index.
+    by_path: HashMap<PathBuf, usize>,
+    /// Every file read from disk, in the order read.
+    read: Vec<PathBuf>,
+}
+
+impl Sources {
+    /// Parses the root document and loads every file its references (and theirs) name.
+    pub fn load(
+        text: &str,
+        name: &str,
+        root_path: Option<&Path>,
+        base_dir: Option<&Path>,
+    ) -> Result<Sources, OpenApiError> {
+        let value = parse(text, name, root_path.or_else(|| Some(Path::new(name))))?;
+        let mut sources = Sources {
+            files: vec![SourceFile {
+                name: name.to_owned(),
+                dir: base_dir.map(Path::to_path_buf),
+                value: Ok(value),
+            }],
+            by_path: HashMap::new(),
+            read: Vec::new(),
+        };
+        if let Some(path) = root_path {
+            sources.by_path.insert(identity(path), 0);
+            sources.read.push(path.to_path_buf());
+        }
+        sources.load_referenced_files();
+        Ok(sources)
+    }
+
+    /// Every file read from disk.
+    pub fn files_read(&self) -> Vec<PathBuf> {
+        self.read.clone()
+    }
+
+    /// The name of file `doc`, for messages.
+    pub fn name(&self, doc: usize) -> &str {
+        self.files.get(doc).map_or("", |file| file.name.as_str())
+    }
+
+    /// The root document's value.
+    pub fn root(&self) -> &Value {
+        static NULL: Value = Value::Null;
+        match self.files.first().map(|file| &file.value) {
+            Some(Ok(value)) => value,
+            _ => &NULL,
+        }
+    }
+
+    /// The value at `loc`, if there is one.
+    pub fn get(&self, loc: &Loc) -> Option<&Value> {
+        match &self.files.get(loc.doc)?.value {
+            Ok(value) => value.pointer(&loc.pointer),
+            Err(_) => None,
+        }
+    }
+
+    /// An error at `loc`.
+    pub fn error(&self, loc: &Loc, message: impl Into<String>) -> OpenApiError {
+        OpenApiError::new(self.name(loc.doc), loc.pointer.clone(), message)
+    }
+
+    /// `loc` written for a message: the pointer alone in the root document, `file#pointer`
+    /// elsewhere.
+    pub fn describe(&self, loc: &Loc) -> String {
+        if loc.doc == 0 {
+            loc.pointer.clone()
+        } else {
+            format!("{}#{}", self.name(loc.doc), loc.pointer)
+        }
+    }
+
+    /// Where the reference `reference`, written at `at`, points.
+    pub fn resolve(&self, reference: &str, at: &Loc) -> Result<Loc, OpenApiError> {
+        let (file_part, fragment) = match reference.split_once('#') {
+            Some((file, fragment)) => (file, fragment),
+            None => (reference, ""),
+        };
+        let doc = if file_part.is_empty() {
+            at.doc
+        } else {
+            let path = self.file_path(at.doc, file_part).map_err(|message| {
+                self.error(
+                    &at.child("$ref"),
+                    format!("cannot follow `{reference}`: {message}"),
+                )
+            })?;
+            *self.by_path.get(&identity(&path)).ok_or_else(|| {
+                self.error(
+                    &at.child("$ref"),
+                    format!("cannot follow `{reference}`: too many files referenced"),
+                )
+            })?
+        };
+        if let Some(Err(error)) = self.files.get(doc).map(|file| &file.value) {
+            return Err(error.clone());
+        }
+        let pointer = fragment_pointer(fragment).ok_or_else(|| {
+            self.error(
+                &at.child("$ref"),
+                format!("`{reference}`: only JSON-pointer fragments (`#/...`) are supported"),
+            )
+        })?;
+        let target = Loc { doc, pointer };
+        if self.get(&target).is_none() {
+            return Err(self.error(
+                &at.child("$ref"),
+                format!("`{reference}` points at nothing"),
+            ));
+        }
+        Ok(target)
+    }
+
+    /// Follows `$ref`s from `loc` until a value that is not a reference, and returns where
+    /// that value is. A chain that comes back on itself is an error, not a hang.
+    pub fn follow(&self, loc: &Loc) -> Result<Loc, OpenApiError> {
+        let mut current = loc.clone();
+        let mut seen = vec![current.clone()];
+        loop {
+            let Some(reference) = self.get(&current).and_then(ref_of) else {
+                return Ok(current);
+            };
+            let next = self.resolve(reference, &current)?;
+            if seen.contains(&next) || seen.len() > MAX_REF_CHAIN {
+                let chain: Vec<String> = seen.iter().map(|loc| self.describe(loc)).collect();
+                return Err(self.error(
+                    loc,
+                    format!(
+                        "reference cycle: {} → {}",
+                        chain.join(" → "),
+                        self.describe(&next)
+                    ),
+                ));
+            }
+            seen.push(next.clone());
+            current = next;
+        }
+    }
+
+    /// The path of the file `reference` (a relative or absolute file path) names, seen
+    /// from file `doc`.
+    fn file_path(&self, doc: usize, reference: &str) -> Result<PathBuf, String> {
+        if reference.contains("://") {
+            return Err("remote references are not supported".into());
+        }
+        let decoded = percent_encoding::percent_decode_str(reference).decode_utf8_lossy();
+        let relative = Path::new(decoded.as_ref());
+        if relative.is_absolute() {
+            return Ok(relative.to_path_buf());
+        }
+        let dir = self
+            .files
+            .get(doc)
+            .and_then(|file| file.dir.as_deref())
+            .ok_or("a file reference needs the directory of the document (read it from a file, or give a base directory)")?;
+        Ok(normalize(&dir.join(relative)))
+    }
+
+    /// Loads, breadth first, every file a reference in a loaded file names.
+    fn load_referenced_files(&mut self) {
+        let mut next = 0;
+        while next < self.files.len() {
+            let mut references = Vec::new();
+            if let Ok(value) = &self.files[next].value {
+                collect_file_refs(value, &mut references);
+            }
+            for reference in references {
+                let Ok(path) = self.file_path(next, &reference) else {
+                    continue;
+                };
+                let key = identity(&path);
+                if self.by_path.contains_key(&key) || self.files.len() >= MAX_FILES {
+                    continue;
+                }
+                let name = path.display().to_string();
+                let value = match std::fs::read_to_string(&path) {
+                    Ok(text) => {
+                        self.read.push(path.clone());
+                        parse(&text, &name, Some(&path))
+                    }
+                    Err(error) => Err(OpenApiError::new(
+                        &name,
+                        "",
+                        format!("cannot read: {error}"),
+                    )),
+                };
+                self.by_path.insert(key, self.files.len());
+                self.files.push(SourceFile {
+                    name,
+                    dir: path.parent().map(Path::to_path_buf),
+                    value,
+                });
+            }
+            next += 1;
+        }
+    }
+}
+
+/// The target of `value` if it is a reference object (`{"$ref": "..."}`).
+pub(crate) fn ref_of(value: &Value) -> Option<&str> {
+    value.as_object()?.get("$ref")?.as_str()
+}
+
+/// Parses `text` as JSON or YAML: by the extension of `path`, else by its first character.
+pub(crate) fn parse(text: &str, name: &str, path: Option<&Path>) -> Result<Value, OpenApiError> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let extension = path
+        .and_then(Path::extension)
+        .and_then(|ext| ext.to_str())
+        .map(str::to_ascii_lowercase);
+    let json = match extension.as_deref() {
+        Some("json") => true,
+        Some("yaml" | "yml") => false,
+        _ => text.trim_start().starts_with('{'),
+    };
+    if json {
+        serde_json::from_str(text)
+            .map_err(|error| OpenApiError::new(name, "", format!("invalid JSON: {error}")))
+    } else {
+        if let Some((line, column)) = runaway_flow_nesting(text) {
+            return Err(OpenApiError::new(
+                name,
+                "",
+                format!(
+                    "invalid YAML: brackets nested deeper than {MAX_FLOW_NESTING} at line {line} column {column}"
+                ),
+            ));
+        }
+        serde_yaml_ng::from_str(text)
+            .map_err(|error| OpenApiError::new(name, "", format!("invalid YAML: {error}")))
+    }
+}
+
+/// Deeper bracket nesting than this is refused before the YAML parser sees it.
+const MAX_FLOW_NESTING: usize = 1024;
+
+/// Where `text` opens more than [`MAX_FLOW_NESTING`] unclosed `[` or `{`, if it does.
+///
+/// The YAML parser gives up at depth 128 anyway, but only after scanning flow
+/// collections in time that grows with the square of their depth: 100,000 brackets take
+/// half a minute. Counting brackets without regard to quoting can only overcount by
+/// brackets inside strings, and no real document holds a thousand unclosed ones.
+fn runaway_flow_nesting(text: &str) -> Option<(usize, usize)> {
+    let mut depth = 0usize;
+    let (mut line, mut column) = (1, 0);
+    for ch in text.chars() {
+        column += 1;
+        match ch {
+            '\n' => {
+                line += 1;
+                column = 0;
+            }
+            '[' | '{' => {
+                depth += 1;
+                if depth > MAX_FLOW_NESTING {
+                    return Some((line, column));
+                }
+            }
+            ']' | '}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The JSON pointer a reference's fragment stands for, percent-decoded; `None` for a
+/// fragment that is not a pointer (a plain-name anchor).
+fn fragment_pointer(fragment: &str) -> Option<String> {
+    let decoded = percent_encoding::percent_decode_str(fragment).decode_utf8_lossy();
+    if decoded.is_empty() || decoded.starts_with('/') {
+        Some(decoded.into_owned())
+    } else {
+        None
+    }
+}
+
+/// Collects the file parts of every `$ref` string in `value`, without recursion (a
+/// deeply nested value cannot exhaust the stack).
+fn collect_file_refs(value: &Value, out: &mut Vec<String>) {
+    let mut stack = vec![value];
+    while let Some(value) = stack.pop() {
+        match value {
+            Value::Object(map) => {
+                if let Some(Value::String(reference)) = map.get("$ref") {
+                    let file = reference.split('#').next().unwrap_or("");
+                    if !file.is_empty() && !out.iter().any(|seen| seen == file) {
+                        out.push(file.to_owned());
+                    }
+                }
+                stack.extend(map.values());
+            }
+            Value::Array(items) => stack.extend(items),
+            _ => {}
+        }
+    }
+}
+
+/// `path` with `.` and `..` folded away, without touching the file system.
+fn normalize(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                if matches!(out.components().next_back(), Some(Component::Normal(_))) {
+                    out.pop();
+                } else {
+                    out.push("..");
+                }
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// What makes two paths the same file: the canonical path if the file exists.
+fn identity(path: &Path) -> PathBuf {
+    std::fs::canonicalize(path).unwrap_or_else(|_| normalize(path))
+}
