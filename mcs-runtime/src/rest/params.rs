@@ -203,8 +203,14 @@ pub(crate) fn unsafe_header_char(text: &str) -> Option<char> {
 /// A cookie's `name=value` text (style `form`).
 pub(crate) fn cookie_pair(name: &str, value: &Value, explode: bool) -> String {
     let text = match value {
+        // Items are encoded one by one and joined by a bare `,`, as in the query's `id=1,2`:
+        // encoding the joined text would make `["1", "2"]` and `["1,2"]` the same cookie.
         Value::Array(items) if !explode => {
-            items.iter().map(scalar_text).collect::<Vec<_>>().join(",")
+            let items: Vec<String> = items
+                .iter()
+                .map(|item| encode(&scalar_text(item), COOKIE_VALUE))
+                .collect();
+            return format!("{name}={}", items.join(","));
         }
         Value::Array(items) => {
             return items
