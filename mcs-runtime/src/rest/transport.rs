@@ -110,14 +110,46 @@ pub use reqwest_transport::ReqwestTransport;
 mod reqwest_transport {
     use super::{BoxFuture, HttpRequest, HttpResponse, HttpTransport, Method, TransportError};
 
-    /// The default transport: a [`reqwest::Client`] (connection pooling, TLS through rustls).
-    #[derive(Clone, Debug, Default)]
+    /// The default transport: a [`reqwest::Client`] (connection pooling, TLS through rustls)
+    /// that follows redirects only within the origin of the request.
+    #[derive(Clone, Debug)]
     pub struct ReqwestTransport {
         client: reqwest::Client,
     }
 
+    /// The most redirects followed for one request, as reqwest's own default.
+    const MAX_REDIRECTS: usize = 10;
+
+    impl Default for ReqwestTransport {
+        /// reqwest's default policy follows a redirect to any host and strips only
+        /// `Authorization` and `Cookie` on the way: an API key in a header of its own
+        /// (`X-API-Key`) would go to whatever host the `Location` names. Redirects within
+        /// the request's origin are followed; any other comes back as the 3xx answer.
+        fn default() -> Self {
+            let policy = reqwest::redirect::Policy::custom(|attempt| {
+                let same_origin = attempt
+                    .previous()
+                    .first()
+                    .is_some_and(|first| first.origin() == attempt.url().origin());
+                if attempt.previous().len() > MAX_REDIRECTS {
+                    attempt.error("too many redirects")
+                } else if same_origin {
+                    attempt.follow()
+                } else {
+                    attempt.stop()
+                }
+            });
+            let client = reqwest::Client::builder()
+                .redirect(policy)
+                .build()
+                .unwrap_or_default();
+            ReqwestTransport { client }
+        }
+    }
+
     impl ReqwestTransport {
-        /// A transport over a client of your own (proxies, root certificates, middleware).
+        /// A transport over a client of your own (proxies, root certificates, middleware);
+        /// its redirect policy is used as it is.
         pub fn new(client: reqwest::Client) -> Self {
             ReqwestTransport { client }
         }
