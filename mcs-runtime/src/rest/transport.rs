@@ -61,7 +61,8 @@ pub struct HttpResponse {
     pub status: u16,
     /// Header names (lower case) and values.
     pub headers: Vec<(String, String)>,
-    /// The body, at most the request's `max_response_bytes`.
+    /// The body, at most the request's `max_response_bytes`: a larger successful answer
+    /// is a [`TransportError::TooLarge`], a larger error answer is cut at the limit.
     pub body: Vec<u8>,
 }
 
@@ -219,9 +220,13 @@ mod reqwest_transport {
                     })
                     .collect();
                 let limit = request.max_response_bytes;
-                if response
-                    .content_length()
-                    .is_some_and(|length| length > limit as u64)
+                // An error answer is cut at the limit rather than refused: its status and
+                // the start of its body are what the caller needs, not the whole page.
+                let success = response.status().is_success();
+                if success
+                    && response
+                        .content_length()
+                        .is_some_and(|length| length > limit as u64)
                 {
                     return Err(TransportError::TooLarge { limit });
                 }
@@ -230,7 +235,12 @@ mod reqwest_transport {
                 // being buffered whole.
                 while let Some(chunk) = response.chunk().await.map_err(|e| classify(e, &request))? {
                     if body.len() + chunk.len() > limit {
-                        return Err(TransportError::TooLarge { limit });
+                        if success {
+                            return Err(TransportError::TooLarge { limit });
+                        }
+                        let room = limit - body.len();
+                        body.extend_from_slice(&chunk[..room]);
+                        break;
                     }
                     body.extend_from_slice(&chunk);
                 }
