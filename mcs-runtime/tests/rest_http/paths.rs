@@ -187,3 +187,24 @@ async fn label_and_matrix_styles() {
         );
     }
 }
+
+/// Two values that are harmless alone can make a dot segment together.
+#[tokio::test]
+async fn values_sharing_a_segment_cannot_make_a_dot_segment_together() {
+    let server = ok_server().await;
+    let op = Op::get("read", "/files/{a}{b}/meta")
+        .param(path_param("a"))
+        .param(path_param("b"))
+        .schema(
+            json!({"a": {"type": "string"}, "b": {"type": "string"}}),
+            &["a", "b"],
+        );
+    let driver = driver(vec![op.build()], &server);
+    let problems = problems(call(&driver, "read", json!({"a": ".", "b": "."})).await);
+    assert!(!problems.is_empty());
+    assert!(received(&server).await.is_empty());
+    call(&driver, "read", json!({"a": "x", "b": "y."}))
+        .await
+        .expect("`xy.` is a name");
+    assert_eq!(target(&only_request(&server).await), "/files/xy./meta");
+}

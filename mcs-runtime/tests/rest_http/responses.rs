@@ -326,3 +326,66 @@ async fn a_redirect_to_another_origin_is_not_followed_with_credentials() {
     );
     assert!(!message.contains("redirect-secret"), "{message}");
 }
+
+/// A HEAD answer announces the length of the body a GET would get; it carries none, so the
+/// limit must not refuse it.
+#[tokio::test]
+async fn a_head_answer_is_not_held_to_the_announced_length() {
+    let server =
+        server_answering(ResponseTemplate::new(200).set_body_raw(vec![b'h'; 5000], "text/plain"))
+            .await;
+    let driver = driver(vec![pet_op(Method::Head)], &server).with_max_response_bytes(1000);
+    let result = call(&driver, "pet", json!({"petId": "1"})).await;
+    assert_eq!(result.expect("no body to refuse"), Value::Null);
+    assert_eq!(only_request(&server).await.method.as_str(), "HEAD");
+}
+
+/// An error page larger than the limit must still report the status: it is what the model
+/// needs to correct its call.
+#[tokio::test]
+async fn an_error_answer_over_the_limit_still_names_its_status() {
+    let body = format!(
+        "{{\"error\": \"bad petId\", \"trace\": \"{}\"}}",
+        "t".repeat(5000)
+    );
+    let result = {
+        let server =
+            server_answering(ResponseTemplate::new(400).set_body_raw(body, "application/json"))
+                .await;
+        let driver = driver(vec![pet_op(Method::Get)], &server).with_max_response_bytes(1000);
+        call(&driver, "pet", json!({"petId": "1"})).await
+    };
+    let message = execution_message(result);
+    assert!(
+        message.starts_with(
+            "the API answered 400 Bad Request to GET /pets/{petId}: {\"error\": \"bad petId\""
+        ),
+        "{message}"
+    );
+    assert!(message.len() < 1_000, "{message}");
+}
+
+/// A server that sends its headers and one chunk, then stalls: the timeout covers the body.
+#[tokio::test]
+async fn a_body_that_stalls_times_out() {
+    let listener = TcpListener::bind("127.0.0.1:0").expect("bind on loopback");
+    let url = format!("http://{}", listener.local_addr().expect("address"));
+    let server = std::thread::spawn(move || {
+        let Ok((mut stream, _)) = listener.accept() else {
+            return;
+        };
+        let mut buffer = [0u8; 4096];
+        let _ = stream.read(&mut buffer);
+        let head = "HTTP/1.1 200 OK\r\ncontent-type: text/plain\r\n\
+                    transfer-encoding: chunked\r\n\r\n5\r\nhello\r\n";
+        let _ = stream.write_all(head.as_bytes());
+        // Long enough to outlast the client's timeout, short enough to end the test.
+        std::thread::sleep(Duration::from_secs(2));
+    });
+    let driver = RestDriver::from_api(api(vec![pet_op(Method::Get)]))
+        .with_base_url(url)
+        .with_timeout(Duration::from_millis(300));
+    let message = execution_message(call(&driver, "pet", json!({"petId": "1"})).await);
+    assert_eq!(message, "the request timed out after 300ms");
+    server.join().expect("the server thread ended");
+}
