@@ -25,7 +25,7 @@ pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
 pub const DEFAULT_MAX_RESPONSE_BYTES: usize = 10 * 1024 * 1024;
 
 /// What a driver is configured with, beyond its table.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub(crate) struct Settings {
     pub base_url: Option<String>,
     pub server_variables: Vec<(String, String)>,
@@ -34,6 +34,23 @@ pub(crate) struct Settings {
     pub timeout: Duration,
     pub max_response_bytes: usize,
     pub file_root: Option<PathBuf>,
+}
+
+/// Headers given with `with_header` often carry credentials of their own (`X-Api-Key`,
+/// a pre-built `Authorization`), so only their names are shown, as in `HttpRequest`.
+impl std::fmt::Debug for Settings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let headers: Vec<&str> = self.headers.iter().map(|(name, _)| name.as_str()).collect();
+        f.debug_struct("Settings")
+            .field("base_url", &self.base_url)
+            .field("server_variables", &self.server_variables)
+            .field("credentials", &self.credentials)
+            .field("headers", &headers)
+            .field("timeout", &self.timeout)
+            .field("max_response_bytes", &self.max_response_bytes)
+            .field("file_root", &self.file_root)
+            .finish()
+    }
 }
 
 /// The table: `'static` rows from generated code, or rows read at run time.

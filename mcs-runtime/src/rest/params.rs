@@ -203,8 +203,14 @@ pub(crate) fn unsafe_header_char(text: &str) -> Option<char> {
 /// A cookie's `name=value` text (style `form`).
 pub(crate) fn cookie_pair(name: &str, value: &Value, explode: bool) -> String {
     let text = match value {
+        // Items are encoded one by one and joined by a bare `,`, as in the query's `id=1,2`:
+        // encoding the joined text would make `["1", "2"]` and `["1,2"]` the same cookie.
         Value::Array(items) if !explode => {
-            items.iter().map(scalar_text).collect::<Vec<_>>().join(",")
+            let items: Vec<String> = items
+                .iter()
+                .map(|item| encode(&scalar_text(item), COOKIE_VALUE))
+                .collect();
+            return format!("{name}={}", items.join(","));
         }
         Value::Array(items) => {
             return items
@@ -220,9 +226,25 @@ pub(crate) fn cookie_pair(name: &str, value: &Value, explode: bool) -> String {
 
 /// Whether a filled-in path segment would be read as `.` or `..` by URL parsers, which
 /// treat `%2e` as a dot: such a segment would change the target.
+///
+/// The segment is already encoded, so a value `%2e%2e` arrives here as `%252e%252e`; a
+/// server or proxy that decodes twice would still see `..`. The segment is decoded until
+/// it stops changing (a few layers at most) and refused if any layer is a dot segment.
 pub(crate) fn is_dot_segment(segment: &str) -> bool {
-    let lowered = segment.to_ascii_lowercase().replace("%2e", ".");
-    lowered == "." || lowered == ".."
+    let mut current = segment.to_owned();
+    for _ in 0..4 {
+        if current == "." || current == ".." {
+            return true;
+        }
+        let decoded = percent_encoding::percent_decode_str(&current)
+            .decode_utf8_lossy()
+            .into_owned();
+        if decoded == current {
+            return false;
+        }
+        current = decoded;
+    }
+    current == "." || current == ".."
 }
 
 /// Encodes a single value for a form body (`application/x-www-form-urlencoded`).

@@ -160,7 +160,7 @@ fn body_name(body: &super::table::RequestBody) -> String {
 /// The base URL without a trailing slash: the configured one, or the document's first
 /// server with its variables filled in.
 pub(crate) fn base_url(api: &Api, settings: &Settings) -> Result<String, String> {
-    let url = match &settings.base_url {
+    let mut url = match &settings.base_url {
         Some(url) => url.clone(),
         None => {
             let Some(server) = api.servers.first() else {
@@ -180,10 +180,30 @@ pub(crate) fn base_url(api: &Api, settings: &Settings) -> Result<String, String>
             url
         }
     };
+    // A configured base URL may be a template too (`http://127.0.0.1:{port}/v1`): the
+    // variables set on the driver fill it as they fill the document's server.
+    for (name, value) in &settings.server_variables {
+        url = url.replace(&format!("{{{name}}}"), value);
+    }
+    // Left in, `{port}` reaches the HTTP client as "invalid port number", which names
+    // neither the variable nor the way to set it.
+    if let Some(variable) = unfilled_variable(&url) {
+        return Err(format!(
+            "the server URL `{url}` has the variable `{{{variable}}}` with no value; set it \
+             with `with_server_variable`"
+        ));
+    }
     if !(url.starts_with("http://") || url.starts_with("https://")) {
         return Err(format!(
             "the base URL `{url}` is not an absolute http(s) URL; give the driver one"
         ));
     }
     Ok(url.trim_end_matches('/').to_owned())
+}
+
+/// The name of the first `{variable}` still in `url`.
+fn unfilled_variable(url: &str) -> Option<&str> {
+    let start = url.find('{')? + 1;
+    let length = url.get(start..)?.find('}')?;
+    url.get(start..start + length)
 }

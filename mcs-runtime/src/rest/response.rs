@@ -24,6 +24,13 @@ pub(crate) fn interpret(operation: &Operation, response: HttpResponse) -> Result
             "the API answered {} {reason} to {} {}",
             response.status, operation.method, operation.path
         );
+        // A redirect the transport did not follow (another origin): say where it pointed,
+        // so the caller can decide whether to trust that host.
+        if let (300..=399, Some(location)) = (response.status, response.header("location")) {
+            message.push_str(&format!(
+                " (it points to `{location}`, which was not followed)"
+            ));
+        }
         if !excerpt.is_empty() {
             message.push_str(": ");
             message.push_str(&excerpt);
@@ -101,9 +108,12 @@ fn reason(status: u16) -> &'static str {
         502 => "Bad Gateway",
         503 => "Service Unavailable",
         504 => "Gateway Timeout",
-        300..=399 => "(redirect)",
-        400..=499 => "(client error)",
-        _ => "(server error)",
+        // By class rather than by overlapping ranges, which clippy refuses.
+        _ => match status / 100 {
+            3 => "(redirect)",
+            4 => "(client error)",
+            _ => "(server error)",
+        },
     }
 }
 

@@ -61,7 +61,8 @@ pub struct HttpResponse {
     pub status: u16,
     /// Header names (lower case) and values.
     pub headers: Vec<(String, String)>,
-    /// The body, at most the request's `max_response_bytes`.
+    /// The body, at most the request's `max_response_bytes`: a larger successful answer
+    /// is a [`TransportError::TooLarge`], a larger error answer is cut at the limit.
     pub body: Vec<u8>,
 }
 
@@ -110,14 +111,46 @@ pub use reqwest_transport::ReqwestTransport;
 mod reqwest_transport {
     use super::{BoxFuture, HttpRequest, HttpResponse, HttpTransport, Method, TransportError};
 
-    /// The default transport: a [`reqwest::Client`] (connection pooling, TLS through rustls).
-    #[derive(Clone, Debug, Default)]
+    /// The default transport: a [`reqwest::Client`] (connection pooling, TLS through rustls)
+    /// that follows redirects only within the origin of the request.
+    #[derive(Clone, Debug)]
     pub struct ReqwestTransport {
         client: reqwest::Client,
     }
 
+    /// The most redirects followed for one request, as reqwest's own default.
+    const MAX_REDIRECTS: usize = 10;
+
+    impl Default for ReqwestTransport {
+        /// reqwest's default policy follows a redirect to any host and strips only
+        /// `Authorization` and `Cookie` on the way: an API key in a header of its own
+        /// (`X-API-Key`) would go to whatever host the `Location` names. Redirects within
+        /// the request's origin are followed; any other comes back as the 3xx answer.
+        fn default() -> Self {
+            let policy = reqwest::redirect::Policy::custom(|attempt| {
+                let same_origin = attempt
+                    .previous()
+                    .first()
+                    .is_some_and(|first| first.origin() == attempt.url().origin());
+                if attempt.previous().len() > MAX_REDIRECTS {
+                    attempt.error("too many redirects")
+                } else if same_origin {
+                    attempt.follow()
+                } else {
+                    attempt.stop()
+                }
+            });
+            let client = reqwest::Client::builder()
+                .redirect(policy)
+                .build()
+                .unwrap_or_default();
+            ReqwestTransport { client }
+        }
+    }
+
     impl ReqwestTransport {
-        /// A transport over a client of your own (proxies, root certificates, middleware).
+        /// A transport over a client of your own (proxies, root certificates, middleware);
+        /// its redirect policy is used as it is.
         pub fn new(client: reqwest::Client) -> Self {
             ReqwestTransport { client }
         }
@@ -187,9 +220,13 @@ mod reqwest_transport {
                     })
                     .collect();
                 let limit = request.max_response_bytes;
-                if response
-                    .content_length()
-                    .is_some_and(|length| length > limit as u64)
+                // An error answer is cut at the limit rather than refused: its status and
+                // the start of its body are what the caller needs, not the whole page.
+                let success = response.status().is_success();
+                if success
+                    && response
+                        .content_length()
+                        .is_some_and(|length| length > limit as u64)
                 {
                     return Err(TransportError::TooLarge { limit });
                 }
@@ -198,7 +235,12 @@ mod reqwest_transport {
                 // being buffered whole.
                 while let Some(chunk) = response.chunk().await.map_err(|e| classify(e, &request))? {
                     if body.len() + chunk.len() > limit {
-                        return Err(TransportError::TooLarge { limit });
+                        if success {
+                            return Err(TransportError::TooLarge { limit });
+                        }
+                        let room = limit - body.len();
+                        body.extend_from_slice(&chunk[..room]);
+                        break;
                     }
                     body.extend_from_slice(&chunk);
                 }
