@@ -1,7 +1,7 @@
 //! OpenAPI documents read into [`crate::rest`] table rows.
 //!
 //! [`read_file`] and [`read_str`] take an OpenAPI 3.0.x or 3.1.x document, or a Swagger
-//! 2.0 one, in JSON or YAML, and return the [`Api`](crate::rest::Api) rows a REST driver
+//! 2.0 one, in JSON or YAML, and return the [`Api`] rows a REST driver
 //! runs — the same rows `mcs-codegen` writes out as `static`s. Swagger 2.0 is read
 //! directly into those rows (its `in: body` and `in: formData` parameters become the body,
 //! `collectionFormat` the style), not converted to OpenAPI 3 first.
@@ -24,6 +24,23 @@
 //!   way, OpenAPI-only keywords and `readOnly` properties left out;
 //! - the security alternatives each operation accepts, and the schemes they use.
 //!
+//! Rules where the specification leaves a choice:
+//! - a description that only repeats the summary is dropped (the tool falls back to the
+//!   title); an operation with neither is titled `GET /path`; a deprecated one's
+//!   description starts with `Deprecated. `;
+//! - a `{placeholder}` in the path that no parameter declares still gets a required string
+//!   argument; a declared path parameter the template does not name is left out;
+//! - two parameters with the same name in different locations: the first (path, query,
+//!   header, cookie) keeps it, later ones become `{location}_{name}`;
+//! - a body spread into arguments keeps its object's `required` properties even when the
+//!   request body itself is not marked required (documents rarely mark it);
+//! - multipart properties that are files (binary strings, content with a media type or an
+//!   encoding) are file arguments; an array of them is an array of file arguments, and is
+//!   listed in [`RequestBody::files`](crate::rest::RequestBody::files) too;
+//! - `include_tags` and `exclude_operations` apply after names are settled, and an
+//!   operation they leave out is never read (it cannot fail the read);
+//! - OpenAPI 3.2 documents are read as 3.1; in 3.1 `paths` may be absent (no operations).
+//!
 //! Servers given on a path item or an operation are not read; only the document's.
 //! References may point into the document or into files beside it (resolved from the
 //! referring file's directory); remote (`http://`) references and `$id`-based resolution
@@ -34,6 +51,7 @@
 mod body;
 mod document;
 mod error;
+mod keywords;
 mod names;
 mod operation;
 mod params;
@@ -89,6 +107,7 @@ impl ReadOptions {
     }
 
     /// Keeps only operations tagged with one of `tags` (no tags given: every operation).
+    /// Tool names are settled before filtering, so they do not depend on the filter.
     pub fn include_tags<I, S>(mut self, tags: I) -> Self
     where
         I: IntoIterator<Item = S>,

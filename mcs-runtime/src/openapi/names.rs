@@ -34,8 +34,8 @@ pub(crate) fn sanitize_name(raw: &str) -> Option<String> {
     // tool name; 8 hex digits keep accidental clashes unlikely in any real API.
     let suffix = format!("_{:08x}", fnv1a(trimmed.as_bytes()) as u32);
     let keep = MAX_NAME - suffix.len();
-    // All characters are ASCII here, so any byte index is a character boundary.
-    let head = trimmed[..keep].trim_end_matches('_');
+    // Every character is ASCII here, so the cut lands on a character boundary.
+    let head = trimmed.get(..keep).unwrap_or(trimmed).trim_end_matches('_');
     Some(format!("{head}{suffix}"))
 }
 

@@ -281,13 +281,14 @@ pub(crate) fn placeholders(path: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut rest = path;
     while let Some(open) = rest.find('{') {
-        let after = &rest[open + 1..];
+        // `{` and `}` are ASCII, so the positions next to them are character boundaries.
+        let after = rest.get(open + 1..).unwrap_or("");
         let Some(close) = after.find('}') else { break };
-        let name = &after[..close];
+        let name = after.get(..close).unwrap_or("");
         if !name.is_empty() && !out.iter().any(|seen: &String| seen == name) {
             out.push(name.to_owned());
         }
-        rest = &after[close + 1..];
+        rest = after.get(close + 1..).unwrap_or("");
     }
     out
 }

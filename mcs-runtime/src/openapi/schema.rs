@@ -12,11 +12,15 @@ use serde_json::{Map, Value, json};
 
 use super::document::Reader;
 use super::error::{OpenApiError, last_token};
+use super::keywords::{
+    ANNOTATIONS, CHILD_SCHEMA, IN_PLACE_SCHEMA, PLAIN_KEYWORDS, SCHEMA_LISTS, clean_type, def_ref,
+    file_schema, is_file_type, is_nullable, make_nullable, push_example, with_key,
+};
 use super::names::{cap_text, def_name};
 use super::source::{Loc, ref_of};
 
-/// Schemas nested deeper than this are cut to `{}`: no real schema is that deep, and the
-/// walk must not exhaust the stack on a hostile one.
+/// Schemas nested deeper than this are cut (to a schema accepting anything, saying so):
+/// no real schema is that deep, and the walk must not exhaust the stack on a hostile one.
 const MAX_DEPTH: usize = 64;
 
 /// After this many schema nodes in one operation, a schema referenced again goes to
@@ -24,90 +28,15 @@ const MAX_DEPTH: usize = 64;
 /// exponentially.
 const INLINE_BUDGET: usize = 4_000;
 
-/// After this many schema nodes in one operation, whatever is left becomes `{}`: a hard
-/// bound on time and size whatever the document does.
+/// After this many schema nodes in one operation, whatever is left is cut like a schema
+/// nested too deeply: a hard bound on time and size whatever the document does.
 const HARD_BUDGET: usize = 40_000;
 
 /// The note a schema cut at [`MAX_DEPTH`] carries.
-pub(crate) const CUT_DEEP: &str = "(not described: nested too deeply)";
+const CUT_DEEP: &str = "(not described: nested too deeply)";
 
 /// The note a schema cut at [`HARD_BUDGET`] carries.
-pub(crate) const CUT_LARGE: &str = "(not described: the schema is too large)";
-
-/// The keywords copied as they are (after a type check where a wrong type would confuse
-/// a validator). Everything else — OpenAPI's `discriminator`, `xml`, `externalDocs`,
-/// extensions, `$id`, `$schema` and so on — is left out: it means nothing to a model or
-/// a validator of arguments.
-const PLAIN_KEYWORDS: &[&str] = &[
-    "format",
-    "const",
-    "default",
-    "multipleOf",
-    "maximum",
-    "minimum",
-    "maxLength",
-    "minLength",
-    "pattern",
-    "maxItems",
-    "minItems",
-    "uniqueItems",
-    "maxContains",
-    "minContains",
-    "maxProperties",
-    "minProperties",
-    "dependentRequired",
-    "contentEncoding",
-    "contentMediaType",
-];
-
-/// Keywords whose value is one schema describing the same instance.
-const IN_PLACE_SCHEMA: &[&str] = &["not", "if", "then", "else"];
-
-/// Keywords whose value is one schema describing a part of the instance.
-const CHILD_SCHEMA: &[&str] = &[
-    "additionalProperties",
-    "unevaluatedProperties",
-    "unevaluatedItems",
-    "propertyNames",
-    "contains",
-];
-
-/// Keywords whose value is a list of schemas for the same instance.
-const SCHEMA_LISTS: &[&str] = &["allOf", "anyOf", "oneOf"];
-
-/// Keywords next to a `$ref` that only annotate it.
-const ANNOTATIONS: &[&str] = &[
-    "description",
-    "title",
-    "default",
-    "readOnly",
-    "writeOnly",
-    "deprecated",
-    "example",
-    "examples",
-];
-
-/// The description every file argument carries, so the model knows the two shapes.
-pub(crate) const FILE_DESCRIPTION: &str =
-    "A file: {\"base64\": ..., \"filename\": ...} or {\"path\": ...}";
-
-/// The schema of a file argument: inline content or a path the driver may read.
-pub(crate) fn file_schema(description: Option<&str>) -> Value {
-    let description = match description {
-        Some(own) => format!("{own}\n{FILE_DESCRIPTION}"),
-        None => FILE_DESCRIPTION.to_owned(),
-    };
-    json!({
-        "type": "object",
-        "description": description,
-        "properties": {
-            "base64": {"type": "string"},
-            "filename": {"type": "string"},
-            "content_type": {"type": "string"},
-            "path": {"type": "string"},
-        },
-    })
-}
+const CUT_LARGE: &str = "(not described: the schema is too large)";
 
 /// Builds the schemas of one operation's arguments, sharing one `$defs`.
 pub(crate) struct SchemaBuilder<'r> {
@@ -511,98 +440,4 @@ impl<'r> SchemaBuilder<'r> {
         }
         Ok(Value::Array(out))
     }
-}
-
-fn def_ref(name: &str) -> Value {
-    json!({ "$ref": format!("#/$defs/{name}") })
-}
-
-/// `schema` with `key` set; `true` becomes an object to carry it, `false` stays `false`.
-fn with_key(schema: Value, key: &str, value: Value) -> Value {
-    match schema {
-        Value::Object(mut map) => {
-            map.insert(key.to_owned(), value);
-            Value::Object(map)
-        }
-        Value::Bool(true) => json!({ key: value }),
-        other => other,
-    }
-}
-
-fn push_example(out: &mut Map<String, Value>, example: Value) {
-    match out.get_mut("examples") {
-        Some(Value::Array(list)) => list.push(example),
-        _ => {
-            out.insert("examples".into(), Value::Array(vec![example]));
-        }
-    }
-}
-
-/// OpenAPI 3.0's `nullable: true`, or Swagger's `x-nullable: true`.
-fn is_nullable(map: &Map<String, Value>) -> bool {
-    [map.get("nullable"), map.get("x-nullable")]
-        .into_iter()
-        .any(|flag| flag.and_then(Value::as_bool) == Some(true))
-}
-
-fn is_file_type(value: Option<&Value>) -> bool {
-    value.and_then(Value::as_str) == Some("file")
-}
-
-/// `type` as a string or a list of strings; anything else is dropped.
-fn clean_type(value: &Value) -> Option<Value> {
-    match value {
-        Value::String(_) => Some(value.clone()),
-        Value::Array(list) => {
-            let mut types: Vec<Value> = Vec::new();
-            for item in list.iter().filter(|item| item.is_string()) {
-                if !types.contains(item) {
-                    types.push(item.clone());
-                }
-            }
-            match types.len() {
-                0 => None,
-                1 => types.pop(),
-                _ => Some(Value::Array(types)),
-            }
-        }
-        _ => None,
-    }
-}
-
-/// `schema` accepting `null` as well, the 2020-12 way: `"null"` added to its type (and to
-/// its `enum`), or `anyOf` with `{"type": "null"}` where there is no type to extend.
-pub(crate) fn make_nullable(schema: Value) -> Value {
-    let Value::Object(mut map) = schema else {
-        return schema;
-    };
-    let null = Value::String("null".into());
-    match map.get_mut("type") {
-        Some(Value::String(single)) => {
-            if single != "null" {
-                let single = std::mem::take(single);
-                map.insert("type".into(), json!([single, "null"]));
-            }
-        }
-        Some(Value::Array(list)) => {
-            if !list.contains(&null) {
-                list.push(null);
-            }
-        }
-        _ => {
-            let constrained = ["$ref", "allOf", "anyOf", "oneOf", "enum", "const"]
-                .iter()
-                .any(|key| map.contains_key(*key));
-            if constrained {
-                return json!({"anyOf": [Value::Object(map), {"type": "null"}]});
-            }
-            return Value::Object(map);
-        }
-    }
-    if let Some(Value::Array(values)) = map.get_mut("enum")
-        && !values.contains(&Value::Null)
-    {
-        values.push(Value::Null);
-    }
-    Value::Object(map)
 }
