@@ -49,6 +49,31 @@ fn ident(name: &str) -> proc_macro2::Ident {
     }
 }
 
+/// `#[doc]` attributes, one per line, each starting with a space: rendered as `/// line`.
+fn doc(text: &str) -> TokenStream {
+    let lines = text.lines().map(|line| {
+        let line = if line.is_empty() {
+            String::new()
+        } else {
+            format!(" {line}")
+        };
+        quote!(#[doc = #line])
+    });
+    quote!(#(#lines)*)
+}
+
+/// A raw string literal (`r#"..."#`) for JSON, which is unreadable with escaped quotes.
+fn raw_text(value: &str) -> TokenStream {
+    let mut hashes = String::from("#");
+    while value.contains(&format!("\"{hashes}")) {
+        hashes.push('#');
+    }
+    match format!("r{hashes}\"{value}\"{hashes}").parse::<Literal>() {
+        Ok(literal) => quote!(B(#literal)),
+        Err(_) => text(value),
+    }
+}
+
 fn text(value: &str) -> TokenStream {
     let literal = Literal::string(value);
     quote!(B(#literal))
@@ -102,8 +127,10 @@ pub fn driver_module(api: &Api, source: &str) -> TokenStream {
     }
     let table = api_table(api);
 
+    let module_doc = doc(&module_doc);
+    let driver_doc = doc(&driver_doc);
     quote! {
-        #[doc = #module_doc]
+        #module_doc
         #[allow(
             clippy::doc_lazy_continuation,
             clippy::doc_overindented_list_items,
@@ -115,7 +142,7 @@ pub fn driver_module(api: &Api, source: &str) -> TokenStream {
             rustdoc::invalid_rust_codeblocks
         )]
         pub mod #module {
-            #[doc = #driver_doc]
+            #driver_doc
             #[derive(Debug)]
             pub struct #driver {
                 inner: ::mcs::rest::RestDriver,
@@ -123,7 +150,6 @@ pub fn driver_module(api: &Api, source: &str) -> TokenStream {
 
             ::mcs::__private::rest_driver!(#driver, API);
 
-            #[automatically_derived]
             impl #driver {
                 #(#methods)*
             }
@@ -160,20 +186,29 @@ fn typed_operation(
                 .get("description")
                 .and_then(Value::as_str)
                 .map_or_else(|| format!("The `{name}` argument."), doc_text);
-            let skip = (!is_required)
-                .then(|| quote!(skip_serializing_if = "::core::option::Option::is_none",));
-            let name = Literal::string(name);
+            let doc = self::doc(&doc);
+            let mut serde = Vec::new();
+            if field.to_string().trim_start_matches("r#") != *name {
+                serde.push(quote!(rename = #name));
+            }
+            if !is_required {
+                serde.push(quote!(
+                    skip_serializing_if = "::core::option::Option::is_none"
+                ));
+            }
+            let serde = (!serde.is_empty()).then(|| quote!(#[serde(#(#serde),*)]));
             fields.push(quote! {
-                #[doc = #doc]
-                #[serde(rename = #name, #skip)]
+                #doc
+                #serde
                 pub #field: #ty,
             });
         }
     }
     let where_ = format!("`{} {}`", operation.method, operation.path);
     let struct_doc = format!("The arguments of [`{driver}::{method_name}`] ({where_}).");
+    let struct_doc = doc(&struct_doc);
     let definition = quote! {
-        #[doc = #struct_doc]
+        #struct_doc
         #[derive(Clone, Debug, Default, PartialEq, ::mcs::serde::Serialize)]
         #[serde(crate = "::mcs::serde")]
         pub struct #struct_name {
@@ -186,7 +221,14 @@ fn typed_operation(
         .as_deref()
         .map(doc_text)
         .unwrap_or_else(|| where_.clone());
-    if let Some(description) = &operation.description {
+    // A deprecated operation's description starts with "Deprecated. ", which the
+    // `#[deprecated]` attribute already says.
+    let description = operation
+        .description
+        .as_deref()
+        .map(|d| d.strip_prefix("Deprecated. ").unwrap_or(d))
+        .filter(|d| Some(*d) != operation.title.as_deref());
+    if let Some(description) = description {
         method_doc.push_str("\n\n");
         method_doc.push_str(&doc_text(description));
     }
@@ -198,8 +240,9 @@ fn typed_operation(
         .deprecated
         .then(|| quote!(#[deprecated = "the API marks this operation as deprecated"]));
     let tool = Literal::string(&operation.name);
+    let method_doc = doc(&method_doc);
     let method = quote! {
-        #[doc = #method_doc]
+        #method_doc
         #deprecated
         pub async fn #method_name(
             &self,
@@ -422,7 +465,7 @@ fn operation(operation: &Operation) -> TokenStream {
     let security = operation.security.iter().map(requirement);
     let tags = texts(operation.tags.iter().map(AsRef::as_ref));
     let deprecated = operation.deprecated;
-    let schema = text(&operation.schema);
+    let schema = raw_text(&operation.schema);
     quote! {
         Operation {
             name: #name,

@@ -7,7 +7,10 @@ use std::path::Path;
 
 use mcs_codegen::Generator;
 
-const SPEC: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/petstore/petstore.yaml");
+const SPEC: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../examples/petstore/petstore.yaml"
+);
 const SNAPSHOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/snapshots/petstore.rs");
 
 fn generate() -> String {

@@ -38,12 +38,17 @@ async fn typed_methods_and_tool_calls_reach_the_server() {
     assert_eq!(pet.ok(), Some(json!({"id": 7, "name": "Rex"})));
 
     let order = shop
-        .execute_tool("placeOrder", json!({"petId": 7, "email": "ana@example.com"}))
+        .execute_tool(
+            "placeOrder",
+            json!({"petId": 7, "email": "ana@example.com"}),
+        )
         .await;
     assert_eq!(order.ok(), Some(json!({"order": 1})));
 
     let reply = shop
-        .process_llm_response(LlmResponse::Text(r#"{"tool": "listPets", "arguments": {"limit": 2}}"#))
+        .process_llm_response(LlmResponse::Text(
+            r#"{"tool": "listPets", "arguments": {"limit": 2}}"#,
+        ))
         .await;
     assert!(reply.call_executed, "{reply:?}");
     assert_eq!(reply.tool_call_result, Some(json!([])));
@@ -52,10 +57,21 @@ async fn typed_methods_and_tool_calls_reach_the_server() {
 #[tokio::test]
 async fn the_generated_driver_lists_every_operation_with_its_tags() {
     let shop = Petstore::new();
-    let names: Vec<String> = shop.list_tools().iter().map(|t| t.name().to_owned()).collect();
+    let names: Vec<String> = shop
+        .list_tools()
+        .iter()
+        .map(|t| t.name().to_owned())
+        .collect();
     assert_eq!(
         names,
-        ["listPets", "addPet", "getPet", "deletePet", "placeOrder", "getInventory"]
+        [
+            "listPets",
+            "addPet",
+            "getPet",
+            "deletePet",
+            "placeOrder",
+            "getInventory"
+        ]
     );
     assert_eq!(shop.tags("placeOrder").map(<[_]>::len), Some(1));
     assert_eq!(
@@ -69,7 +85,9 @@ async fn the_generated_driver_lists_every_operation_with_its_tags() {
 #[tokio::test]
 async fn wrong_arguments_never_reach_the_server() {
     let server = MockServer::start().await;
-    let shop = Petstore::new().with_base_url(server.uri()).with_api_key("k");
+    let shop = Petstore::new()
+        .with_base_url(server.uri())
+        .with_api_key("k");
     let error = shop
         .execute_tool("addPet", json!({"name": "Rex", "status": "for sale"}))
         .await
@@ -77,5 +95,11 @@ async fn wrong_arguments_never_reach_the_server() {
     let text = error.to_string();
     assert!(text.contains("status"), "{text}");
     assert!(text.contains("available"), "{text}");
-    assert!(server.received_requests().await.unwrap_or_default().is_empty());
+    assert!(
+        server
+            .received_requests()
+            .await
+            .unwrap_or_default()
+            .is_empty()
+    );
 }

@@ -88,7 +88,11 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         "---\n{} model round(s), {} tool call(s), {} failed; stopped: {:?}",
         transcript.rounds,
         transcript.tool_calls.len(),
-        transcript.tool_calls.iter().filter(|c| c.error.is_some()).count(),
+        transcript
+            .tool_calls
+            .iter()
+            .filter(|c| c.error.is_some())
+            .count(),
         transcript.stop
     );
     if transcript.stop != StopReason::Answered {
@@ -126,11 +130,12 @@ async fn serve_pet_shop() -> std::io::Result<SocketAddr> {
     Ok(address)
 }
 
-fn authorised(headers: &HeaderMap) -> Result<(), Response> {
-    match headers.get("x-api-key") {
-        Some(key) if key == API_KEY => Ok(()),
-        _ => Err((StatusCode::UNAUTHORIZED, "missing or wrong X-Api-Key").into_response()),
-    }
+fn authorised(headers: &HeaderMap) -> bool {
+    headers.get("x-api-key").is_some_and(|key| key == API_KEY)
+}
+
+fn denied() -> Response {
+    (StatusCode::UNAUTHORIZED, "missing or wrong X-Api-Key").into_response()
 }
 
 async fn list_pets(
@@ -138,8 +143,8 @@ async fn list_pets(
     headers: HeaderMap,
     Query(query): Query<Vec<(String, String)>>,
 ) -> Response {
-    if let Err(denied) = authorised(&headers) {
-        return denied;
+    if !authorised(&headers) {
+        return denied();
     }
     let tags: Vec<&str> = query
         .iter()
@@ -161,9 +166,13 @@ async fn list_pets(
     Json(json!(pets)).into_response()
 }
 
-async fn add_pet(State(shop): State<Shared>, headers: HeaderMap, Json(pet): Json<Value>) -> Response {
-    if let Err(denied) = authorised(&headers) {
-        return denied;
+async fn add_pet(
+    State(shop): State<Shared>,
+    headers: HeaderMap,
+    Json(pet): Json<Value>,
+) -> Response {
+    if !authorised(&headers) {
+        return denied();
     }
     let mut shop = shop.lock().unwrap_or_else(|e| e.into_inner());
     let mut pet = pet;
@@ -173,19 +182,27 @@ async fn add_pet(State(shop): State<Shared>, headers: HeaderMap, Json(pet): Json
 }
 
 async fn get_pet(State(shop): State<Shared>, headers: HeaderMap, Path(id): Path<u64>) -> Response {
-    if let Err(denied) = authorised(&headers) {
-        return denied;
+    if !authorised(&headers) {
+        return denied();
     }
     let shop = shop.lock().unwrap_or_else(|e| e.into_inner());
     match shop.pets.iter().find(|p| p["id"] == id) {
         Some(pet) => Json(pet.clone()).into_response(),
-        None => (StatusCode::NOT_FOUND, Json(json!({ "message": format!("no pet {id}") }))).into_response(),
+        None => (
+            StatusCode::NOT_FOUND,
+            Json(json!({ "message": format!("no pet {id}") })),
+        )
+            .into_response(),
     }
 }
 
-async fn delete_pet(State(shop): State<Shared>, headers: HeaderMap, Path(id): Path<u64>) -> Response {
-    if let Err(denied) = authorised(&headers) {
-        return denied;
+async fn delete_pet(
+    State(shop): State<Shared>,
+    headers: HeaderMap,
+    Path(id): Path<u64>,
+) -> Response {
+    if !authorised(&headers) {
+        return denied();
     }
     let mut shop = shop.lock().unwrap_or_else(|e| e.into_inner());
     shop.pets.retain(|p| p["id"] != id);
@@ -197,8 +214,8 @@ async fn place_order(
     headers: HeaderMap,
     Form(order): Form<Vec<(String, String)>>,
 ) -> Response {
-    if let Err(denied) = authorised(&headers) {
-        return denied;
+    if !authorised(&headers) {
+        return denied();
     }
     let mut shop = shop.lock().unwrap_or_else(|e| e.into_inner());
     let mut record: serde_json::Map<String, Value> = order

@@ -8,7 +8,6 @@
 #[macro_export]
 macro_rules! __rest_driver {
     ($driver:ident, $api:path) => {
-        #[automatically_derived]
         impl $driver {
             /// A driver that sends requests to the document's first server (see
             /// `with_base_url` to change it), with no credentials.
