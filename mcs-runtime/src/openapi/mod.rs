@@ -50,6 +50,7 @@
 
 mod body;
 mod document;
+mod driver;
 mod error;
 mod keywords;
 mod names;
@@ -61,6 +62,7 @@ mod source;
 
 use std::path::{Path, PathBuf};
 
+pub use driver::OpenApiDriver;
 pub use error::{OpenApiError, Skipped};
 
 use crate::rest::Api;

@@ -1,0 +1,145 @@
+//! `OpenApiDriver`: a document read at run time — from a file, from text, from a URL — runs
+//! through the same executor as a generated driver.
+#![cfg(all(feature = "openapi", feature = "http"))]
+
+use mcs_runtime::openapi::{OpenApiDriver, ReadOptions};
+use mcs_runtime::{Driver, LlmResponse, ToolDriver, ToolError};
+use serde_json::json;
+use wiremock::matchers::{header, method, path, query_param};
+use wiremock::{Mock, MockServer, ResponseTemplate};
+
+const NOTES: &str = r#"
+openapi: 3.1.0
+info: { title: Notes, version: "2" }
+servers: [{ url: /api }]
+components:
+  securitySchemes:
+    token: { type: http, scheme: bearer }
+security: [{ token: [] }]
+paths:
+  /notes:
+    get:
+      operationId: searchNotes
+      summary: Notes containing a word
+      parameters:
+        - { name: q, in: query, required: true, schema: { type: string, minLength: 2 } }
+        - { name: since, in: query, schema: { type: string, format: date } }
+  /notes/{id}:
+    delete:
+      summary: Delete a note
+      parameters:
+        - { name: id, in: path, required: true, schema: { type: [integer, "null"] } }
+"#;
+
+async fn serve_notes() -> MockServer {
+    let server = MockServer::start().await;
+    Mock::given(method("GET"))
+        .and(path("/spec.yaml"))
+        .respond_with(ResponseTemplate::new(200).set_body_string(NOTES))
+        .mount(&server)
+        .await;
+    Mock::given(method("GET"))
+        .and(path("/api/notes"))
+        .and(query_param("q", "milk"))
+        .and(header("authorization", "Bearer t0ken"))
+        .respond_with(
+            ResponseTemplate::new(200).set_body_json(json!([{"id": 1, "text": "buy milk"}])),
+        )
+        .mount(&server)
+        .await;
+    server
+}
+
+#[tokio::test]
+async fn a_document_fetched_by_url_runs_against_its_relative_server() {
+    let server = serve_notes().await;
+    let url = format!("{}/spec.yaml", server.uri());
+    let driver = match OpenApiDriver::from_url(&url, &ReadOptions::default()).await {
+        Ok(driver) => driver.with_bearer_token("t0ken"),
+        Err(error) => panic!("{error}"),
+    };
+    assert_eq!(
+        driver.base_url().ok(),
+        Some(format!("{}/api", server.uri()))
+    );
+    let names: Vec<String> = driver
+        .list_tools()
+        .iter()
+        .map(|t| t.name().to_owned())
+        .collect();
+    assert_eq!(names, ["searchNotes", "delete_notes_id"]);
+
+    let found = driver
+        .execute_tool("searchNotes", json!({"q": "milk"}))
+        .await;
+    assert_eq!(found.ok(), Some(json!([{"id": 1, "text": "buy milk"}])));
+
+    // Validated by schema alone: a date that is not one never leaves the process.
+    let before = server.received_requests().await.map_or(0, |r| r.len());
+    let error = driver
+        .execute_tool("searchNotes", json!({"q": "milk", "since": "yesterday"}))
+        .await
+        .expect_err("not a date");
+    assert!(
+        matches!(error, ToolError::InvalidArguments { .. }),
+        "{error}"
+    );
+    assert!(error.to_string().contains("since"), "{error}");
+    assert_eq!(
+        server.received_requests().await.map_or(0, |r| r.len()),
+        before
+    );
+}
+
+#[tokio::test]
+async fn a_document_read_from_text_is_a_hybrid_driver() {
+    let server = serve_notes().await;
+    let driver = OpenApiDriver::from_document_text(NOTES, "notes.yaml", &ReadOptions::default())
+        .map(|d| {
+            d.with_base_url(format!("{}/api", server.uri()))
+                .with_bearer_token("t0ken")
+        });
+    let Ok(driver) = driver else {
+        panic!("the document reads");
+    };
+    let reply = driver
+        .process_llm_response(LlmResponse::Text(
+            "<tool_call>{\"name\": \"searchNotes\", \"arguments\": {\"q\": \"milk\"}}</tool_call>",
+        ))
+        .await;
+    assert!(reply.call_executed, "{reply:?}");
+    let reply = driver
+        .process_llm_response(LlmResponse::Text(
+            r#"{"tool": "searchNotes", "arguments": {"q": "m"}}"#,
+        ))
+        .await;
+    assert!(reply.call_failed);
+    assert!(reply.retry_prompt.unwrap_or_default().contains("`q`"));
+}
+
+#[tokio::test]
+async fn unreadable_documents_and_urls_are_errors_that_say_where() {
+    let error = OpenApiDriver::from_file("no/such/spec.yaml")
+        .err()
+        .map(|e| e.to_string());
+    assert!(error.is_some_and(|e| e.contains("no/such/spec.yaml") && e.contains("cannot read")));
+
+    let broken = "openapi: 3.0.0\ninfo: {title: x, version: '1'}\npaths:\n  /a:\n    get:\n      parameters: [{$ref: '#/components/parameters/missing'}]\n";
+    let error = OpenApiDriver::from_document_text(broken, "broken.yaml", &ReadOptions::default())
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
+    assert!(
+        error.starts_with("broken.yaml: at /paths/~1a/get/parameters/0"),
+        "{error}"
+    );
+
+    let server = MockServer::start().await;
+    let missing = format!("{}/nothing.json", server.uri());
+    let error = OpenApiDriver::from_url(&missing, &ReadOptions::default())
+        .await
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
+    assert!(error.contains("404"), "{error}");
+}
