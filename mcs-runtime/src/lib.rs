@@ -22,6 +22,8 @@ pub mod prompt;
 #[cfg(feature = "rest")]
 pub mod rest;
 pub mod schema;
+#[cfg(any(feature = "http", feature = "openai"))]
+pub mod tls;
 mod types;
 pub mod validate;
 

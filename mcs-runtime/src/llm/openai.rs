@@ -33,6 +33,7 @@ pub struct OpenAiClient {
 impl OpenAiClient {
     /// A client for the server at `base_url` (e.g. `http://localhost:8080/v1`) and `model`.
     pub fn new(base_url: impl Into<String>, model: impl Into<String>) -> Result<Self, LlmError> {
+        crate::tls::ensure_provider();
         let http = reqwest::Client::builder()
             .timeout(Duration::from_secs(300))
             .build()

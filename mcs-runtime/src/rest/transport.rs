@@ -140,6 +140,7 @@ mod reqwest_transport {
                     attempt.stop()
                 }
             });
+            crate::tls::ensure_provider();
             let client = reqwest::Client::builder()
                 .redirect(policy)
                 .build()
