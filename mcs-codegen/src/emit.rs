@@ -244,11 +244,8 @@ fn typed_operation(
     let method = quote! {
         #method_doc
         #deprecated
-        pub async fn #method_name(
-            &self,
-            arguments: &#struct_name,
-        ) -> ::core::result::Result<::mcs::serde_json::Value, ::mcs::ToolError> {
-            self.inner.call(#tool, arguments).await
+        pub fn #method_name(&self, arguments: &#struct_name) -> ::mcs::ToolFuture<'_> {
+            self.inner.call(#tool, arguments)
         }
     };
     (definition, method)

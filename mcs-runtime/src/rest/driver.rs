@@ -259,15 +259,18 @@ impl RestDriver {
 
     /// Calls the tool `name` with typed arguments (an argument struct generated for the
     /// operation, or anything that serializes to an object of arguments).
-    pub async fn call<A: Serialize + ?Sized>(
-        &self,
-        name: &str,
+    pub fn call<'a, A: Serialize + ?Sized>(
+        &'a self,
+        name: &'a str,
         arguments: &A,
-    ) -> Result<Value, ToolError> {
-        let value = serde_json::to_value(arguments).map_err(|e| {
-            ToolError::execution(name, format!("the arguments could not be serialized: {e}"))
-        })?;
-        self.execute(name, value).await
+    ) -> ToolFuture<'a> {
+        match serde_json::to_value(arguments) {
+            Ok(value) => ToolFuture::new(self.execute(name, value)),
+            Err(error) => ToolFuture::ready(Err(ToolError::execution(
+                name,
+                format!("the arguments could not be serialized: {error}"),
+            ))),
+        }
     }
 
     fn built(&self) -> &Built {
