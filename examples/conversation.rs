@@ -68,18 +68,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     for message in &transcript.messages {
         print_message(message);
     }
-    println!("---");
-    println!(
-        "{} model round(s), {} tool call(s), {} failed; stopped: {:?}",
-        transcript.rounds,
-        transcript.tool_calls.len(),
-        transcript
-            .tool_calls
-            .iter()
-            .filter(|c| c.error.is_some())
-            .count(),
-        transcript.stop
-    );
+    println!("---\n{}", transcript.summary());
     if transcript.stop != StopReason::Answered {
         return Err("the model did not reach an answer".into());
     }

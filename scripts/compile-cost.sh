@@ -49,9 +49,10 @@ for spec in "${specs[@]}"; do
   printf 'include!("driver.rs");\n' > "$work/src/lib.rs"
   library=$(best_build)
   {
-    printf 'include!("driver.rs");\n/// Every typed method, called.\npub async fn all(d: &%s) {\n' "$driver"
-    grep -oE 'pub fn [A-Za-z0-9_]+\(&self, arguments' "$work/src/driver.rs" \
-      | sed -E 's/pub fn ([A-Za-z0-9_]+)\(.*/    let _ = d.\1(\&Default::default()).await;/'
+    printf '#![allow(deprecated)]\ninclude!("driver.rs");\n/// Every typed method, called.\npub async fn all(d: &%s) {\n' "$driver"
+    # Each argument struct's doc names its typed method: "The arguments of [`Driver::method`]".
+    grep -oE 'The arguments of \[`[A-Za-z0-9_]+::[A-Za-z0-9_#]+`\]' "$work/src/driver.rs" \
+      | sed -E 's/.*::([A-Za-z0-9_#]+)`\]/    let _ = d.\1(\&Default::default()).await;/'
     printf '}\n'
   } > "$work/src/lib.rs"
   used=$(best_build)

@@ -76,6 +76,16 @@ pub fn pascal(name: &str) -> String {
     }
 }
 
+/// `name` itself when it is already a type name (ASCII, starts with an upper-case letter, no
+/// keyword), so a name the user chose (`OpenAIApi`) is kept; otherwise [`pascal`].
+pub fn type_name(name: &str) -> String {
+    let valid = name.chars().next().is_some_and(|c| c.is_ascii_uppercase())
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && !KEYWORDS.contains(&name)
+        && !NOT_RAW.contains(&name);
+    if valid { name.to_owned() } else { pascal(name) }
+}
+
 fn escape_keyword(ident: String) -> String {
     if NOT_RAW.contains(&ident.as_str()) {
         format!("{ident}_")
@@ -132,6 +142,9 @@ mod tests {
         assert_eq!(pascal("x-rate-limit"), "XRateLimit");
         assert_eq!(pascal("3d"), "N3d");
         assert_eq!(pascal(""), "Value");
+        assert_eq!(type_name("OpenAIAPI"), "OpenAIAPI");
+        assert_eq!(type_name("Self"), "Self_");
+        assert_eq!(type_name("my api"), "MyApi");
     }
 
     #[test]

@@ -84,17 +84,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         };
         println!("[{role}]\n{content}\n");
     }
-    println!(
-        "---\n{} model round(s), {} tool call(s), {} failed; stopped: {:?}",
-        transcript.rounds,
-        transcript.tool_calls.len(),
-        transcript
-            .tool_calls
-            .iter()
-            .filter(|c| c.error.is_some())
-            .count(),
-        transcript.stop
-    );
+    println!("---\n{}", transcript.summary());
     if transcript.stop != StopReason::Answered {
         return Err("the model did not reach an answer".into());
     }

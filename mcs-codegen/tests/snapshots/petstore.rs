@@ -26,59 +26,50 @@ pub mod petstore {
         /// Pets are returned oldest first. Filter by tag and cap the number returned.
         ///
         /// Sends `GET /pets`; the tool `listPets`.
-        pub async fn list_pets(
-            &self,
-            arguments: &ListPetsArguments,
-        ) -> ::core::result::Result<::mcs::serde_json::Value, ::mcs::ToolError> {
-            self.inner.call("listPets", arguments).await
+        pub fn list_pets(&self, arguments: &ListPetsArguments) -> ::mcs::ToolFuture<'_> {
+            self.inner.call("listPets", arguments)
         }
         /// Add a pet to the shop
         ///
         /// Sends `POST /pets`; the tool `addPet`.
-        pub async fn add_pet(
-            &self,
-            arguments: &AddPetArguments,
-        ) -> ::core::result::Result<::mcs::serde_json::Value, ::mcs::ToolError> {
-            self.inner.call("addPet", arguments).await
+        pub fn add_pet(&self, arguments: &AddPetArguments) -> ::mcs::ToolFuture<'_> {
+            self.inner.call("addPet", arguments)
         }
         /// One pet by its id
         ///
         /// Sends `GET /pets/{petId}`; the tool `getPet`.
-        pub async fn get_pet(
-            &self,
-            arguments: &GetPetArguments,
-        ) -> ::core::result::Result<::mcs::serde_json::Value, ::mcs::ToolError> {
-            self.inner.call("getPet", arguments).await
+        pub fn get_pet(&self, arguments: &GetPetArguments) -> ::mcs::ToolFuture<'_> {
+            self.inner.call("getPet", arguments)
         }
         /// Remove a pet
         ///
         /// Sends `DELETE /pets/{petId}`; the tool `deletePet`.
-        pub async fn delete_pet(
+        pub fn delete_pet(
             &self,
             arguments: &DeletePetArguments,
-        ) -> ::core::result::Result<::mcs::serde_json::Value, ::mcs::ToolError> {
-            self.inner.call("deletePet", arguments).await
+        ) -> ::mcs::ToolFuture<'_> {
+            self.inner.call("deletePet", arguments)
         }
         /// Order a pet
         ///
         /// Reserves a pet for a customer. The order is confirmed by e-mail.
         ///
         /// Sends `POST /store/orders`; the tool `placeOrder`.
-        pub async fn place_order(
+        pub fn place_order(
             &self,
             arguments: &PlaceOrderArguments,
-        ) -> ::core::result::Result<::mcs::serde_json::Value, ::mcs::ToolError> {
-            self.inner.call("placeOrder", arguments).await
+        ) -> ::mcs::ToolFuture<'_> {
+            self.inner.call("placeOrder", arguments)
         }
         /// How many pets of each status there are
         ///
         /// Sends `GET /store/inventory`; the tool `getInventory`.
         #[deprecated = "the API marks this operation as deprecated"]
-        pub async fn get_inventory(
+        pub fn get_inventory(
             &self,
             arguments: &GetInventoryArguments,
-        ) -> ::core::result::Result<::mcs::serde_json::Value, ::mcs::ToolError> {
-            self.inner.call("getInventory", arguments).await
+        ) -> ::mcs::ToolFuture<'_> {
+            self.inner.call("getInventory", arguments)
         }
     }
     /// The arguments of [`Petstore::list_pets`] (`GET /pets`).

@@ -46,6 +46,19 @@ pub struct Transcript {
     pub stop: StopReason,
 }
 
+impl Transcript {
+    /// One line for logs: rounds, calls, failed calls and why the loop stopped.
+    pub fn summary(&self) -> String {
+        let failed = self.tool_calls.iter().filter(|c| c.error.is_some()).count();
+        format!(
+            "{} model round(s), {} tool call(s), {failed} failed; stopped: {:?}",
+            self.rounds,
+            self.tool_calls.len(),
+            self.stop
+        )
+    }
+}
+
 impl<'d> Conversation<'d> {
     /// A conversation with one driver; at most 8 rounds and 2 failed calls in a row.
     pub fn new(driver: &'d dyn Driver) -> Self {
