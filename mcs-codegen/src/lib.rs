@@ -60,7 +60,10 @@ pub struct Generator {
 }
 
 /// Why generation failed.
-#[derive(Debug)]
+///
+/// `Debug` prints the same message as `Display`: a build script's `main` that returns
+/// `Result<(), Box<dyn Error>>` shows the `Debug` form when it fails, and that must name the
+/// file, the JSON pointer and the reason, not a struct dump.
 #[non_exhaustive]
 pub enum Error {
     /// The document could not be read or is not supported (names the file and the JSON
@@ -94,6 +97,12 @@ impl fmt::Display for Error {
                 "OUT_DIR is not set: write_to_out_dir is meant to be called from build.rs",
             ),
         }
+    }
+}
+
+impl fmt::Debug for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
     }
 }
 
