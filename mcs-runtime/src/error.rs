@@ -29,6 +29,16 @@ pub enum ToolError {
         /// Every problem found, in parameter order.
         problems: Vec<ArgumentError>,
     },
+    /// The driver has the tool but declines this call (a backend that does not serve this
+    /// account, a region it does not cover): an orchestrator with a priority policy offers
+    /// the call to the next driver that has the tool.
+    #[error("tool `{tool}` declined the call: {reason}")]
+    Rejected {
+        /// The tool that was called.
+        tool: String,
+        /// Why the driver declined.
+        reason: String,
+    },
     /// The tool ran and failed.
     #[error("tool `{tool}` failed: {message}")]
     Execution {
@@ -76,6 +86,14 @@ impl ToolError {
         }
     }
 
+    /// A declined call (see [`ToolError::Rejected`]).
+    pub fn rejected(tool: impl Into<String>, reason: impl Into<String>) -> Self {
+        ToolError::Rejected {
+            tool: tool.into(),
+            reason: reason.into(),
+        }
+    }
+
     /// An execution failure described by a message.
     pub fn execution(tool: impl Into<String>, message: impl Into<String>) -> Self {
         ToolError::Execution {
@@ -99,7 +117,9 @@ impl ToolError {
     pub fn tool(&self) -> &str {
         match self {
             ToolError::UnknownTool { name, .. } => name,
-            ToolError::InvalidArguments { tool, .. } | ToolError::Execution { tool, .. } => tool,
+            ToolError::InvalidArguments { tool, .. }
+            | ToolError::Rejected { tool, .. }
+            | ToolError::Execution { tool, .. } => tool,
         }
     }
 }

@@ -17,6 +17,7 @@ pub mod hybrid;
 pub mod llm;
 #[cfg(feature = "openapi")]
 pub mod openapi;
+pub mod orchestrator;
 mod output;
 pub mod prompt;
 #[cfg(feature = "rest")]

@@ -1,0 +1,116 @@
+//! The routing table of an orchestrator: built once per registration change, read by every
+//! call without a lock.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use crate::driver::ToolDriver;
+use crate::types::Tool;
+
+use super::naming::namespaced;
+use super::{ConflictPolicy, OrchestratorError};
+
+/// A registered driver.
+#[derive(Clone)]
+pub(super) struct Member {
+    pub label: String,
+    pub priority: i32,
+    pub driver: Arc<dyn ToolDriver>,
+}
+
+/// Where a listed name goes: the members that have it, in the order to try them, each with
+/// the name the member knows the tool by.
+pub(super) type Route = Vec<(usize, String)>;
+
+/// Everything a call needs, built whole and swapped in whole.
+pub(super) struct Table {
+    /// In registration order (priority order under [`ConflictPolicy::Priority`]).
+    pub members: Vec<Member>,
+    pub tools: Arc<[Tool]>,
+    pub routes: HashMap<String, Route>,
+    /// The active label under [`ConflictPolicy::ActiveTarget`].
+    pub active: Option<String>,
+    /// System prompts already rendered for this table, by model.
+    pub prompts: std::sync::Mutex<Vec<(Option<String>, String)>>,
+}
+
+impl Table {
+    pub fn empty() -> Self {
+        Table {
+            members: Vec::new(),
+            tools: Arc::from(Vec::new()),
+            routes: HashMap::new(),
+            active: None,
+            prompts: std::sync::Mutex::new(Vec::new()),
+        }
+    }
+
+    /// The table for `members` under `policy`; `Err` when `policy` is
+    /// [`ConflictPolicy::Reject`] and two members share a tool name.
+    pub fn build(
+        mut members: Vec<Member>,
+        policy: &ConflictPolicy,
+        active: Option<String>,
+    ) -> Result<Table, OrchestratorError> {
+        if matches!(policy, ConflictPolicy::Priority) {
+            // Stable: equal priorities keep registration order.
+            members.sort_by_key(|m| std::cmp::Reverse(m.priority));
+        }
+        let mut tools: Vec<Tool> = Vec::new();
+        let mut routes: HashMap<String, Route> = HashMap::new();
+        let mut owner: HashMap<String, usize> = HashMap::new();
+        for (index, member) in members.iter().enumerate() {
+            let hidden = matches!(policy, ConflictPolicy::ActiveTarget { .. })
+                && active.as_deref() != Some(member.label.as_str());
+            for tool in member.driver.list_tools().iter() {
+                if hidden {
+                    continue;
+                }
+                let original = tool.name().to_owned();
+                match policy {
+                    ConflictPolicy::Namespace => {
+                        let name = namespaced(&member.label, &original, |n| routes.contains_key(n));
+                        tools.push(relabel(tool, &name, &member.label));
+                        routes.insert(name, vec![(index, original)]);
+                    }
+                    ConflictPolicy::Reject => {
+                        if let Some(&first) = owner.get(&original) {
+                            return Err(OrchestratorError::Conflict {
+                                tool: original,
+                                first: members[first].label.clone(),
+                                second: member.label.clone(),
+                            });
+                        }
+                        owner.insert(original.clone(), index);
+                        tools.push(tool.clone());
+                        routes.insert(original.clone(), vec![(index, original)]);
+                    }
+                    ConflictPolicy::Priority | ConflictPolicy::ActiveTarget { .. } => {
+                        let route = routes.entry(original.clone()).or_default();
+                        if route.is_empty() {
+                            tools.push(tool.clone());
+                        }
+                        route.push((index, original));
+                    }
+                }
+            }
+        }
+        Ok(Table {
+            members,
+            tools: tools.into(),
+            routes,
+            active,
+            prompts: std::sync::Mutex::new(Vec::new()),
+        })
+    }
+}
+
+/// `tool` under its namespaced `name`, its description saying which system it belongs to.
+fn relabel(tool: &Tool, name: &str, label: &str) -> Tool {
+    let description = format!("[{label}] {}", tool.description());
+    let relabelled = match tool.title() {
+        Some(title) => Tool::new(name, description).with_title(title),
+        None => Tool::new(name, description),
+    };
+    relabelled.with_parameters(tool.parameters().to_vec())
+}
