@@ -1,0 +1,107 @@
+//! One orchestrator over two kinds of driver: the Petstore driver generated at build time
+//! from `petstore.yaml`, and a notebook written with `#[mcs::tool_driver]`. The model sees
+//! one driver with namespaced tools (`shop__listPets`, `notes__add_note`); one answer with
+//! calls for both is dispatched to each owner.
+//!
+//! ```text
+//! cargo run -p petstore-example --bin office
+//! ```
+//!
+//! A scripted model plays the part unless `MCS_LLM_BASE_URL` names an OpenAI-compatible
+//! server (as in the other examples).
+
+use std::sync::{Arc, Mutex};
+
+use mcs::llm::{Conversation, LlmClient, OpenAiClient, ScriptedClient, StopReason};
+use mcs::orchestrator::{ConflictPolicy, Orchestrator};
+use mcs::{Driver, ToolDriver};
+use serde_json::Value;
+
+#[path = "../shop.rs"]
+mod shop;
+
+mcs::include_driver!("petstore.rs");
+
+/// Notes the assistant keeps for the shop's staff.
+#[derive(Default)]
+struct Notebook {
+    notes: Mutex<Vec<String>>,
+}
+
+#[mcs::tool_driver(name = "notebook")]
+impl Notebook {
+    /// Writes a note for the staff.
+    ///
+    /// # Arguments
+    ///
+    /// * `text` - The note, one or two sentences.
+    #[tool]
+    fn add_note(&self, text: String) -> usize {
+        let mut notes = self.notes.lock().unwrap_or_else(|e| e.into_inner());
+        notes.push(text);
+        notes.len()
+    }
+
+    /// Every note written so far, oldest first.
+    #[tool]
+    fn list_notes(&self) -> Vec<String> {
+        self.notes.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+}
+
+const REQUEST: &str = "Which dogs do we have? Leave the staff a note to brush each of them today.";
+
+fn scripted_model() -> ScriptedClient {
+    ScriptedClient::from_texts([
+        "{\"tool\": \"shop__listPets\", \"arguments\": {\"tags\": [\"dog\"]}}",
+        // Two calls for two different drivers in one answer.
+        "<tool_call>\n{\"name\": \"notes__add_note\", \"arguments\": {\"text\": \"Brush Fido today.\"}}\n</tool_call>\n<tool_call>\n{\"name\": \"shop__getPet\", \"arguments\": {\"petId\": 1}}\n</tool_call>",
+        "We have one dog, Fido (available). I left the staff a note to brush him today.",
+    ])
+    .with_model("qwen2.5-7b-instruct")
+}
+
+#[tokio::main(flavor = "current_thread")]
+async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let address = shop::serve_pet_shop().await?;
+    let petstore = petstore::Petstore::new()
+        .with_base_url(format!("http://{address}/v1"))
+        .with_api_key(shop::API_KEY);
+    let notebook = Arc::new(Notebook::default());
+
+    let office = Orchestrator::new("office", ConflictPolicy::Namespace);
+    office.register("shop", Arc::new(petstore))?;
+    office.register("notes", notebook.clone())?;
+    println!("{} tools behind one driver:", office.list_tools().len());
+    for tool in office.list_tools().iter() {
+        println!("  {:<22} {}", tool.name(), tool.label());
+    }
+    println!();
+
+    let client: Box<dyn LlmClient> = match OpenAiClient::from_env()? {
+        Some(client) => Box::new(client),
+        None => {
+            println!("(scripted model; set MCS_LLM_BASE_URL to use a real one)\n");
+            Box::new(scripted_model())
+        }
+    };
+    let conversation = Conversation::new(&office as &dyn Driver)
+        .max_rounds(8)
+        .max_retries(2);
+    let opening = conversation.opening(client.model(), REQUEST);
+    let transcript = conversation.run(client.as_ref(), opening).await?;
+    for message in transcript.messages.iter().skip(1) {
+        let role = message.get("role").and_then(Value::as_str).unwrap_or("?");
+        let content = match message.get("content") {
+            Some(Value::String(text)) => text.clone(),
+            _ => message.to_string(),
+        };
+        println!("[{role}]\n{content}\n");
+    }
+    println!("---\n{}", transcript.summary());
+    println!("notes kept: {:?}", notebook.list_notes());
+    if transcript.stop != StopReason::Answered {
+        return Err("the model did not reach an answer".into());
+    }
+    Ok(())
+}
