@@ -109,6 +109,18 @@ pub trait ToolDriver: Send + Sync {
     /// [`ToolError::InvalidArguments`] when the arguments do not fit the tool, and
     /// [`ToolError::Execution`] when the tool itself fails.
     fn execute_tool<'a>(&'a self, name: &'a str, arguments: Value) -> ToolFuture<'a>;
+
+    /// Where the tool `name` is in [`list_tools`](Self::list_tools), if this driver has it.
+    ///
+    /// The default scans the list. Drivers with many tools and a name index of their own
+    /// (orchestrators, REST drivers) answer from it, so that reading a model's output costs
+    /// the same for 1,000 tools as for 10. Callers check the answer against the list they
+    /// hold (`tools[i].name() == name`): the tools may have changed in between.
+    fn tool_position(&self, name: &str) -> Option<usize> {
+        self.list_tools()
+            .iter()
+            .position(|tool| tool.name() == name)
+    }
 }
 
 /// A model's output as handed to [`Driver::process_llm_response`].
@@ -176,6 +188,10 @@ macro_rules! forward_through_pointer {
 
             fn execute_tool<'a>(&'a self, name: &'a str, arguments: Value) -> ToolFuture<'a> {
                 (**self).execute_tool(name, arguments)
+            }
+
+            fn tool_position(&self, name: &str) -> Option<usize> {
+                (**self).tool_position(name)
             }
         }
 

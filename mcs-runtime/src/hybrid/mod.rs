@@ -121,6 +121,10 @@ impl<D: ToolDriver> ToolDriver for Hybrid<D> {
     fn execute_tool<'a>(&'a self, name: &'a str, arguments: Value) -> ToolFuture<'a> {
         self.inner.execute_tool(name, arguments)
     }
+
+    fn tool_position(&self, name: &str) -> Option<usize> {
+        self.inner.tool_position(name)
+    }
 }
 
 impl<D: ToolDriver> Driver for Hybrid<D> {

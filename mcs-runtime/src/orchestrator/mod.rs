@@ -262,6 +262,9 @@ impl Orchestrator {
         let mut table = Table::build(members, &self.policy, active)?;
         if let ConflictPolicy::ActiveTarget { switch_tool: true } = self.policy {
             table.tools = with_switch_tool(&table);
+            table
+                .positions
+                .insert(SWITCH_TOOL.to_owned(), table.tools.len() - 1);
         }
         self.table.store(Arc::new(table));
         Ok(())
@@ -386,6 +389,10 @@ impl ToolDriver for Orchestrator {
 
     fn execute_tool<'a>(&'a self, name: &'a str, arguments: Value) -> ToolFuture<'a> {
         ToolFuture::new(self.execute(name, arguments))
+    }
+
+    fn tool_position(&self, name: &str) -> Option<usize> {
+        self.table.load().positions.get(name).copied()
     }
 }
 

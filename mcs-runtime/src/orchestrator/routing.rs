@@ -27,6 +27,8 @@ pub(super) struct Table {
     /// In registration order (priority order under [`ConflictPolicy::Priority`]).
     pub members: Vec<Member>,
     pub tools: Arc<[Tool]>,
+    /// Where each listed name is in `tools`.
+    pub positions: HashMap<String, usize>,
     pub routes: HashMap<String, Route>,
     /// The active label under [`ConflictPolicy::ActiveTarget`].
     pub active: Option<String>,
@@ -39,6 +41,7 @@ impl Table {
         Table {
             members: Vec::new(),
             tools: Arc::from(Vec::new()),
+            positions: HashMap::new(),
             routes: HashMap::new(),
             active: None,
             prompts: std::sync::Mutex::new(Vec::new()),
@@ -95,8 +98,14 @@ impl Table {
                 }
             }
         }
+        let positions = tools
+            .iter()
+            .enumerate()
+            .map(|(i, tool)| (tool.name().to_owned(), i))
+            .collect();
         Ok(Table {
             members,
+            positions,
             tools: tools.into(),
             routes,
             active,

@@ -380,6 +380,10 @@ impl ToolDriver for RestDriver {
     fn execute_tool<'a>(&'a self, name: &'a str, arguments: Value) -> ToolFuture<'a> {
         ToolFuture::new(self.execute(name, arguments))
     }
+
+    fn tool_position(&self, name: &str) -> Option<usize> {
+        self.built().index.get(name).copied()
+    }
 }
 
 impl Driver for RestDriver {

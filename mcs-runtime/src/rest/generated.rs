@@ -184,6 +184,10 @@ macro_rules! __rest_driver {
             ) -> $crate::ToolFuture<'a> {
                 $crate::ToolDriver::execute_tool(&self.inner, name, arguments)
             }
+
+            fn tool_position(&self, name: &str) -> ::core::option::Option<usize> {
+                $crate::ToolDriver::tool_position(&self.inner, name)
+            }
         }
 
         #[automatically_derived]
