@@ -257,6 +257,12 @@ fn call(krate: &TokenStream, tool: &ToolMethod, slots: &[Ident]) -> TokenStream 
 
 /// Turns `__mcs_out` into `Result<Value, ToolError>`, blaming the return type for missing
 /// `Serialize` or `Display` impls.
+///
+/// The conversion is chosen by autoref specialization on the runtime's probe traits: the
+/// number of `&` written before `OutputWrap` (two) and `ErrorWrap` (three) is the depth of
+/// the most specific probe, and every probe trait must be imported here. The table of
+/// probes, and why, is in the module docs of `mcs-runtime/src/output.rs`; change both
+/// together.
 fn convert(krate: &TokenStream, name: &str, output: &Output) -> TokenStream {
     // A `Value` is moved, anything else serialized; the probe is spanned at the return
     // type, so that a type without `Serialize` is reported there.
@@ -267,7 +273,7 @@ fn convert(krate: &TokenStream, name: &str, output: &Output) -> TokenStream {
         };
         quote! {{
             #[allow(unused_imports)]
-            use #krate::__private::{MovedKind as _, SerializedKind as _};
+            use #krate::__private::{AnySerializeProbe as _, ValueAlreadyProbe as _};
             #call
         }}
     };
@@ -284,7 +290,10 @@ fn convert(krate: &TokenStream, name: &str, output: &Output) -> TokenStream {
                     ::core::result::Result::Ok(__mcs_value) => #ok,
                     ::core::result::Result::Err(__mcs_error) => {
                         #[allow(unused_imports)]
-                        use #krate::__private::{AsIsKind as _, BoxedKind as _, MessageKind as _, SourceKind as _, UnusableKind as _};
+                        use #krate::__private::{
+                            AnyDisplayProbe as _, AnyStdErrorProbe as _, BoxedErrorProbe as _,
+                            NotDisplayProbe as _, ToolErrorAlreadyProbe as _,
+                        };
                         let __mcs_kind = #kind;
                         ::core::result::Result::Err(__mcs_kind.into_tool_error(#name, #error))
                     }
