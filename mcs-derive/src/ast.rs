@@ -1,21 +1,47 @@
 //! From the user's `impl` block to the model the expansion works on. Our attributes are
 //! taken off the tokens here, so the impl block is emitted again as the user wrote it.
+//! Nothing is checked here but what the model cannot be built without (a parameter needs a
+//! name); every other rule is in `valid`.
 
 use proc_macro2::Span;
 use syn::spanned::Spanned;
 use syn::{
     Attribute, FnArg, GenericArgument, Ident, ImplItem, ImplItemFn, ItemImpl, Pat, PathArguments,
-    ReturnType, Type,
+    ReturnType, Signature, Type,
 };
 
 use crate::attr::{self, ArgAttrs, Ours, ToolAttrs};
 use crate::docs;
 use crate::errors::Errors;
 
+/// The impl block as the macro sees it: the tool methods, and our attributes found where
+/// they mean nothing (reported by `valid`).
+pub struct ImplBlock {
+    pub tools: Vec<ToolMethod>,
+    pub stray: Vec<StrayAttr>,
+}
+
+/// `#[tool]` or `#[arg]` where it has no meaning, taken off the tokens.
+pub struct StrayAttr {
+    pub attr: Attribute,
+    pub place: StrayPlace,
+}
+
+pub enum StrayPlace {
+    /// A second `#[tool]` on the same method.
+    SecondTool,
+    /// `#[tool]` on an item that is not a method: "an associated const", ...
+    NotAMethod(&'static str),
+    /// `#[arg]` on a parameter of a method without `#[tool]`.
+    ArgOfPlainMethod,
+}
+
 /// One `#[tool]` method.
 pub struct ToolMethod {
     /// The method's identifier, as called.
     pub ident: Ident,
+    /// The signature as written (our attributes taken off), for `valid`.
+    pub sig: Signature,
     /// The tool's name and the token it came from (the method name or `name = "..."`).
     pub name: String,
     pub name_span: Span,
@@ -48,6 +74,10 @@ pub struct Param {
     /// The type that is decoded: `T` for a parameter of type `Option<T>`.
     pub ty: Type,
     pub kind: ParamKind,
+    /// The `#[arg(...)]` keys, for `valid` to check how they combine.
+    pub attrs: ArgAttrs,
+    /// Whether the type is written `Option<T>`.
+    pub written_option: bool,
     pub description: Option<String>,
     /// Whether the description came from a doc comment on the parameter itself.
     pub documented_inline: bool,
@@ -73,69 +103,63 @@ pub enum Output {
 
 /// Reads the tool methods out of `item`, taking `#[tool]`, `#[arg]` and parameter doc
 /// comments off the tokens. Methods without `#[tool]` are left untouched.
-pub fn parse(item: &mut ItemImpl, ours: &Ours, errors: &mut Errors) -> Vec<ToolMethod> {
-    let mut tools = Vec::new();
+pub fn parse(item: &mut ItemImpl, ours: &Ours, errors: &mut Errors) -> ImplBlock {
+    let mut block = ImplBlock {
+        tools: Vec::new(),
+        stray: Vec::new(),
+    };
     for impl_item in &mut item.items {
-        match impl_item {
+        let (attrs, what) = match impl_item {
             ImplItem::Fn(method) => {
-                let tool_attrs = take(&mut method.attrs, |a| ours.is_tool(a));
-                if tool_attrs.is_empty() {
-                    reject_arg_attrs(method, ours, errors);
-                    continue;
-                }
-                for extra in &tool_attrs[1..] {
-                    errors.push_spanned(
-                        extra,
-                        "#[tool] is given twice on this method; merge them into one #[tool(...)]",
-                    );
-                }
-                let mut attrs = ToolAttrs::default();
-                for tool_attr in &tool_attrs {
-                    attr::parse_tool(tool_attr, &mut attrs, errors);
-                }
-                tools.push(parse_method(method, &attrs, ours, errors));
-                // The macro makes tools take `&self` and owned parameters, so these pedantic
-                // lints would ask for changes that the macro then rejects.
-                method.attrs.push(syn::parse_quote! {
-                    #[allow(clippy::unused_self, clippy::needless_pass_by_value)]
-                });
+                parse_fn(method, ours, &mut block, errors);
+                continue;
             }
-            ImplItem::Const(item) => {
-                reject_tool_attrs(&mut item.attrs, "an associated const", ours, errors);
-            }
-            ImplItem::Type(item) => {
-                reject_tool_attrs(&mut item.attrs, "an associated type", ours, errors);
-            }
-            ImplItem::Macro(item) => {
-                reject_tool_attrs(&mut item.attrs, "a macro invocation", ours, errors);
-            }
-            _ => {}
+            ImplItem::Const(item) => (&mut item.attrs, "an associated const"),
+            ImplItem::Type(item) => (&mut item.attrs, "an associated type"),
+            ImplItem::Macro(item) => (&mut item.attrs, "a macro invocation"),
+            _ => continue,
+        };
+        for attr in take(attrs, |a| ours.is_tool(a)) {
+            block.stray.push(StrayAttr {
+                attr,
+                place: StrayPlace::NotAMethod(what),
+            });
         }
     }
-    tools
+    block
 }
 
-fn reject_tool_attrs(attrs: &mut Vec<Attribute>, what: &str, ours: &Ours, errors: &mut Errors) {
-    for tool_attr in take(attrs, |a| ours.is_tool(a)) {
-        errors.push_spanned(
-            tool_attr,
-            format!("#[tool] goes on a method (`fn`), not on {what}"),
-        );
-    }
-}
-
-fn reject_arg_attrs(method: &mut ImplItemFn, ours: &Ours, errors: &mut Errors) {
-    for input in &mut method.sig.inputs {
-        if let FnArg::Typed(typed) = input {
-            for arg_attr in take(&mut typed.attrs, |a| ours.is_arg(a)) {
-                errors.push_spanned(
-                    arg_attr,
-                    "#[arg] only applies to parameters of #[tool] methods; mark the method \
-                     #[tool], or remove #[arg]",
-                );
+/// A method: a tool if it has `#[tool]`, else left as it is (but for a stray `#[arg]`).
+fn parse_fn(method: &mut ImplItemFn, ours: &Ours, block: &mut ImplBlock, errors: &mut Errors) {
+    let mut tool_attrs = take(&mut method.attrs, |a| ours.is_tool(a)).into_iter();
+    let Some(first) = tool_attrs.next() else {
+        for input in &mut method.sig.inputs {
+            if let FnArg::Typed(typed) = input {
+                for attr in take(&mut typed.attrs, |a| ours.is_arg(a)) {
+                    block.stray.push(StrayAttr {
+                        attr,
+                        place: StrayPlace::ArgOfPlainMethod,
+                    });
+                }
             }
         }
+        return;
+    };
+    let mut attrs = ToolAttrs::default();
+    attr::parse_tool(&first, &mut attrs, errors);
+    for extra in tool_attrs {
+        attr::parse_tool(&extra, &mut attrs, errors);
+        block.stray.push(StrayAttr {
+            attr: extra,
+            place: StrayPlace::SecondTool,
+        });
     }
+    block.tools.push(parse_method(method, &attrs, ours, errors));
+    // The macro makes tools take `&self` and owned parameters, so these pedantic lints
+    // would ask for changes that the macro then rejects.
+    method.attrs.push(syn::parse_quote! {
+        #[allow(clippy::unused_self, clippy::needless_pass_by_value)]
+    });
 }
 
 fn take(attrs: &mut Vec<Attribute>, wanted: impl Fn(&Attribute) -> bool) -> Vec<Attribute> {
@@ -150,45 +174,83 @@ fn parse_method(
     ours: &Ours,
     errors: &mut Errors,
 ) -> ToolMethod {
-    let sig = &mut method.sig;
-    let ident = sig.ident.clone();
+    let ident = method.sig.ident.clone();
     let (name, name_span) = match &attrs.name {
         Some(lit) => (lit.value(), lit.span()),
         None => (unraw(&ident), ident.span()),
     };
+    let doc = MethodDoc::read(&method.attrs, attrs, &ident, errors);
+    let params = parse_params(&mut method.sig, &doc.arguments, ours, errors);
+    ToolMethod {
+        sig: method.sig.clone(),
+        name,
+        name_span,
+        title: doc.title,
+        description: doc.description,
+        doc_unreadable: doc.unreadable,
+        documented_arguments: doc.arguments,
+        is_async: method.sig.asyncness.is_some(),
+        params,
+        output: output(&method.sig),
+        ident,
+    }
+}
 
-    check_signature(sig, errors);
+/// What a tool method's doc comment (and `#[tool(title = "...")]`) says about it.
+struct MethodDoc {
+    title: Option<String>,
+    description: Option<String>,
+    arguments: Vec<DocumentedArgument>,
+    unreadable: bool,
+}
 
-    let doc = docs::collect(&method.attrs, errors);
-    let split = doc.text.as_deref().map(docs::split_arguments);
-    let description = split
-        .as_ref()
-        .map(|s| s.description.clone())
-        .filter(|d| !d.is_empty());
-    let title = match &attrs.title {
-        Some(title) => Some(title.value()),
-        None => description
-            .as_deref()
-            .and_then(|d| d.lines().map(str::trim).find(|l| !l.is_empty()))
-            .map(str::to_owned),
-    };
-    let documented_arguments: Vec<DocumentedArgument> = split
-        .map(|s| s.arguments)
-        .unwrap_or_default()
-        .into_iter()
-        .map(|(name, text)| DocumentedArgument {
-            span: docs::entry_span(&method.attrs, &name).unwrap_or(ident.span()),
-            name,
-            text,
-        })
-        .collect();
+impl MethodDoc {
+    fn read(attrs: &[Attribute], tool: &ToolAttrs, ident: &Ident, errors: &mut Errors) -> Self {
+        let doc = docs::collect(attrs, errors);
+        let split = doc.text.as_deref().map(docs::split_arguments);
+        let description = split
+            .as_ref()
+            .map(|s| s.description.clone())
+            .filter(|d| !d.is_empty());
+        let title = match &tool.title {
+            Some(title) => Some(title.value()),
+            None => description
+                .as_deref()
+                .and_then(|d| d.lines().map(str::trim).find(|l| !l.is_empty()))
+                .map(str::to_owned),
+        };
+        let arguments = split
+            .map(|s| s.arguments)
+            .unwrap_or_default()
+            .into_iter()
+            .map(|(name, text)| DocumentedArgument {
+                span: docs::entry_span(attrs, &name).unwrap_or(ident.span()),
+                name,
+                text,
+            })
+            .collect();
+        MethodDoc {
+            title,
+            description,
+            arguments,
+            unreadable: !doc.complete,
+        }
+    }
+}
 
+/// The parameters after the receiver, taking `#[arg]` and their doc comments off the tokens.
+/// A parameter without a plain name is reported and left out: it has no argument key.
+fn parse_params(
+    sig: &mut Signature,
+    documented: &[DocumentedArgument],
+    ours: &Ours,
+    errors: &mut Errors,
+) -> Vec<Param> {
     let mut params = Vec::new();
     for input in &mut sig.inputs {
         let FnArg::Typed(typed) = input else { continue };
-        let arg_attrs_list = take(&mut typed.attrs, |a| ours.is_arg(a));
         let mut arg_attrs = ArgAttrs::default();
-        for arg_attr in &arg_attrs_list {
+        for arg_attr in &take(&mut typed.attrs, |a| ours.is_arg(a)) {
             attr::parse_arg(arg_attr, &mut arg_attrs, errors);
         }
         let inline_doc = docs::collect(&typed.attrs, errors).text;
@@ -214,45 +276,18 @@ fn parse_method(
             }
         };
         params.push(make_param(
-            binding,
-            &typed.ty,
-            &arg_attrs,
-            inline_doc,
-            &documented_arguments,
-            errors,
+            binding, &typed.ty, arg_attrs, inline_doc, documented,
         ));
     }
-
-    ToolMethod {
-        ident,
-        name,
-        name_span,
-        title,
-        description,
-        doc_unreadable: !doc.complete,
-        documented_arguments,
-        is_async: sig.asyncness.is_some(),
-        params,
-        output: match &sig.output {
-            ReturnType::Default => Output::Value(sig.ident.span()),
-            ReturnType::Type(_, ty) => match result_args(ty) {
-                Some((ok, err)) => Output::Result {
-                    ok: ok.map_or_else(|| ty.span(), Spanned::span),
-                    err: err.map_or_else(|| ty.span(), Spanned::span),
-                },
-                None => Output::Value(ty.span()),
-            },
-        },
-    }
+    params
 }
 
 fn make_param(
     ident: Ident,
     ty: &Type,
-    attrs: &ArgAttrs,
+    attrs: ArgAttrs,
     inline_doc: Option<String>,
     documented: &[DocumentedArgument],
-    errors: &mut Errors,
 ) -> Param {
     let (name, name_span) = match &attrs.name {
         Some(lit) => (lit.value(), lit.span()),
@@ -266,43 +301,15 @@ fn make_param(
             .map(|d| d.text.clone())
     });
     let option_inner = option_inner(ty);
-    let kind = match (&attrs.flatten, &attrs.default) {
-        (Some(_), Some(default)) => {
-            errors.push_spanned(
-                default,
-                "`default` and `flatten` cannot be combined: the fields of a flattened struct \
-                 are the arguments; give the fields that may be absent `#[serde(default)]`",
-            );
-            ParamKind::Flatten
-        }
-        (Some(flatten), None) => {
-            if option_inner.is_some() {
-                errors.push_spanned(
-                    flatten,
-                    "a flattened parameter cannot be an `Option`; make the struct's fields \
-                     optional instead (`Option` fields or `#[serde(default)]`)",
-                );
-            }
-            if let Some(lit) = &attrs.name {
-                errors.push(syn::Error::new(
-                    lit.span(),
-                    "a flattened parameter has no name of its own: its fields are the arguments; \
-                     rename them with `#[serde(rename = \"...\")]`",
-                ));
-            }
-            ParamKind::Flatten
-        }
-        (None, Some(default)) => {
-            if option_inner.is_some() {
-                errors.push_spanned(
-                    default,
-                    "an `Option` parameter is already optional; remove `default`",
-                );
-            }
-            ParamKind::Default
-        }
-        (None, None) if option_inner.is_some() => ParamKind::Optional,
-        (None, None) => ParamKind::Required,
+    // `flatten` wins over `default`, and both over `Option`; `valid` reports the mixes.
+    let kind = if attrs.flatten.is_some() {
+        ParamKind::Flatten
+    } else if attrs.default.is_some() {
+        ParamKind::Default
+    } else if option_inner.is_some() {
+        ParamKind::Optional
+    } else {
+        ParamKind::Required
     };
     let decoded = match kind {
         ParamKind::Optional => option_inner.unwrap_or(ty).clone(),
@@ -314,102 +321,25 @@ fn make_param(
         name_span,
         ty: decoded,
         kind,
+        attrs,
+        written_option: option_inner.is_some(),
         description,
         documented_inline,
     }
 }
 
-/// Signature checks that do not depend on the other tools.
-fn check_signature(sig: &syn::Signature, errors: &mut Errors) {
-    match sig.inputs.first() {
-        Some(FnArg::Receiver(receiver)) => match &receiver.kind {
-            syn::ReceiverKind::Reference(_, _, None) => {}
-            syn::ReceiverKind::Typed(_, ty) if is_shared_self(ty) => {}
-            syn::ReceiverKind::Reference(_, _, Some(_)) => errors.push_spanned(
-                receiver,
-                "a tool method takes `&self`, not `&mut self`: drivers are shared between \
-                 calls and threads; keep mutable state behind a Mutex or an atomic",
-            ),
-            syn::ReceiverKind::Value => errors.push_spanned(
-                receiver,
-                "a tool method takes `&self`, not `self`: drivers are shared, so a call \
-                 cannot consume the driver",
-            ),
-            _ => errors.push_spanned(
-                receiver,
-                "a tool method takes `&self`: drivers are called through a shared reference, \
-                 so a receiver such as `self: Box<Self>` cannot be used",
-            ),
+/// What the method returns, with the spans to blame.
+fn output(sig: &Signature) -> Output {
+    match &sig.output {
+        ReturnType::Default => Output::Value(sig.ident.span()),
+        ReturnType::Type(_, ty) => match result_args(ty) {
+            Some((ok, err)) => Output::Result {
+                ok: ok.map_or_else(|| ty.span(), Spanned::span),
+                err: err.map_or_else(|| ty.span(), Spanned::span),
+            },
+            None => Output::Value(ty.span()),
         },
-        _ => errors.push(syn::Error::new(
-            sig.ident.span(),
-            "a tool method needs `&self` as its first parameter: tools are called on the \
-             driver; add `&self`, or drop #[tool] to keep an associated function",
-        )),
     }
-    if let syn::Safety::Unsafe(unsafety) = &sig.safety {
-        errors.push_spanned(
-            unsafety,
-            "a tool method cannot be `unsafe`: a model cannot uphold its safety contract; make \
-             the method safe, with an `unsafe` block inside it if needed",
-        );
-    }
-    if let Some(abi) = &sig.abi {
-        errors.push_spanned(abi, "a tool method cannot have an `extern` ABI");
-    }
-    if let Some(variadic) = &sig.variadic {
-        errors.push_spanned(variadic, "a tool method cannot be variadic");
-    }
-    for param in &sig.generics.params {
-        if !matches!(param, syn::GenericParam::Lifetime(_)) {
-            errors.push_spanned(
-                param,
-                "a tool method cannot be generic: its parameter types are described to the model \
-                 once, so they must be concrete; remove this parameter and name the types",
-            );
-        }
-    }
-    if let ReturnType::Type(_, ty) = &sig.output
-        && let Type::ImplTrait(_) = &**ty
-        && sig.asyncness.is_none()
-        && mentions_future(ty)
-    {
-        errors.push_spanned(
-            ty,
-            "write the tool as an `async fn` instead of returning `impl Future`",
-        );
-    }
-    for input in &sig.inputs {
-        if let FnArg::Typed(typed) = input {
-            check_param_type(&typed.ty, errors);
-        }
-    }
-}
-
-fn check_param_type(ty: &Type, errors: &mut Errors) {
-    match ty {
-        Type::Reference(reference) => errors.push_spanned(
-            reference,
-            "a tool parameter is decoded from JSON and must own its data: use an owned type \
-             (`String` for `&str`, `Vec<T>` for `&[T]`)",
-        ),
-        Type::ImplTrait(impl_trait) => errors.push_spanned(
-            impl_trait,
-            "a tool parameter cannot be `impl Trait`: name a concrete type, so it can be \
-             described to the model and decoded",
-        ),
-        Type::TraitObject(object) => errors.push_spanned(
-            object,
-            "a tool parameter cannot be a trait object: name a concrete type",
-        ),
-        Type::Infer(infer) => errors.push_spanned(infer, "a tool parameter needs a concrete type"),
-        Type::Paren(inner) => check_param_type(&inner.elem, errors),
-        _ => {}
-    }
-}
-
-fn mentions_future(ty: &Type) -> bool {
-    quote::quote!(#ty).to_string().contains("Future")
 }
 
 /// `T` if `ty` is written `Option<T>` (by its last path segment).
@@ -451,16 +381,6 @@ fn result_args(ty: &Type) -> Option<(Option<&Type>, Option<&Type>)> {
         Type::Paren(inner) => result_args(&inner.elem),
         Type::Group(inner) => result_args(&inner.elem),
         _ => None,
-    }
-}
-
-/// `self: &Self` or `self: &'a Self`, which is `&self` spelled out.
-fn is_shared_self(ty: &Type) -> bool {
-    match ty {
-        Type::Reference(reference) if reference.mutability.is_none() => {
-            matches!(&*reference.elem, Type::Path(path) if path.qself.is_none() && path.path.is_ident("Self"))
-        }
-        _ => false,
     }
 }
 

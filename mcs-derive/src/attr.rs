@@ -1,7 +1,12 @@
-//! The macro's own attributes: `#[mcs::tool_driver(...)]`, `#[tool(...)]` and `#[arg(...)]`.
+//! The macros' own attributes: `#[mcs::tool_driver(...)]`, `#[mcs::hybrid(...)]`,
+//! `#[tool(...)]` and `#[arg(...)]`. Each value is read into its type here, with the error on
+//! the user's token when it cannot be; checks that relate values to each other or to the
+//! impl block are in `valid`.
 
+use mcs_options::UnknownToolPolicy;
+use proc_macro2::TokenStream;
 use syn::meta::ParseNestedMeta;
-use syn::{Attribute, LitStr, Path};
+use syn::{Attribute, LitInt, LitStr, Path};
 
 use crate::errors::Errors;
 
@@ -18,6 +23,17 @@ pub struct DriverAttrs {
     pub krate: Option<Path>,
 }
 
+/// `#[mcs::hybrid(system = "...", prompt_file = "...", unknown_tools = "...", ...)]`.
+#[derive(Default)]
+pub struct HybridAttrs {
+    pub system: Option<LitStr>,
+    pub prompt_file: Option<LitStr>,
+    /// Read with the runtime's own parser (`mcs-options`), so the two agree on the names.
+    pub unknown_tools: Option<UnknownToolPolicy>,
+    pub compact_threshold: Option<LitInt>,
+    pub krate: Option<Path>,
+}
+
 const DRIVER_KEYS: &[&str] = &[
     "name",
     "id",
@@ -27,11 +43,38 @@ const DRIVER_KEYS: &[&str] = &[
     "spec_format",
     "crate",
 ];
+const HYBRID_KEYS: &[&str] = &[
+    "system",
+    "prompt_file",
+    "unknown_tools",
+    "compact_threshold",
+    "crate",
+];
 const TOOL_KEYS: &[&str] = &["name", "title"];
 const ARG_KEYS: &[&str] = &["name", "flatten", "default"];
 
+/// Reads the arguments of an attribute macro with `parse_meta`, one key at a time; a key
+/// that fails is reported and the others are still read.
+fn parse_args(
+    args: TokenStream,
+    errors: &mut Errors,
+    mut parse_meta: impl FnMut(&ParseNestedMeta) -> syn::Result<()>,
+) {
+    let parser = syn::meta::parser(|meta| parse_meta(&meta));
+    if let Err(error) = syn::parse::Parser::parse2(parser, args) {
+        errors.push(error);
+    }
+}
+
 impl DriverAttrs {
-    pub fn parse_meta(&mut self, meta: &ParseNestedMeta) -> syn::Result<()> {
+    /// The arguments of `#[mcs::tool_driver(...)]`.
+    pub fn parse(args: TokenStream, errors: &mut Errors) -> Self {
+        let mut attrs = DriverAttrs::default();
+        parse_args(args, errors, |meta| attrs.parse_meta(meta));
+        attrs
+    }
+
+    fn parse_meta(&mut self, meta: &ParseNestedMeta) -> syn::Result<()> {
         let slot = if meta.path.is_ident("name") {
             &mut self.name
         } else if meta.path.is_ident("id") {
@@ -45,23 +88,78 @@ impl DriverAttrs {
         } else if meta.path.is_ident("spec_format") {
             &mut self.spec_format
         } else if meta.path.is_ident("crate") {
-            let value = non_empty(
-                meta,
-                "`crate` needs the path of the mcs crate, e.g. `crate = \"my_mcs\"`",
-            )?;
-            let path = value.parse().map_err(|_| {
-                syn::Error::new(
-                    value.span(),
-                    "`crate` takes a path, such as \"my_mcs\" or \"::my_mcs\"",
-                )
-            })?;
-            return set_once(&mut self.krate, path, meta);
+            return set_once(&mut self.krate, crate_value(meta)?, meta);
         } else {
             return Err(unknown_key(meta, "#[mcs::tool_driver]", DRIVER_KEYS, ""));
         };
         let empty = "this value must not be empty; remove the key to use the default";
         set_once(slot, non_empty(meta, empty)?, meta)
     }
+}
+
+impl HybridAttrs {
+    /// The arguments of `#[mcs::hybrid(...)]`.
+    pub fn parse(args: TokenStream, errors: &mut Errors) -> Self {
+        let mut attrs = HybridAttrs::default();
+        parse_args(args, errors, |meta| attrs.parse_meta(meta));
+        attrs
+    }
+
+    fn parse_meta(&mut self, meta: &ParseNestedMeta) -> syn::Result<()> {
+        if meta.path.is_ident("system") {
+            let value = non_empty(meta, "the system prompt must not be empty")?;
+            set_once(&mut self.system, value, meta)
+        } else if meta.path.is_ident("prompt_file") {
+            let value = non_empty(meta, "`prompt_file` needs a path, relative to Cargo.toml")?;
+            set_once(&mut self.prompt_file, value, meta)
+        } else if meta.path.is_ident("unknown_tools") {
+            let value: LitStr = meta.value()?.parse()?;
+            let policy = value
+                .value()
+                .parse::<UnknownToolPolicy>()
+                .map_err(|error| syn::Error::new(value.span(), error))?;
+            set_once(&mut self.unknown_tools, policy, meta)
+        } else if meta.path.is_ident("compact_threshold") {
+            let wrong =
+                "`compact_threshold` takes a whole number of tools, e.g. `compact_threshold = 20`";
+            let value: LitInt = meta
+                .value()?
+                .parse()
+                .map_err(|e: syn::Error| syn::Error::new(e.span(), wrong))?;
+            value
+                .base10_parse::<usize>()
+                .map_err(|_| syn::Error::new(value.span(), wrong))?;
+            set_once(&mut self.compact_threshold, value, meta)
+        } else if meta.path.is_ident("crate") {
+            set_once(&mut self.krate, crate_value(meta)?, meta)
+        } else {
+            Err(unknown_key(meta, "#[mcs::hybrid]", HYBRID_KEYS, ""))
+        }
+    }
+}
+
+/// The value of `crate = "..."`, in either macro: the path generated code uses for `mcs`.
+fn crate_value(meta: &ParseNestedMeta) -> syn::Result<Path> {
+    let value = non_empty(
+        meta,
+        "`crate` needs the path of the mcs crate, e.g. `crate = \"my_mcs\"`",
+    )?;
+    value.parse().map_err(|_| {
+        let text = value.value();
+        // A package renamed in Cargo.toml with a dash is reached with an underscore.
+        let hint = if text.contains('-') {
+            format!(
+                " (in code, a crate named `{text}` in Cargo.toml is `{}`)",
+                text.replace('-', "_")
+            )
+        } else {
+            String::new()
+        };
+        syn::Error::new(
+            value.span(),
+            format!("`crate` takes a path, such as \"my_mcs\" or \"::my_mcs\"{hint}"),
+        )
+    })
 }
 
 /// `#[tool]` or `#[tool(name = "...", title = "...")]` on a method.

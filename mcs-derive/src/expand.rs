@@ -1,43 +1,47 @@
-//! The generated code: a `ToolDriver` impl whose `execute_tool` is one `match` on the tool
-//! name, and the tool table it reads, built once. All logic lives in the runtime; what is
-//! emitted here only names types and calls into `::mcs::__private`.
+//! The generated code. For `#[mcs::tool_driver]`: a `ToolDriver` impl whose `execute_tool`
+//! is one `match` on the tool name, and the tool table it reads, built once; for
+//! `#[mcs::hybrid]`: a `Driver` impl over it. All logic and every default lives in the
+//! runtime; what is emitted here only names types and calls into `::mcs::__private`.
 
+use mcs_options::UnknownToolPolicy;
 use proc_macro2::Ident;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
-use syn::ItemImpl;
 use syn::spanned::Spanned;
+use syn::{ItemImpl, Path};
 
 use crate::ast::{Output, ParamKind, ToolMethod};
-use crate::attr::DriverAttrs;
+use crate::attr::{DriverAttrs, HybridAttrs};
 
-pub struct Expansion<'a> {
-    pub item: &'a ItemImpl,
-    pub attrs: &'a DriverAttrs,
-    pub tools: &'a [ToolMethod],
-}
-
-/// The `mcs` crate's path in generated code.
-pub fn crate_path(attrs: &DriverAttrs) -> TokenStream {
-    match &attrs.krate {
+/// The `mcs` crate's path in generated code: `::mcs`, or what `crate = "..."` gave.
+pub fn crate_path(krate: Option<&Path>) -> TokenStream {
+    match krate {
         Some(path) => quote!(#path),
         None => quote!(::mcs),
     }
 }
 
+/// The `ToolDriver` impl of a checked impl block.
+pub struct Expansion<'a> {
+    pub item: &'a ItemImpl,
+    pub attrs: &'a DriverAttrs,
+    pub tools: &'a [ToolMethod],
+    pub krate: &'a TokenStream,
+}
+
 impl Expansion<'_> {
     pub fn expand(&self) -> TokenStream {
-        let krate = crate_path(self.attrs);
+        let krate = self.krate;
         let item = self.item;
         let self_ty = &item.self_ty;
         let (impl_generics, _, where_clause) = item.generics.split_for_impl();
-        let meta = self.meta(&krate);
-        let table = self.table(&krate);
+        let meta = self.meta();
+        let table = self.table();
         let arms = self
             .tools
             .iter()
             .enumerate()
-            .map(|(index, tool)| arm(&krate, index, tool));
+            .map(|(index, tool)| arm(krate, index, tool));
         quote! {
             #item
 
@@ -81,7 +85,8 @@ impl Expansion<'_> {
         }
     }
 
-    fn meta(&self, krate: &TokenStream) -> TokenStream {
+    fn meta(&self) -> TokenStream {
+        let krate = self.krate;
         let type_name = type_name(&self.item.self_ty);
         let string = |lit: &Option<syn::LitStr>, default: TokenStream| match lit {
             Some(lit) => quote!(#lit),
@@ -96,8 +101,14 @@ impl Expansion<'_> {
             &self.attrs.version,
             quote!(::core::env!("CARGO_PKG_VERSION")),
         );
-        let capability = string(&self.attrs.capability, quote!("custom"));
-        let adapter = string(&self.attrs.adapter, quote!("native"));
+        let capability = string(
+            &self.attrs.capability,
+            quote!(#krate::__private::Binding::ANNOTATED_CAPABILITY),
+        );
+        let adapter = string(
+            &self.attrs.adapter,
+            quote!(#krate::__private::Binding::ANNOTATED_ADAPTER),
+        );
         let spec_format = match &self.attrs.spec_format {
             Some(lit) => {
                 quote!(::core::option::Option::Some(#krate::__private::String::from(#lit)))
@@ -111,7 +122,8 @@ impl Expansion<'_> {
         }}
     }
 
-    fn table(&self, krate: &TokenStream) -> TokenStream {
+    fn table(&self) -> TokenStream {
+        let krate = self.krate;
         let defs = self.tools.iter().map(|tool| {
             let name = &tool.name;
             let title = optional_str(tool.title.as_deref());
@@ -148,16 +160,35 @@ impl Expansion<'_> {
     }
 }
 
+/// The `match` arm of one tool: decode the arguments, call the method, convert its output.
 fn arm(krate: &TokenStream, index: usize, tool: &ToolMethod) -> TokenStream {
     let name = &tool.name;
-    let method = &tool.ident;
     let slots: Vec<_> = (0..tool.params.len())
         .map(|i| format_ident!("__mcs_p{}", i))
         .collect();
+    let decode = decode(krate, tool, &slots);
+    let call = call(krate, tool, &slots);
+    quote! {
+        #name => {
+            let mut __mcs_args = match __mcs_set.arguments(#index, __mcs_arguments) {
+                ::core::result::Result::Ok(__mcs_args) => __mcs_args,
+                ::core::result::Result::Err(__mcs_error) => {
+                    return #krate::__private::ToolFuture::ready(::core::result::Result::Err(__mcs_error));
+                }
+            };
+            #decode
+            #call
+        }
+    }
+}
+
+/// Decodes every argument into its slot, reporting all the wrong ones at once.
+fn decode(krate: &TokenStream, tool: &ToolMethod, slots: &[Ident]) -> TokenStream {
+    let name = &tool.name;
     let decodes = tool
         .params
         .iter()
-        .zip(&slots)
+        .zip(slots)
         .enumerate()
         .map(|(i, (param, slot))| {
             let ty = &param.ty;
@@ -181,10 +212,22 @@ fn arm(krate: &TokenStream, index: usize, tool: &ToolMethod) -> TokenStream {
             };
         }
     };
+    quote! {
+        #(#decodes)*
+        if let ::core::result::Result::Err(__mcs_error) = __mcs_args.finish() {
+            return #krate::__private::ToolFuture::ready(::core::result::Result::Err(__mcs_error));
+        }
+        #unwrap
+    }
+}
+
+/// Calls the method with the decoded slots, as a ready or a boxed future.
+fn call(krate: &TokenStream, tool: &ToolMethod, slots: &[Ident]) -> TokenStream {
+    let method = &tool.ident;
     let call_args = tool
         .params
         .iter()
-        .zip(&slots)
+        .zip(slots)
         .map(|(param, slot)| match param.kind {
             ParamKind::Default => {
                 quote_spanned!(param.ty.span()=> ::core::option::Option::unwrap_or_default(#slot))
@@ -192,8 +235,8 @@ fn arm(krate: &TokenStream, index: usize, tool: &ToolMethod) -> TokenStream {
             _ => quote!(#slot),
         });
     let call = quote!(Self::#method(self, #(#call_args),*));
-    let convert = convert(krate, name, &tool.output);
-    let run = if tool.is_async {
+    let convert = convert(krate, &tool.name, &tool.output);
+    if tool.is_async {
         // The future is spanned on the method, so that one that is not `Send` is blamed on
         // the method rather than on the attribute.
         let span = method.span();
@@ -209,27 +252,17 @@ fn arm(krate: &TokenStream, index: usize, tool: &ToolMethod) -> TokenStream {
             let __mcs_out = #call;
             #krate::__private::ToolFuture::ready(#convert)
         }
-    };
-    quote! {
-        #name => {
-            let mut __mcs_args = match __mcs_set.arguments(#index, __mcs_arguments) {
-                ::core::result::Result::Ok(__mcs_args) => __mcs_args,
-                ::core::result::Result::Err(__mcs_error) => {
-                    return #krate::__private::ToolFuture::ready(::core::result::Result::Err(__mcs_error));
-                }
-            };
-            #(#decodes)*
-            if let ::core::result::Result::Err(__mcs_error) = __mcs_args.finish() {
-                return #krate::__private::ToolFuture::ready(::core::result::Result::Err(__mcs_error));
-            }
-            #unwrap
-            #run
-        }
     }
 }
 
 /// Turns `__mcs_out` into `Result<Value, ToolError>`, blaming the return type for missing
 /// `Serialize` or `Display` impls.
+///
+/// The conversion is chosen by autoref specialization on the runtime's probe traits: the
+/// number of `&` written before `OutputWrap` (two) and `ErrorWrap` (three) is the depth of
+/// the most specific probe, and every probe trait must be imported here. The table of
+/// probes, and why, is in the module docs of `mcs-runtime/src/output.rs`; change both
+/// together.
 fn convert(krate: &TokenStream, name: &str, output: &Output) -> TokenStream {
     // A `Value` is moved, anything else serialized; the probe is spanned at the return
     // type, so that a type without `Serialize` is reported there.
@@ -240,7 +273,7 @@ fn convert(krate: &TokenStream, name: &str, output: &Output) -> TokenStream {
         };
         quote! {{
             #[allow(unused_imports)]
-            use #krate::__private::{MovedKind as _, SerializedKind as _};
+            use #krate::__private::{AnySerializeProbe as _, ValueAlreadyProbe as _};
             #call
         }}
     };
@@ -257,7 +290,10 @@ fn convert(krate: &TokenStream, name: &str, output: &Output) -> TokenStream {
                     ::core::result::Result::Ok(__mcs_value) => #ok,
                     ::core::result::Result::Err(__mcs_error) => {
                         #[allow(unused_imports)]
-                        use #krate::__private::{AsIsKind as _, BoxedKind as _, MessageKind as _, SourceKind as _, UnusableKind as _};
+                        use #krate::__private::{
+                            AnyDisplayProbe as _, AnyStdErrorProbe as _, BoxedErrorProbe as _,
+                            NotDisplayProbe as _, ToolErrorAlreadyProbe as _,
+                        };
                         let __mcs_kind = #kind;
                         ::core::result::Result::Err(__mcs_kind.into_tool_error(#name, #error))
                     }
@@ -331,4 +367,102 @@ pub fn stub(item: &ItemImpl, krate: &TokenStream) -> TokenStream {
             }
         }
     }
+}
+
+/// The `Driver` impl of `#[mcs::hybrid]`, over the type's `ToolDriver` impl.
+pub fn hybrid(item: &ItemImpl, attrs: &HybridAttrs, krate: &TokenStream) -> TokenStream {
+    let self_ty = &item.self_ty;
+    // Requiring `Self: ToolDriver` on the impls turns a missing #[mcs::tool_driver] into one
+    // error on the attribute instead of one per use inside them.
+    let mut generics = item.generics.clone();
+    generics
+        .make_where_clause()
+        .predicates
+        .push(syn::parse_quote_spanned!(proc_macro2::Span::call_site()=> #self_ty: #krate::__private::ToolDriver));
+    let (impl_generics, _, where_clause) = generics.split_for_impl();
+    let prompts = prompts(attrs, krate);
+    let policy = match attrs.unknown_tools {
+        None => {
+            quote!(<#krate::__private::UnknownToolPolicy as ::core::default::Default>::default())
+        }
+        Some(UnknownToolPolicy::PassThrough) => {
+            quote!(#krate::__private::UnknownToolPolicy::PassThrough)
+        }
+        Some(UnknownToolPolicy::Reject) => quote!(#krate::__private::UnknownToolPolicy::Reject),
+    };
+    quote! {
+        #item
+
+        #[automatically_derived]
+        impl #impl_generics #krate::__private::Driver for #self_ty #where_clause {
+            fn meta(&self) -> &#krate::__private::DriverMeta {
+                <Self as #krate::__private::ToolDriver>::meta(self)
+            }
+
+            fn get_function_description(
+                &self,
+                model: ::core::option::Option<&::core::primitive::str>,
+            ) -> #krate::__private::String {
+                #krate::__private::hybrid::function_description(self, model)
+            }
+
+            fn get_driver_system_message(
+                &self,
+                model: ::core::option::Option<&::core::primitive::str>,
+            ) -> #krate::__private::String {
+                #krate::__private::hybrid::system_message(self, Self::__mcs_hybrid_options(), model)
+            }
+
+            fn process_llm_response<'__mcs>(
+                &'__mcs self,
+                response: #krate::__private::LlmResponse<'__mcs>,
+            ) -> #krate::__private::BoxFuture<'__mcs, #krate::__private::DriverResponse> {
+                #krate::__private::Box::pin(#krate::__private::hybrid::process_llm_response(
+                    self,
+                    Self::__mcs_hybrid_options(),
+                    response,
+                ))
+            }
+        }
+
+        #[automatically_derived]
+        impl #impl_generics #self_ty #where_clause {
+            /// How this driver talks to models, set up on first use.
+            #[doc(hidden)]
+            fn __mcs_hybrid_options() -> &'static #krate::__private::HybridOptions {
+                static __MCS_HYBRID: #krate::__private::OnceLock<#krate::__private::HybridOptions> =
+                    #krate::__private::OnceLock::new();
+                __MCS_HYBRID.get_or_init(|| #krate::__private::HybridOptions {
+                    prompts: #prompts,
+                    unknown_tools: #policy,
+                })
+            }
+        }
+    }
+}
+
+/// The driver's `Prompts`: the built-in ones, or `system`, overridden by the prompt file.
+fn prompts(attrs: &HybridAttrs, krate: &TokenStream) -> TokenStream {
+    let mut prompts = match &attrs.system {
+        Some(system) => quote!(#krate::__private::Prompts::with_default(#system)),
+        None => quote!(<#krate::__private::Prompts as ::core::default::Default>::default()),
+    };
+    if let Some(file) = &attrs.prompt_file {
+        // include_str! makes cargo rebuild when the file changes, and `valid` parsed the file
+        // with the same parser, so parsing it again cannot fail; the defaults stand in if it
+        // ever did.
+        prompts = quote! {{
+            let __mcs_default = #prompts;
+            #krate::__private::Prompts::overridden_by(
+                ::core::clone::Clone::clone(&__mcs_default),
+                ::core::include_str!(::core::concat!(::core::env!("CARGO_MANIFEST_DIR"), "/", #file)),
+                #file,
+            )
+            .unwrap_or(__mcs_default)
+        }};
+    }
+    if let Some(threshold) = &attrs.compact_threshold {
+        prompts = quote!(#prompts.with_compact_threshold(#threshold));
+    }
+    prompts
 }

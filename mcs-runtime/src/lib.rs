@@ -43,10 +43,12 @@ pub mod table {
 #[doc(hidden)]
 pub mod __private {
     pub use crate::dispatch::{Arguments, ParamDef, ParamKind, ToolDef, ToolSet, schema_for};
+    // The probes of `output` (see its module docs for which is chosen when).
     pub use crate::output::{
-        AsIs, AsIsKind, Boxed, BoxedKind, ErrorWrap, Message, MessageKind, Moved, MovedKind,
-        OutputWrap, Serialized, SerializedKind, Source, SourceKind, ToolErrorType, Unusable,
-        UnusableKind, to_output,
+        AnyDisplay, AnyDisplayProbe, AnySerialize, AnySerializeProbe, AnyStdError,
+        AnyStdErrorProbe, BoxedError, BoxedErrorProbe, ErrorWrap, NotDisplay, NotDisplayProbe,
+        OutputWrap, ToolErrorAlready, ToolErrorAlreadyProbe, ToolErrorType, ValueAlready,
+        ValueAlreadyProbe, to_output,
     };
     pub use serde_json::Value;
 }

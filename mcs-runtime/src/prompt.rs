@@ -17,10 +17,13 @@
 //! models = ["my-finetune*"]
 //! system = "Tools:\n{tools}\nReply with {call_format} only."
 //! ```
+//!
+//! The file's schema and parser are in the small `mcs-options` crate, which
+//! `#[mcs::hybrid(prompt_file = "...")]` uses to check the file when the driver compiles.
 
 use std::fmt::Write as _;
 
-use serde::Deserialize;
+use mcs_options::PromptFile;
 use serde_json::{Value, json};
 
 use crate::types::Tool;
@@ -76,23 +79,6 @@ pub struct Prompts {
 
 #[derive(Clone, Debug, PartialEq)]
 struct Variant {
-    models: Vec<String>,
-    system: String,
-}
-
-/// The contents of a prompt file.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct PromptFile {
-    system: Option<String>,
-    compact_threshold: Option<usize>,
-    #[serde(default, rename = "variant")]
-    variants: Vec<VariantFile>,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct VariantFile {
     models: Vec<String>,
     system: String,
 }
@@ -165,9 +151,9 @@ impl Prompts {
 
     /// These prompts overridden by the TOML text `toml` (named `origin` in errors).
     pub fn overridden_by(mut self, toml_text: &str, origin: &str) -> Result<Self, PromptError> {
-        let file: PromptFile = toml::from_str(toml_text).map_err(|error| PromptError::Invalid {
-            path: origin.to_owned(),
-            message: error.to_string(),
+        let file = PromptFile::parse(toml_text, origin).map_err(|error| PromptError::Invalid {
+            path: error.origin,
+            message: error.message,
         })?;
         if let Some(system) = file.system {
             self.default = system;

@@ -19,6 +19,13 @@ pub struct Binding {
 }
 
 impl Binding {
+    /// The capability of a driver written with `#[mcs::tool_driver]` that does not name
+    /// one: its tools are the user's own code.
+    pub const ANNOTATED_CAPABILITY: &'static str = "custom";
+    /// The adapter of a driver written with `#[mcs::tool_driver]` that does not name one:
+    /// its tools run in-process, as Rust calls.
+    pub const ANNOTATED_ADAPTER: &'static str = "native";
+
     /// A binding without a specification format.
     pub fn new(capability: impl Into<String>, adapter: impl Into<String>) -> Self {
         Binding {

@@ -22,17 +22,10 @@ use crate::types::{DriverMeta, DriverResponse, Tool};
 
 pub use process::process_llm_response;
 
-/// What a driver does with a call for a tool it does not have.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum UnknownToolPolicy {
-    /// Answer with the empty response, so the next driver in a chain can take the call
-    /// (what the standard requires, and the default).
-    #[default]
-    PassThrough,
-    /// Treat the call as failed and tell the model which tools exist. For a driver that is
-    /// known to be the only one.
-    Reject,
-}
+/// What a driver does with a call for a tool it does not have; `"pass_through"` (the
+/// default) or `"reject"` as text. Defined with its parser in `mcs-options`, which
+/// `#[mcs::hybrid(unknown_tools = "...")]` checks the attribute with.
+pub use mcs_options::{ParsePolicyError, UnknownToolPolicy};
 
 /// How a hybrid driver talks to models.
 #[derive(Clone, Debug, Default, PartialEq)]
