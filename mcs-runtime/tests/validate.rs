@@ -4,10 +4,11 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use mcs_runtime::extract::extract;
 use mcs_runtime::schema::describe;
 use mcs_runtime::table::{ParamDef, ParamKind, ToolDef, ToolSet, schema_for};
 use mcs_runtime::validate::{coerce_text, validate_arguments, validate_value};
-use mcs_runtime::{Tool, ToolParameter};
+use mcs_runtime::{LlmResponse, Tool, ToolParameter};
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -1066,6 +1067,36 @@ mod coercion {
         assert_eq!(coerce_text("{\"a\": 1}", &json!(true)), json!({"a": 1}));
         assert_eq!(coerce_text("12", &json!({})), json!(12));
         assert_eq!(coerce_text("hello", &json!({})), json!("hello"));
+    }
+
+    #[test]
+    fn extraction_reads_text_values_as_coerce_text_does() {
+        let text = "<tool_call>\n<function=search>\n\
+                    <parameter=city>\n42\n</parameter>\n\
+                    <parameter=units>\nMetric\n</parameter>\n\
+                    <parameter=n>\n3.0\n</parameter>\n\
+                    <parameter=maybe>\nNone\n</parameter>\n\
+                    <parameter=tree>\n{\"name\": \"a\", \"children\": []}\n</parameter>\n\
+                    </function>\n</tool_call>";
+        let extraction = extract(LlmResponse::Text(text), &[tool()]);
+        assert_eq!(extraction.calls.len(), 1, "{extraction:?}");
+        let arguments = &extraction.calls[0].arguments;
+        let expected = json!({
+            "city": "42",
+            "units": "metric",
+            "n": 3,
+            "maybe": null,
+            "tree": {"name": "a", "children": []},
+        });
+        assert_eq!(arguments, &expected);
+        for (name, raw) in [
+            ("city", "42"),
+            ("units", "Metric"),
+            ("n", "3.0"),
+            ("maybe", "None"),
+        ] {
+            assert_eq!(coerce_text(raw, &schema_of(name)), expected[name], "{name}");
+        }
     }
 
     #[test]
