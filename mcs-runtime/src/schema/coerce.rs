@@ -5,7 +5,7 @@
 //! schema wants a number or a boolean (`"days": "3"`). Extraction and validation read both
 //! here, by one set of rules; [`CoercionPolicy`] says which of the two a text is.
 
-use serde_json::{Number, Value};
+use serde_json::{Map, Number, Value};
 
 use super::describe::json_type;
 use super::navigate::referenced;
@@ -39,8 +39,9 @@ pub enum TextReading {
     ///   spellings (`"True"`, `"yes"`, `"NaN"`) and numbers beyond `f64` (`"1e999"`) are
     ///   ambiguous and stay strings;
     /// - the value read is of a type the schema wants: a number where a number is; where
-    ///   only an integer is, an integral number within `i64`/`u64` (`"12.0"` → `12`), so
-    ///   `"2.5"` and `"1e20"` stay strings.
+    ///   only an integer is, an integer within `i64`/`u64` (and, written with a fraction or
+    ///   an exponent, below 2^53, where a double is exact: `"12.0"` → `12`, `"1e3"` →
+    ///   `1000`), so `"2.5"`, `"18446744073709551616"` and `"1e20"` stay strings.
     ///
     /// `"null"` is never read as null: a model that quotes it more likely means the word.
     /// Whatever stays a string fails validation as it did before, naming what was expected.
@@ -119,8 +120,9 @@ pub(crate) fn coerce_repairing(
 /// would read each by the sub-schema at its place.
 ///
 /// Where `anyOf`/`oneOf` offers alternatives, an object or array is followed into the one
-/// alternative that admits it; when several do, which one was meant is unclear and the
-/// value inside is left as it is.
+/// alternative that admits it, or among several, the one whose constant properties the
+/// object carries (a tagged enum); when which one was meant is unclear, the value inside is
+/// left as it is.
 pub fn coerce_value(value: &mut Value, schema: &Value, policy: &CoercionPolicy) {
     coerce_within(value, schema, schema, policy, 0);
 }
@@ -135,15 +137,16 @@ fn coerce_within(
     if depth > policy.max_depth {
         return;
     }
-    match value {
-        Value::String(text) => {
-            if let Some((read, _)) = read(text, root, schema, policy, depth, &|_| None) {
-                *value = read;
-            }
+    if let Value::String(text) = value {
+        if let Some((read, _)) = read(text, root, schema, policy, depth, &|_| None) {
+            *value = read;
         }
+        return;
+    }
+    let mut branches = Vec::new();
+    collect_branches(root, schema, value, policy, depth, &mut branches);
+    match value {
         Value::Object(members) => {
-            let mut branches = Vec::new();
-            collect_branches(root, schema, "object", policy, depth, &mut branches);
             for (name, member) in members.iter_mut() {
                 let member_schema = branches.iter().find_map(|branch| {
                     branch
@@ -157,8 +160,6 @@ fn coerce_within(
             }
         }
         Value::Array(items) => {
-            let mut branches = Vec::new();
-            collect_branches(root, schema, "array", policy, depth, &mut branches);
             for (index, item) in items.iter_mut().enumerate() {
                 let item_schema =
                     branches
@@ -172,17 +173,22 @@ fn coerce_within(
                 }
             }
         }
-        Value::Null | Value::Bool(_) | Value::Number(_) => {}
+        Value::Null | Value::Bool(_) | Value::Number(_) | Value::String(_) => {}
     }
 }
 
-/// The schema objects that apply to a value of JSON type `kind` described by `schema`:
-/// itself, what its `$ref` points at, every `allOf` part, and the one `anyOf`/`oneOf`
-/// alternative that admits `kind`, each followed the same way.
+/// The schema objects that apply to `value` (an object or an array) described by `schema`:
+/// itself, what its `$ref` points at, every `allOf` part, and the `anyOf`/`oneOf`
+/// alternative meant, each followed the same way.
+///
+/// The alternative meant is the one that admits the value's type, or among several that do,
+/// the one whose constant properties the object carries (`"kind": "circle"`, how a tagged
+/// enum reads). Otherwise none is followed: guessing could read a string the intended
+/// alternative wanted kept.
 fn collect_branches<'s>(
     root: &'s Value,
     schema: &'s Value,
-    kind: &str,
+    value: &Value,
     policy: &CoercionPolicy,
     depth: usize,
     out: &mut Vec<&'s Value>,
@@ -194,33 +200,81 @@ fn collect_branches<'s>(
         return;
     };
     if let Some(target) = referenced(root, schema) {
-        collect_branches(root, target, kind, policy, depth + 1, out);
+        collect_branches(root, target, value, policy, depth + 1, out);
     }
     out.push(schema);
     if let Some(Value::Array(parts)) = object.get("allOf") {
         for part in parts {
-            collect_branches(root, part, kind, policy, depth + 1, out);
+            collect_branches(root, part, value, policy, depth + 1, out);
         }
     }
     for key in ["anyOf", "oneOf"] {
-        if let Some(Value::Array(alternatives)) = object.get(key) {
-            let mut admitting = alternatives.iter().filter(|alternative| {
-                let mut kinds = Kinds::default();
-                collect_kinds(
-                    root,
-                    alternative,
-                    policy,
-                    depth + 1,
-                    &mut kinds,
-                    &mut Vec::new(),
-                );
-                kinds.any || kinds.admits(kind)
-            });
-            if let (Some(only), None) = (admitting.next(), admitting.next()) {
-                collect_branches(root, only, kind, policy, depth + 1, out);
-            }
+        if let Some(Value::Array(alternatives)) = object.get(key)
+            && let Some(meant) = meant_alternative(root, alternatives, value, policy, depth)
+        {
+            collect_branches(root, meant, value, policy, depth + 1, out);
         }
     }
+}
+
+/// See [`collect_branches`].
+fn meant_alternative<'s>(
+    root: &'s Value,
+    alternatives: &'s [Value],
+    value: &Value,
+    policy: &CoercionPolicy,
+    depth: usize,
+) -> Option<&'s Value> {
+    let kind = json_type(value);
+    let admitting: Vec<&Value> = alternatives
+        .iter()
+        .filter(|alternative| {
+            let mut kinds = Kinds::default();
+            collect_kinds(
+                root,
+                alternative,
+                policy,
+                depth + 1,
+                &mut kinds,
+                &mut Vec::new(),
+            );
+            kinds.any || kinds.admits(kind)
+        })
+        .collect();
+    if let [only] = admitting.as_slice() {
+        return Some(only);
+    }
+    let Value::Object(members) = value else {
+        return None;
+    };
+    let mut tagged = admitting
+        .into_iter()
+        .filter(|alternative| carries_tags(root, alternative, members));
+    match (tagged.next(), tagged.next()) {
+        (Some(only), None) => Some(only),
+        _ => None,
+    }
+}
+
+/// Whether `members` carry every constant the object schema `schema` fixes for a property,
+/// when it fixes at least one.
+fn carries_tags(root: &Value, schema: &Value, members: &Map<String, Value>) -> bool {
+    let schema = referenced(root, schema).unwrap_or(schema);
+    let Some(properties) = schema.get("properties").and_then(Value::as_object) else {
+        return false;
+    };
+    let mut tags = properties
+        .iter()
+        .filter_map(|(name, property)| {
+            let property = referenced(root, property).unwrap_or(property);
+            match (property.get("const"), property.get("enum")) {
+                (Some(constant), _) => Some((name, constant)),
+                (None, Some(Value::Array(values))) if values.len() == 1 => Some((name, &values[0])),
+                _ => None,
+            }
+        })
+        .peekable();
+    tags.peek().is_some() && tags.all(|(name, constant)| members.get(name) == Some(constant))
 }
 
 /// The value `text` is read as, and whether `repair` mended it; `None` when it stays the
@@ -335,24 +389,18 @@ fn read_json_string(text: &str, kinds: &Kinds) -> Option<Value> {
     }
 }
 
-/// `number` as an integer, when it is one that `i64` or `u64` holds.
+/// `number` as an integer, when it is exactly one that `i64` or `u64` holds.
 fn integral(number: &Number) -> Option<Value> {
     if number.is_i64() || number.is_u64() {
         return Some(Value::Number(number.clone()));
     }
+    // A fraction or an exponent was written (`12.0`, `1e3`), or the digits overflowed 64
+    // bits and were rounded to a double. Only below 2^53 is the double the number written.
+    const EXACT: f64 = 9_007_199_254_740_992.0;
     let float = number
         .as_f64()
-        .filter(|f| f.is_finite() && f.fract() == 0.0)?;
-    // Powers of two, so both comparisons are exact.
-    const I64_END: f64 = 9_223_372_036_854_775_808.0;
-    const U64_END: f64 = 18_446_744_073_709_551_616.0;
-    if (-I64_END..I64_END).contains(&float) {
-        Some(Value::from(float as i64))
-    } else if (0.0..U64_END).contains(&float) {
-        Some(Value::from(float as u64))
-    } else {
-        None
-    }
+        .filter(|f| f.fract() == 0.0 && f.abs() < EXACT)?;
+    Some(Value::from(float as i64))
 }
 
 /// The JSON types a schema admits, gathered through references and alternatives.

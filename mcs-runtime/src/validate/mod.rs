@@ -1,6 +1,10 @@
 //! Checking a call's arguments against a tool's schemas before anything executes, and reading
 //! argument values that arrive as text.
 //!
+//! [`coerce_arguments`] goes first on the call path (the hybrid and REST drivers call it):
+//! the numbers and booleans models write as strings (`"days": "12"`) are read as what they
+//! say, when that is unambiguous, so only real mistakes reach validation.
+//!
 //! Decoding in a driver already rejects what its Rust types cannot hold; validation here works
 //! from the [`Tool`] alone, so it serves tools that are only described (an OpenAPI operation, a
 //! tool forwarded to another process) and names every problem at once, in the words of
@@ -33,7 +37,7 @@ use crate::error::ArgumentError;
 use crate::schema::{self, PathSegment, describe, describe_received, join_path};
 use crate::types::Tool;
 
-pub use coerce::coerce_text;
+pub use coerce::{coerce_arguments, coerce_text};
 
 /// How deep validation follows nested values and references. Deeper parts are accepted
 /// unchecked: recursion on hostile input must not exhaust the stack.
