@@ -36,6 +36,7 @@ use serde_json::{Map, Number, Value, json};
 use crate::error::ArgumentError;
 use crate::schema::{self, PathSegment, describe, describe_received, join_path};
 use crate::types::Tool;
+use unique::same_value;
 
 pub use coerce::{coerce_arguments, coerce_text};
 
@@ -536,24 +537,6 @@ fn is_integral(number: &Number) -> bool {
         || number
             .as_f64()
             .is_some_and(|f| f.is_finite() && f.fract() == 0.0)
-}
-
-/// JSON equality with numbers compared by value (`1` and `1.0` are the same number).
-fn same_value(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::Number(x), Value::Number(y)) => {
-            x == y || (x.as_f64().is_some() && x.as_f64() == y.as_f64())
-        }
-        (Value::Array(x), Value::Array(y)) => {
-            x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same_value(x, y))
-        }
-        (Value::Object(x), Value::Object(y)) => {
-            x.len() == y.len()
-                && x.iter()
-                    .all(|(key, x)| y.get(key).is_some_and(|y| same_value(x, y)))
-        }
-        _ => a == b,
-    }
 }
 
 fn within_bounds(number: &Number, object: &Map<String, Value>) -> bool {
