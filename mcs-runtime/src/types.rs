@@ -4,7 +4,7 @@
 //! deserializes here and JSON written here reads there.
 
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
+use serde_json::{Map, Value, json};
 
 /// How a driver reaches its backend, e.g. `rest` / `http` / `OpenAPI`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -136,13 +136,65 @@ impl ToolParameter {
     pub fn property_schema(&self) -> Value {
         let mut schema = match &self.schema {
             // `true` accepts anything, as `{}` does; only the object can carry a description.
-            Some(Value::Bool(true)) => serde_json::json!({}),
+            Some(Value::Bool(true)) => json!({}),
             Some(schema) => schema.clone(),
-            None => serde_json::json!({ "type": "string" }),
+            None => json!({ "type": "string" }),
         };
-        crate::schema::merge_description(&mut schema, &self.description);
+        merge_description(&mut schema, &self.description);
         schema
     }
+}
+
+// How a model sees parameters (the parameter's description before its type's, the arguments
+// as one object) is what the data model means by a parameter, so it is built here and
+// `schema` re-exports it: the data model depends on nothing else in the crate.
+
+/// Puts `description` in front of the schema's own description (they say different things:
+/// what this argument is for, and what the type is).
+pub fn merge_description(schema: &mut Value, description: &str) {
+    let description = description.trim();
+    if description.is_empty() {
+        return;
+    }
+    let Value::Object(object) = schema else {
+        return;
+    };
+    let merged = match object.get("description").and_then(Value::as_str) {
+        Some(own) if !own.trim().is_empty() && own.trim() != description => {
+            format!("{description}\n\n{}", own.trim())
+        }
+        _ => description.to_owned(),
+    };
+    object.insert("description".to_owned(), Value::String(merged));
+}
+
+/// The schema of an arguments object with these parameters.
+pub fn object_schema(parameters: &[ToolParameter]) -> Value {
+    let mut properties = Map::new();
+    let mut required = Vec::new();
+    let mut definitions = Map::new();
+    for parameter in parameters {
+        let mut schema = parameter.property_schema();
+        if let Value::Object(object) = &mut schema
+            && let Some(Value::Object(defs)) = object.remove("$defs")
+        {
+            for (name, definition) in defs {
+                definitions.entry(name).or_insert(definition);
+            }
+        }
+        if parameter.required {
+            required.push(Value::String(parameter.name.clone()));
+        }
+        properties.insert(parameter.name.clone(), schema);
+    }
+    let mut root = Map::new();
+    root.insert("type".to_owned(), json!("object"));
+    root.insert("properties".to_owned(), Value::Object(properties));
+    root.insert("required".to_owned(), Value::Array(required));
+    if !definitions.is_empty() {
+        root.insert("$defs".to_owned(), Value::Object(definitions));
+    }
+    Value::Object(root)
 }
 
 /// A tool a driver offers: a name, a short title and/or a description, and parameters.
@@ -303,7 +355,7 @@ impl Tool {
     /// Definitions that recursive parameter types keep are hoisted to the root, where their
     /// `#/$defs/...` references resolve.
     pub fn input_schema(&self) -> Value {
-        crate::schema::object_schema(&self.parameters)
+        object_schema(&self.parameters)
     }
 }
 

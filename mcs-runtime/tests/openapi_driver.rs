@@ -143,3 +143,32 @@ async fn unreadable_documents_and_urls_are_errors_that_say_where() {
         .unwrap_or_default();
     assert!(error.contains("404"), "{error}");
 }
+
+#[tokio::test]
+async fn a_number_written_as_a_string_is_read_as_the_number_before_the_request() {
+    let server = MockServer::start().await;
+    Mock::given(method("DELETE"))
+        .and(path("/api/notes/12"))
+        .respond_with(ResponseTemplate::new(204))
+        .expect(1)
+        .mount(&server)
+        .await;
+    let driver = OpenApiDriver::from_document_text(NOTES, "notes.yaml", &ReadOptions::default())
+        .map(|d| {
+            d.with_base_url(format!("{}/api", server.uri()))
+                .with_bearer_token("t0ken")
+        });
+    let Ok(driver) = driver else {
+        panic!("the document reads");
+    };
+    let deleted = driver
+        .execute_tool("delete_notes_id", json!({"id": "12"}))
+        .await;
+    assert_eq!(deleted.ok(), Some(serde_json::Value::Null));
+    // Text that is not plainly a number still fails, naming the argument.
+    let error = driver
+        .execute_tool("delete_notes_id", json!({"id": "twelve"}))
+        .await
+        .expect_err("not a number");
+    assert!(error.to_string().contains("`id`"), "{error}");
+}

@@ -197,3 +197,89 @@ fn schema_at_follows_properties_items_and_recursive_refs() {
         None
     );
 }
+
+mod coercion {
+    use mcs_runtime::schema::{CoercionPolicy, TextReading, coerce};
+    use serde_json::json;
+
+    #[test]
+    fn references_resolve_into_the_defs_at_the_root() {
+        let schema = json!({
+            "anyOf": [{"$ref": "#/$defs/Count"}, {"type": "null"}],
+            "$defs": {"Count": {"type": "integer", "minimum": 0}},
+        });
+        assert_eq!(coerce("12", &schema, &CoercionPolicy::TEXT), json!(12));
+        assert_eq!(coerce("None", &schema, &CoercionPolicy::TEXT), json!(null));
+    }
+
+    #[test]
+    fn the_depth_bound_leaves_deeper_schemas_unread() {
+        let mut schema = json!({"type": "integer"});
+        for _ in 0..5 {
+            schema = json!({"anyOf": [schema]});
+        }
+        assert_eq!(coerce("7", &schema, &CoercionPolicy::TEXT), json!(7));
+        let shallow = CoercionPolicy::TEXT.with_max_depth(3);
+        assert_eq!(shallow.reading, TextReading::Text);
+        assert_eq!(coerce("7", &schema, &shallow), json!("7"));
+        // A reference to itself ends at the bound instead of looping.
+        let endless = json!({"$ref": "#/$defs/Loop", "$defs": {"Loop": {"$ref": "#/$defs/Loop"}}});
+        assert_eq!(coerce("7", &endless, &CoercionPolicy::TEXT), json!("7"));
+    }
+
+    #[test]
+    fn a_whole_text_is_read_boldly_a_json_string_only_when_unambiguous() {
+        let integer = json!({"type": "integer"});
+        let cases = [
+            // text, as the whole value, as a JSON string
+            (" 12\n", json!(12), json!(" 12\n")),
+            ("3.0", json!(3), json!(3)),
+            ("2.5", json!(2.5), json!("2.5")),
+            ("01", json!(1), json!("01")),
+            ("+1", json!(1), json!("+1")),
+            ("1e20", json!(1e20), json!("1e20")),
+            ("12abc", json!("12abc"), json!("12abc")),
+        ];
+        for (text, whole, quoted) in cases {
+            assert_eq!(
+                coerce(text, &integer, &CoercionPolicy::TEXT),
+                whole,
+                "{text}"
+            );
+            let json_string = coerce(text, &integer, &CoercionPolicy::JSON_STRING);
+            assert_eq!(json_string, quoted, "{text}");
+        }
+        let boolean = json!({"type": "boolean"});
+        assert_eq!(coerce("True", &boolean, &CoercionPolicy::TEXT), json!(true));
+        let quoted = coerce("True", &boolean, &CoercionPolicy::JSON_STRING);
+        assert_eq!(quoted, json!("True"));
+        let nullable = json!({"type": ["integer", "null"]});
+        assert_eq!(
+            coerce("null", &nullable, &CoercionPolicy::TEXT),
+            json!(null)
+        );
+        let quoted = coerce("null", &nullable, &CoercionPolicy::JSON_STRING);
+        assert_eq!(quoted, json!("null"));
+    }
+
+    #[test]
+    fn a_json_string_the_schema_takes_as_a_string_is_never_read() {
+        let either = json!({"type": ["string", "integer"]});
+        assert_eq!(coerce("42", &either, &CoercionPolicy::TEXT), json!(42));
+        let quoted = coerce("42", &either, &CoercionPolicy::JSON_STRING);
+        assert_eq!(quoted, json!("42"));
+        let anything = json!({});
+        assert_eq!(
+            coerce("42", &anything, &CoercionPolicy::JSON_STRING),
+            json!("42")
+        );
+    }
+
+    #[test]
+    fn json_looking_text_for_a_string_stays_a_string() {
+        let string = json!({"type": "string"});
+        for text in ["{\"a\": 1}", "[1, 2]", "42", "true", "null"] {
+            assert_eq!(coerce(text, &string, &CoercionPolicy::TEXT), json!(text));
+        }
+    }
+}

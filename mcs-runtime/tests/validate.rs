@@ -4,10 +4,11 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use mcs_runtime::extract::extract;
 use mcs_runtime::schema::describe;
 use mcs_runtime::table::{ParamDef, ParamKind, ToolDef, ToolSet, schema_for};
 use mcs_runtime::validate::{coerce_text, validate_arguments, validate_value};
-use mcs_runtime::{Tool, ToolParameter};
+use mcs_runtime::{LlmResponse, Tool, ToolParameter};
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -1069,6 +1070,36 @@ mod coercion {
     }
 
     #[test]
+    fn extraction_reads_text_values_as_coerce_text_does() {
+        let text = "<tool_call>\n<function=search>\n\
+                    <parameter=city>\n42\n</parameter>\n\
+                    <parameter=units>\nMetric\n</parameter>\n\
+                    <parameter=n>\n3.0\n</parameter>\n\
+                    <parameter=maybe>\nNone\n</parameter>\n\
+                    <parameter=tree>\n{\"name\": \"a\", \"children\": []}\n</parameter>\n\
+                    </function>\n</tool_call>";
+        let extraction = extract(LlmResponse::Text(text), &[tool()]);
+        assert_eq!(extraction.calls.len(), 1, "{extraction:?}");
+        let arguments = &extraction.calls[0].arguments;
+        let expected = json!({
+            "city": "42",
+            "units": "metric",
+            "n": 3,
+            "maybe": null,
+            "tree": {"name": "a", "children": []},
+        });
+        assert_eq!(arguments, &expected);
+        for (name, raw) in [
+            ("city", "42"),
+            ("units", "Metric"),
+            ("n", "3.0"),
+            ("maybe", "None"),
+        ] {
+            assert_eq!(coerce_text(raw, &schema_of(name)), expected[name], "{name}");
+        }
+    }
+
+    #[test]
     fn unparsable_values_stay_strings_so_validation_shows_them() {
         let coerced = coerce_text("lots", &json!({"type": "integer"}));
         assert_eq!(coerced, json!("lots"));
@@ -1076,6 +1107,245 @@ mod coercion {
         assert_eq!(
             problems[0].to_string(),
             "argument `n`: expected an integer, got the string \"lots\""
+        );
+    }
+}
+
+mod argument_coercion {
+    use super::*;
+    use mcs_runtime::validate::coerce_arguments;
+    use mcs_runtime::{DriverMeta, LlmResponse, ToolDriver, ToolFuture};
+
+    fn scalars() -> Tool {
+        let param = |name: &str, schema: Value| ToolParameter::new(name, "").with_schema(schema);
+        Tool::new("scalars", "Takes scalars.").with_parameters(vec![
+            param("n", json!({"type": "integer"})).required(false),
+            param("x", json!({"type": "number"})).required(false),
+            param("on", json!({"type": "boolean"})).required(false),
+            param("s", json!({"type": "string"})).required(false),
+            ToolParameter::new("plain", "").required(false),
+        ])
+    }
+
+    fn coerced(tool: &Tool, mut arguments: Value) -> Value {
+        coerce_arguments(tool, &mut arguments);
+        arguments
+    }
+
+    #[test]
+    fn unambiguous_scalars_written_as_strings_are_read() {
+        let arguments = json!({
+            "n": "12", "x": "2.5", "on": "true", "s": "12", "plain": "true"
+        });
+        assert_eq!(
+            coerced(&scalars(), arguments),
+            json!({"n": 12, "x": 2.5, "on": true, "s": "12", "plain": "true"})
+        );
+        assert_eq!(
+            coerced(&scalars(), json!({"on": "false"})),
+            json!({"on": false})
+        );
+        assert_eq!(coerced(&scalars(), json!({"n": "-7"})), json!({"n": -7}));
+        assert_eq!(
+            coerced(&scalars(), json!({"x": "1e3"})),
+            json!({"x": 1000.0})
+        );
+        assert_eq!(coerced(&scalars(), json!({"n": "12.0"})), json!({"n": 12}));
+        let coerced_ok = coerced(&scalars(), json!({"n": "12", "x": "2.5", "on": "true"}));
+        assert!(validate_arguments(&scalars(), &coerced_ok).is_ok());
+    }
+
+    #[test]
+    fn ambiguous_text_still_fails_with_the_hint_it_gives_today() {
+        let texts = [
+            "12abc", " 12", "12 ", "01", "+1", "1e999", "yes", "2.5", "0x10", "NaN", "",
+        ];
+        for text in texts {
+            let arguments = coerced(&scalars(), json!({ "n": text }));
+            assert_eq!(arguments, json!({ "n": text }), "{text:?}");
+            let problems = validate_arguments(&scalars(), &arguments).unwrap_err();
+            assert_eq!(
+                problems[0].to_string(),
+                format!(
+                    "argument `n`: expected an integer, got the string {}",
+                    json!(text)
+                ),
+            );
+        }
+        for text in ["True", "yes", "1", "on"] {
+            let arguments = coerced(&scalars(), json!({ "on": text }));
+            assert_eq!(arguments, json!({ "on": text }), "{text:?}");
+        }
+        for text in ["2,5", "two", ".5"] {
+            let arguments = coerced(&scalars(), json!({ "x": text }));
+            assert_eq!(arguments, json!({ "x": text }), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn integers_beyond_64_bits_fail() {
+        let largest = coerced(&scalars(), json!({"n": "18446744073709551615"}));
+        assert_eq!(largest, json!({"n": 18_446_744_073_709_551_615_u64}));
+        let smallest = coerced(&scalars(), json!({"n": "-9223372036854775808"}));
+        assert_eq!(smallest, json!({"n": i64::MIN}));
+        for text in ["18446744073709551616", "-9223372036854775809", "1e20"] {
+            let arguments = coerced(&scalars(), json!({ "n": text }));
+            assert_eq!(arguments, json!({ "n": text }), "{text}");
+            assert!(
+                validate_arguments(&scalars(), &arguments).is_err(),
+                "{text}"
+            );
+        }
+        // A number may be as large as a double.
+        let large = coerced(&scalars(), json!({"x": "1e20"}));
+        assert_eq!(large, json!({"x": 1e20}));
+    }
+
+    #[test]
+    fn strings_the_schema_takes_are_left_alone() {
+        let arguments = json!({"city": "12", "units": "Metric", "maybe": "null"});
+        assert_eq!(coerced(&tool(), arguments.clone()), arguments);
+        // Arguments the tool does not have, and arguments that are not an object.
+        let unknown = json!({"city": "Oslo", "extra": "12"});
+        assert_eq!(coerced(&tool(), unknown.clone()), unknown);
+        assert_eq!(coerced(&tool(), json!("12")), json!("12"));
+    }
+
+    #[test]
+    fn nested_values_are_read_by_the_schema_at_their_place() {
+        let arguments = json!({
+            "city": "Oslo",
+            "n": "3",
+            "maybe": "4",
+            "filter": {"limit": "5", "query": "rain", "tags": [{"name": "7", "weight": "0.5"}]},
+            "maybe_filter": {"limit": "6", "query": "snow", "tags": [{"name": "b"}]},
+            "counts": {"a": "3", "b": 4},
+            "pair": ["1", "1"],
+            "shape": {"kind": "square", "side": "2.5"},
+        });
+        let arguments = coerced(&tool(), arguments);
+        assert_eq!(
+            arguments,
+            json!({
+                "city": "Oslo",
+                "n": 3,
+                "maybe": 4,
+                "filter": {"limit": 5, "query": "rain", "tags": [{"name": "7", "weight": 0.5}]},
+                "maybe_filter": {"limit": 6, "query": "snow", "tags": [{"name": "b"}]},
+                "counts": {"a": 3, "b": 4},
+                "pair": [1, "1"],
+                "shape": {"kind": "square", "side": 2.5},
+            })
+        );
+        assert_eq!(validate_arguments(&tool(), &arguments), Ok(()));
+    }
+
+    #[test]
+    fn nesting_is_followed_through_recursive_references_to_a_bound() {
+        let param = ToolParameter::new("tree", "").with_schema(json!({
+            "$ref": "#/$defs/Node",
+            "$defs": {"Node": {
+                "type": "object",
+                "properties": {
+                    "size": {"type": "integer"},
+                    "children": {"type": "array", "items": {"$ref": "#/$defs/Node"}},
+                },
+            }},
+        }));
+        let tool = Tool::new("trees", "Takes a tree.").with_parameter(param);
+        let shallow = coerced(
+            &tool,
+            json!({"tree": {"size": "1", "children": [{"size": "2", "children": []}]}}),
+        );
+        assert_eq!(
+            shallow,
+            json!({"tree": {"size": 1, "children": [{"size": 2, "children": []}]}})
+        );
+        // Deeper than the bound (as deep as validation follows), values are left as they are.
+        let mut deep = json!({"size": "0", "children": []});
+        for _ in 0..200 {
+            deep = json!({"size": "1", "children": [deep]});
+        }
+        let mut arguments = json!({ "tree": deep });
+        coerce_arguments(&tool, &mut arguments);
+        let mut node = &arguments["tree"];
+        for level in 0..200 {
+            let expected = if level < 20 {
+                json!(1)
+            } else if level > 40 {
+                json!("1")
+            } else {
+                node["size"].clone()
+            };
+            assert_eq!(node["size"], expected, "level {level}");
+            node = &node["children"][0];
+        }
+    }
+
+    /// A tool driver that answers with the arguments it was called with.
+    struct Echo {
+        meta: DriverMeta,
+        tools: Arc<[Tool]>,
+    }
+
+    impl ToolDriver for Echo {
+        fn meta(&self) -> &DriverMeta {
+            &self.meta
+        }
+
+        fn list_tools(&self) -> Arc<[Tool]> {
+            self.tools.clone()
+        }
+
+        fn execute_tool<'a>(&'a self, _name: &'a str, arguments: Value) -> ToolFuture<'a> {
+            ToolFuture::ready(Ok(arguments))
+        }
+    }
+
+    fn hybrid() -> mcs_runtime::hybrid::Hybrid<Echo> {
+        mcs_runtime::hybrid::Hybrid::new(Echo {
+            meta: DriverMeta::new("echo", "echo", "0"),
+            tools: vec![scalars()].into(),
+        })
+    }
+
+    #[tokio::test]
+    async fn the_hybrid_path_executes_and_records_the_value_read() {
+        let output = r#"{"tool": "scalars", "arguments": {"n": "12", "x": "2.5", "on": "false"}}"#;
+        let response =
+            mcs_runtime::Driver::process_llm_response(&hybrid(), LlmResponse::Text(output)).await;
+        assert!(
+            response.call_executed && !response.call_failed,
+            "{response:?}"
+        );
+        let expected = json!({"n": 12, "x": 2.5, "on": false});
+        assert_eq!(response.tool_call_result, Some(expected.clone()));
+        assert_eq!(response.executed_calls[0].arguments, expected);
+    }
+
+    #[tokio::test]
+    async fn the_hybrid_path_still_names_ambiguous_text() {
+        let output = r#"{"tool": "scalars", "arguments": {"n": "01", "on": "yes"}}"#;
+        let response =
+            mcs_runtime::Driver::process_llm_response(&hybrid(), LlmResponse::Text(output)).await;
+        assert!(
+            response.call_failed && !response.call_executed,
+            "{response:?}"
+        );
+        let retry = response.retry_prompt.unwrap();
+        assert!(
+            retry.contains("argument `n`: expected an integer, got the string \"01\""),
+            "{retry}"
+        );
+        assert!(
+            retry.contains(
+                "argument `on`: expected a boolean (true or false), got the string \"yes\""
+            ),
+            "{retry}"
+        );
+        assert_eq!(
+            response.executed_calls[0].arguments,
+            json!({"n": "01", "on": "yes"})
         );
     }
 }

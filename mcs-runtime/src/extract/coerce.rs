@@ -3,12 +3,14 @@
 //! Qwen3-Coder, Seed-OSS, MiniMax-M2, Claude XML, GLM and DSML write every value as text:
 //! `<parameter=days>3</parameter>`. Like vLLM, the value is converted by the parameter's
 //! declared type: `3` becomes an integer for an `integer` parameter and stays a string for
-//! a `string` one. A value that does not convert stays a string, so validation can name
-//! the mismatch.
+//! a `string` one. The rules are validation's too ([`schema::coerce`] with
+//! [`CoercionPolicy::TEXT`]); this file adds what only extraction knows: the lenient JSON
+//! reader for object and array text, and what to do when there is no schema at all.
 
-use serde_json::{Number, Value};
+use serde_json::Value;
 
 use super::json::parse_whole;
+use crate::schema::{self, CoercionPolicy};
 use crate::types::Tool;
 
 /// What to do with a value whose type is unknown (unknown tool or parameter).
@@ -42,114 +44,9 @@ pub(crate) fn convert(
     let Some(schema) = &declared.schema else {
         return (Value::String(raw.to_owned()), false);
     };
-    let mut types = Vec::new();
-    collect_types(schema, &mut types, 0);
-    if types.is_empty() {
-        let trimmed = raw.trim();
-        if (trimmed.starts_with('{') || trimmed.starts_with('['))
-            && let Ok((value, repaired)) = parse_whole(trimmed)
-        {
-            return (value, repaired);
-        }
-        return (Value::String(raw.to_owned()), false);
-    }
-    if types.contains(&"string") {
-        return (Value::String(raw.to_owned()), false);
-    }
-    let trimmed = raw.trim();
-    for kind in ["null", "boolean", "integer", "number", "object", "array"] {
-        if !types.contains(&kind) {
-            continue;
-        }
-        let converted = match kind {
-            "null" => matches!(trimmed, "null" | "None").then_some((Value::Null, false)),
-            "boolean" => match trimmed.to_ascii_lowercase().as_str() {
-                "true" => Some((Value::Bool(true), false)),
-                "false" => Some((Value::Bool(false), false)),
-                _ => None,
-            },
-            "integer" => integer(trimmed).map(|n| (n, false)),
-            "number" => number(trimmed).map(|n| (n, false)),
-            _ => parse_whole(trimmed).ok().filter(|(value, _)| {
-                (kind == "object" && value.is_object()) || (kind == "array" && value.is_array())
-            }),
-        };
-        if let Some(converted) = converted {
-            return converted;
-        }
-    }
-    (Value::String(raw.to_owned()), false)
-}
-
-fn integer(text: &str) -> Option<Value> {
-    if let Ok(n) = text.parse::<i64>() {
-        return Some(Value::from(n));
-    }
-    if let Ok(n) = text.parse::<u64>() {
-        return Some(Value::from(n));
-    }
-    // `17.0` is an integer written loosely.
-    let float = text
-        .parse::<f64>()
-        .ok()
-        .filter(|f| f.is_finite() && f.fract() == 0.0)?;
-    (float.abs() < 9.0e15).then(|| Value::from(float as i64))
-}
-
-fn number(text: &str) -> Option<Value> {
-    integer(text)
-        .filter(|_| !text.contains(['.', 'e', 'E']))
-        .or_else(|| {
-            text.parse::<f64>()
-                .ok()
-                .and_then(Number::from_f64)
-                .map(Value::Number)
-        })
-}
-
-/// The JSON types a schema admits, from `type`, `anyOf`/`oneOf`/`allOf`, `enum` and `const`.
-fn collect_types(schema: &Value, types: &mut Vec<&'static str>, depth: usize) {
-    const NAMES: [&str; 7] = [
-        "string", "integer", "number", "boolean", "object", "array", "null",
-    ];
-    if depth > 8 {
-        return;
-    }
-    let mut add = |name: &str| {
-        if let Some(known) = NAMES.iter().find(|known| **known == name)
-            && !types.contains(known)
-        {
-            types.push(known);
-        }
-    };
-    match schema.get("type") {
-        Some(Value::String(name)) => add(name),
-        Some(Value::Array(names)) => names.iter().filter_map(Value::as_str).for_each(&mut add),
-        _ => {}
-    }
-    let literals = schema
-        .get("enum")
-        .and_then(Value::as_array)
-        .map(|values| values.iter().collect::<Vec<_>>())
-        .or_else(|| schema.get("const").map(|value| vec![value]));
-    for literal in literals.into_iter().flatten() {
-        add(match literal {
-            Value::String(_) => "string",
-            Value::Number(n) if n.is_i64() || n.is_u64() => "integer",
-            Value::Number(_) => "number",
-            Value::Bool(_) => "boolean",
-            Value::Null => "null",
-            Value::Array(_) => "array",
-            Value::Object(_) => "object",
-        });
-    }
-    for key in ["anyOf", "oneOf", "allOf"] {
-        if let Some(Value::Array(members)) = schema.get(key) {
-            for member in members {
-                collect_types(member, types, depth + 1);
-            }
-        }
-    }
+    schema::coerce_repairing(raw, schema, &CoercionPolicy::TEXT, &|text| {
+        parse_whole(text).ok()
+    })
 }
 
 #[cfg(test)]

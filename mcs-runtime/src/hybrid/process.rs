@@ -108,11 +108,15 @@ pub async fn process_llm_response<D: ToolDriver + ?Sized>(
 async fn run<D: ToolDriver + ?Sized>(driver: &D, tools: &[Tool], call: FoundCall) -> Outcome {
     let FoundCall {
         name,
-        arguments,
+        mut arguments,
         id,
         ..
     } = call;
-    let result = match find(driver, tools, &name) {
+    let tool = find(driver, tools, &name);
+    if let Some(tool) = tool {
+        validate::coerce_arguments(tool, &mut arguments);
+    }
+    let result = match tool {
         Some(tool) => match validate::validate_arguments(tool, &arguments) {
             Err(problems) => Err(Failure::Invalid(ToolError::InvalidArguments {
                 tool: name.clone(),

@@ -316,7 +316,8 @@ impl RestDriver {
                 ));
             }
         };
-        let object = Value::Object(arguments);
+        let mut object = Value::Object(arguments);
+        crate::validate::coerce_arguments(tool, &mut object);
         crate::validate::validate_arguments(tool, &object).map_err(|problems| {
             ToolError::InvalidArguments {
                 tool: name.to_owned(),

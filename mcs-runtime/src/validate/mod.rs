@@ -1,6 +1,10 @@
 //! Checking a call's arguments against a tool's schemas before anything executes, and reading
 //! argument values that arrive as text.
 //!
+//! [`coerce_arguments`] goes first on the call path (the hybrid and REST drivers call it):
+//! the numbers and booleans models write as strings (`"days": "12"`) are read as what they
+//! say, when that is unambiguous, so only real mistakes reach validation.
+//!
 //! Decoding in a driver already rejects what its Rust types cannot hold; validation here works
 //! from the [`Tool`] alone, so it serves tools that are only described (an OpenAPI operation, a
 //! tool forwarded to another process) and names every problem at once, in the words of
@@ -32,8 +36,9 @@ use serde_json::{Map, Number, Value, json};
 use crate::error::ArgumentError;
 use crate::schema::{self, PathSegment, describe, describe_received, join_path};
 use crate::types::Tool;
+use unique::same_value;
 
-pub use coerce::coerce_text;
+pub use coerce::{coerce_arguments, coerce_text};
 
 /// How deep validation follows nested values and references. Deeper parts are accepted
 /// unchecked: recursion on hostile input must not exhaust the stack.
@@ -532,24 +537,6 @@ fn is_integral(number: &Number) -> bool {
         || number
             .as_f64()
             .is_some_and(|f| f.is_finite() && f.fract() == 0.0)
-}
-
-/// JSON equality with numbers compared by value (`1` and `1.0` are the same number).
-fn same_value(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::Number(x), Value::Number(y)) => {
-            x == y || (x.as_f64().is_some() && x.as_f64() == y.as_f64())
-        }
-        (Value::Array(x), Value::Array(y)) => {
-            x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same_value(x, y))
-        }
-        (Value::Object(x), Value::Object(y)) => {
-            x.len() == y.len()
-                && x.iter()
-                    .all(|(key, x)| y.get(key).is_some_and(|y| same_value(x, y)))
-        }
-        _ => a == b,
-    }
 }
 
 fn within_bounds(number: &Number, object: &Map<String, Value>) -> bool {

@@ -1,4 +1,5 @@
-//! `uniqueItems`: finding the items of an array that repeat an earlier one.
+//! `uniqueItems`: finding the items of an array that repeat an earlier one, by the equality
+//! `enum` and `const` use too.
 //!
 //! Comparing every pair costs n² for an array a model may make as long as it likes; items
 //! are grouped by a fingerprint first, and only items with the same fingerprint are compared.
@@ -8,7 +9,23 @@ use std::hash::{BuildHasher, Hash, Hasher, RandomState};
 
 use serde_json::Value;
 
-use super::same_value;
+/// JSON equality with numbers compared by value (`1` and `1.0` are the same number).
+pub(super) fn same_value(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => {
+            x == y || (x.as_f64().is_some() && x.as_f64() == y.as_f64())
+        }
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same_value(x, y))
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(key, x)| y.get(key).is_some_and(|y| same_value(x, y)))
+        }
+        _ => a == b,
+    }
+}
 
 /// How deep a fingerprint looks into nested items. Deeper parts do not change it; equal
 /// items still share one, and [`same_value`] compares them in full.
