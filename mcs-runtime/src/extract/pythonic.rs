@@ -5,13 +5,13 @@
 
 use serde_json::{Map, Value};
 
-use super::generic::Finding;
+use super::call_body::json_body;
+use super::extraction::CallFormat;
 use super::json::{describe_at, parse_value};
+use super::record::{Broken, Cx, Finding, Outcome, RawCall};
 use super::scan::{
     clean_name, element_end, find_in, plausible_name, rest_of_line_is_blank, skip_ws, starts_at,
 };
-use super::tagged::json_body;
-use super::{Broken, CallFormat, Cx, RawCall};
 
 /// A call as written: the dotted name and the arguments, keyword or positional.
 #[derive(Debug)]
@@ -151,7 +151,7 @@ fn parse_list(text: &str, pos: usize) -> Result<(Vec<PyCall>, usize), PyError> {
 
 /// The call with its name cleaned and positional arguments given their parameter names
 /// (possible only for known tools).
-fn to_raw(call: PyCall, cx: &Cx<'_>) -> Result<RawCall, Broken> {
+fn to_raw(call: PyCall, cx: &Cx<'_>) -> Outcome {
     let mut name = clean_name(&call.name);
     if let Some(builtin) = name.strip_suffix(".call") {
         // Llama 3 built-in tools: `brave_search.call(query=…)`.
@@ -311,7 +311,7 @@ pub(crate) fn tool_code(cx: &mut Cx<'_>, _start: usize, after: usize) -> Option<
 /// Pythonic calls in ordinary text, between `start` and `end`: a `[f(…), …]` list or a
 /// line that is just `f(…)`. A weak format, so only when the names are known tools (for a
 /// list, at least one of them).
-pub(crate) fn weak(cx: &Cx<'_>, start: usize, end: usize) -> Vec<Finding> {
+pub(crate) fn calls_in_gap(cx: &Cx<'_>, start: usize, end: usize) -> Vec<Finding> {
     let text = &cx.text[..end];
     let mut findings = Vec::new();
     // Failed reads may cover the same bytes again (an unterminated string holding many

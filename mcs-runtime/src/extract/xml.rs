@@ -5,12 +5,13 @@
 
 use serde_json::{Map, Value};
 
+use super::call_body::arguments_at;
+use super::call_shape::free_text_arguments;
 use super::coerce::{Untyped, convert};
-use super::json::describe_at;
+use super::extraction::CallFormat;
+use super::json::{describe_at, parse_whole};
+use super::record::{Broken, Cx, Finding, Outcome, RawCall};
 use super::scan::{clean_name, element_end, find_in, plausible_name, skip_ws, starts_at};
-use super::shape::free_text_arguments;
-use super::tokens::arguments_at;
-use super::{Broken, CallFormat, Cx, RawCall};
 
 /// A raw parameter value without the one newline models put after the opening tag and
 /// before the closing one (as vLLM does).
@@ -185,7 +186,7 @@ pub(crate) fn function_blocks(
 
 /// The `<parameter=K>v</parameter>` list of a Qwen3-Coder function body. `</parameter>` may
 /// be missing: the value then runs to the next parameter or the body's end.
-fn parameters(cx: &Cx<'_>, name: &str, start: usize, end: usize) -> Result<RawCall, Broken> {
+fn parameters(cx: &Cx<'_>, name: &str, start: usize, end: usize) -> Outcome {
     let text = cx.text;
     let tool = cx.tool(name);
     let mut arguments = Map::new();
@@ -279,13 +280,7 @@ fn invoke_blocks(
     }
 }
 
-fn invoke_parameters(
-    cx: &Cx<'_>,
-    name: &str,
-    start: usize,
-    end: usize,
-    prefix: &str,
-) -> Result<RawCall, Broken> {
+fn invoke_parameters(cx: &Cx<'_>, name: &str, start: usize, end: usize, prefix: &str) -> Outcome {
     let text = cx.text;
     let tool = cx.tool(name);
     let open = format!("<{prefix}parameter");
@@ -428,11 +423,7 @@ pub(crate) fn glm(cx: &mut Cx<'_>, start: usize, pos: usize, limit: usize) -> us
 /// LangChain XML agent `<tool>NAME</tool><tool_input>…</tool_input>` at `pos`: a weak
 /// format, so only for known tools. Returns the outcome and the end, or `None` when this
 /// is not such a call.
-pub(crate) fn langchain(
-    cx: &Cx<'_>,
-    pos: usize,
-    limit: usize,
-) -> Option<(Result<RawCall, Broken>, usize)> {
+fn langchain(cx: &Cx<'_>, pos: usize, limit: usize) -> Option<(Outcome, usize)> {
     let text = cx.text;
     let name_start = pos + "<tool>".len();
     let name_end = find_in(text, name_start, limit.min(name_start + 300), "</tool>")?;
@@ -449,9 +440,7 @@ pub(crate) fn langchain(
     let input = text[input_start..input_end].trim();
     // A JSON object is the arguments; anything else (or JSON that is not an object) is the
     // tool's free-text input.
-    let parsed = input
-        .starts_with('{')
-        .then(|| super::json::parse_whole(input));
+    let parsed = input.starts_with('{').then(|| parse_whole(input));
     let outcome = match parsed {
         Some(Ok((arguments @ Value::Object(_), repaired))) => Ok(RawCall {
             name,
@@ -472,4 +461,22 @@ pub(crate) fn langchain(
             }),
     };
     Some((outcome, end))
+}
+
+/// LangChain XML agent calls between `start` and `end`.
+pub(crate) fn langchain_in_gap(cx: &Cx<'_>, start: usize, end: usize) -> Vec<Finding> {
+    let mut findings = Vec::new();
+    let mut pos = start;
+    while let Some(at) = find_in(cx.text, pos, end, "<tool>") {
+        pos = at + "<tool>".len();
+        if let Some((outcome, call_end)) = langchain(cx, at, end) {
+            findings.push(Finding {
+                start: at,
+                end: call_end,
+                items: vec![(at, CallFormat::LangChainXml, outcome)],
+            });
+            pos = call_end.max(pos);
+        }
+    }
+    findings
 }
