@@ -34,7 +34,10 @@
 //!   array is a list of calls only when every element is one. JSON that is not a call is
 //!   skipped whole: calls nested in data are not searched for.
 //! - **Weak formats** — pythonic calls without a delimiter, ReAct, LangChain XML, the
-//!   `{"action", "action_input"}` blob — are calls only for names in `tools`.
+//!   `{"action", "action_input"}` blob — are calls only for names in `tools`. A pythonic
+//!   list that is cut off or unbalanced (`[get_weather(city="Paris"` at the end) is a
+//!   malformed call when it names a known tool or passes keyword arguments; a bracket in
+//!   prose (`[f(x) for x in xs]`, `[link](url)`) is not.
 //!
 //! # Messages
 //!
