@@ -17,7 +17,11 @@
 //! Harmony's analysis channel) never yields calls; a reasoning tag inside a string of valid
 //! JSON (a note titled `about </think>`) is the call's data, not reasoning. A text that is
 //! one JSON call and nothing else, the format the default system prompt asks for, is read
-//! with one strict parse and none of those searches: whatever its strings hold is data.
+//! with one strict parse and none of those searches: whatever its strings hold is data. A
+//! text that is a whole provider payload (an OpenAI chat completion, an Ollama `/api/chat`
+//! response, an OpenAI Responses body, an Anthropic message, a Gemini response, content,
+//! `parts` list or lone `functionCall` part) is read as that message is (see below); the
+//! source stays [`CallSource::Text`], because the answer goes back as text.
 //!
 //! The rules that keep prose and data from being taken for calls:
 //!

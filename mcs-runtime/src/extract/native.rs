@@ -77,7 +77,9 @@ pub(crate) fn read_message<'v>(message: &'v Value, tools: &[Tool]) -> MessageRea
 /// one (most texts, decided without parsing them).
 pub(crate) fn pasted_payload(text: &str, tools: &[Tool]) -> Option<Extraction> {
     let trimmed = text.trim();
-    if !trimmed.starts_with('{') || !trimmed.ends_with('}') || !may_look_native(trimmed) {
+    let object = trimmed.starts_with('{') && trimmed.ends_with('}');
+    let list = trimmed.starts_with('[') && trimmed.ends_with(']');
+    if !(object || list) || !may_look_native(trimmed) {
         return None;
     }
     work::examined(trimmed.len());
@@ -99,8 +101,19 @@ fn pasted_shape(value: &Value) -> Option<Shape<'_>> {
                 || str_of(value, "object") == Some("response")
                 || (str_of(value, "type") == Some("message")
                     && map.get("content").is_some_and(Value::is_array))
-                || map.contains_key("role");
+                || map.contains_key("role")
+                // Ollama's /api/chat response.
+                || map.get("message").is_some_and(|m| m.get("role").is_some())
+                // An OpenAI Responses body; `shape_of` checks its item types.
+                || map.get("output").is_some_and(Value::is_array)
+                // Gemini content without a role, or one part.
+                || map.get("parts").is_some_and(Value::is_array)
+                || map.get("functionCall").is_some_and(Value::is_object);
             if native { shape_of(value) } else { None }
+        }
+        // A Gemini `parts` list; other lists of calls are JSON calls.
+        Value::Array(parts) if parts.iter().any(is_gemini_part) => {
+            Some(Shape::GeminiParts(parts, "parts"))
         }
         _ => None,
     }
@@ -112,16 +125,20 @@ fn pasted_shape(value: &Value) -> Option<Shape<'_>> {
 /// strings and no `\u` has none of the keys; the usual JSON call (no such key) is then not
 /// parsed a second time.
 fn may_look_native(text: &str) -> bool {
-    const NEEDLES: [&str; 6] = [
+    const NEEDLES: [&str; 10] = [
         "\"choices\"",
         "\"candidates\"",
         "\"object\"",
         "\"type\"",
         "\"role\"",
+        "\"message\"",
+        "\"output\"",
+        "\"parts\"",
+        "\"functionCall\"",
         "\\u",
     ];
-    // Six substring searches cost less than starting the automaton on a short text, and
-    // more than its one pass on a long one (measured: about 600 bytes even).
+    // Substring searches cost less than starting the automaton on a short text, and more
+    // than its one pass on a long one (measured with six needles: about 600 bytes even).
     const SHORT: usize = 512;
     static AUTOMATON: OnceLock<Option<AhoCorasick>> = OnceLock::new();
     let automaton = match text.len() {
@@ -150,6 +167,8 @@ enum Shape<'v> {
     Anthropic(&'v [Value], &'static str),
     /// Gemini parts, at `path`.
     GeminiParts(&'v [Value], &'static str),
+    /// One Gemini part holding a `functionCall`.
+    GeminiPart(&'v Value),
     /// A chat message that says it has no tool calls: its text is the answer.
     NoCalls,
 }
@@ -191,6 +210,9 @@ fn object_shape<'v>(message: &'v Value, map: &'v Map<String, Value>) -> Option<S
     }
     if let Some(Value::Array(parts)) = map.get("parts") {
         return Some(Shape::GeminiParts(parts, "parts"));
+    }
+    if is_gemini_part(message) {
+        return Some(Shape::GeminiPart(message));
     }
     if let Some(Value::Array(blocks)) = map.get("content")
         && is_anthropic_content(message, map, blocks)
@@ -249,6 +271,12 @@ fn list_shape(items: &[Value]) -> Option<Shape<'_>> {
     None
 }
 
+/// A Gemini part with a camel-case `functionCall` object (the snake-case `function_call`
+/// alone is OpenAI's deprecated call, read as such).
+fn is_gemini_part(value: &Value) -> bool {
+    value.get("functionCall").is_some_and(Value::is_object)
+}
+
 /// Records the calls of a message of shape `shape`; returns where they came from.
 fn read_shape(cx: &mut Cx<'_>, shape: Shape<'_>) -> CallSource {
     match shape {
@@ -274,6 +302,10 @@ fn read_shape(cx: &mut Cx<'_>, shape: Shape<'_>) -> CallSource {
             for (index, part) in parts.iter().enumerate() {
                 gemini_part(cx, part, &format!("{path}[{index}]"));
             }
+            CallSource::Gemini
+        }
+        Shape::GeminiPart(part) => {
+            gemini_part(cx, part, "the part");
             CallSource::Gemini
         }
         Shape::NoCalls => CallSource::OpenAiChat,
@@ -424,7 +456,38 @@ fn gemini_part(cx: &mut Cx<'_>, part: &Value, path: &str) {
 
 #[cfg(test)]
 mod tests {
+    use serde_json::json;
+
     use super::*;
+    use crate::extract::MAX_MALFORMED;
+
+    fn read(message: &Value) -> Extraction {
+        match read_message(message, &[]) {
+            MessageReading::Read(extraction) => extraction,
+            MessageReading::Text(text) => panic!("read as text: {text}"),
+        }
+    }
+
+    #[test]
+    fn message_calls_get_the_checks_of_text_calls() {
+        let spaced = json!({"role": "assistant", "tool_calls": [
+            {"id": "a", "function": {"name": "get weather", "arguments": "{}"}}
+        ]});
+        let got = read(&spaced);
+        assert!(got.calls.is_empty(), "{got:?}");
+        let [malformed] = got.malformed.as_slice() else {
+            panic!("{got:?}")
+        };
+        assert!(
+            malformed.detail.contains("the message.tool_calls[0]")
+                && malformed.detail.contains("not a tool name"),
+            "{malformed:?}"
+        );
+        assert!(malformed.snippet.contains("get weather"), "{malformed:?}");
+        let broken = json!({"function": {"name": "f", "arguments": "[1]"}});
+        let many = json!({"role": "assistant", "tool_calls": vec![broken; 100]});
+        assert_eq!(read(&many).malformed.len(), MAX_MALFORMED);
+    }
 
     #[test]
     fn pasted_responses_are_read_whatever_spells_their_keys() {
