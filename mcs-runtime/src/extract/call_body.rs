@@ -49,15 +49,7 @@ pub(crate) fn json_body(
             }
             // A fence around the call: skip its marker line (```json) or closing marker.
             Some(b'`') if starts_at(text, p, "```") => {
-                // The marker and its language tag (```json), not what follows them.
-                pos = p + 3;
-                while text
-                    .as_bytes()
-                    .get(pos)
-                    .is_some_and(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-'))
-                {
-                    pos += 1;
-                }
+                pos = after_fence_marker(text, p);
                 continue;
             }
             Some(b'{' | b'[') => match parse_value(text, p) {
@@ -78,20 +70,39 @@ pub(crate) fn json_body(
             },
             _ => {
                 if !found_any {
-                    let detail = if p >= text.len() {
-                        format!("`{opener}` is not followed by a call (the output ends there)")
-                    } else {
-                        format!(
-                            "`{opener}` is followed by {} instead of a JSON call",
-                            describe_at(text, p)
-                        )
-                    };
+                    let detail = no_call_after(text, p, opener);
                     cx.malformed(p, format, Broken { name: None, detail });
                     return after_close(text, p, close, opener);
                 }
                 return p;
             }
         }
+    }
+}
+
+/// The end of a fence marker at `pos` and its language tag (```` ```json ````), not of
+/// what follows them.
+fn after_fence_marker(text: &str, pos: usize) -> usize {
+    let mut end = pos + 3;
+    while text
+        .as_bytes()
+        .get(end)
+        .is_some_and(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-'))
+    {
+        end += 1;
+    }
+    end
+}
+
+/// What is wrong when `opener` is followed, at `pos`, by no call at all.
+fn no_call_after(text: &str, pos: usize, opener: &str) -> String {
+    if pos >= text.len() {
+        format!("`{opener}` is not followed by a call (the output ends there)")
+    } else {
+        format!(
+            "`{opener}` is followed by {} instead of a JSON call",
+            describe_at(text, pos)
+        )
     }
 }
 

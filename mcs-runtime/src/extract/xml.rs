@@ -3,6 +3,8 @@
 //! `<function=NAME>{json}</function>`, `<invoke name=…><parameter name=…>` (MiniMax-M2,
 //! Claude XML, DeepSeek DSML), GLM `<arg_key>`/`<arg_value>`, and LangChain's `<tool>`.
 
+use std::ops::Range;
+
 use serde_json::{Map, Value};
 
 use super::call_body::arguments_at;
@@ -364,42 +366,34 @@ pub(crate) fn glm(cx: &mut Cx<'_>, start: usize, pos: usize, limit: usize) -> us
         cx.outcome(start, format, outcome);
         return end.min(limit);
     }
+    let outcome = glm_pairs(cx, name, p, limit);
+    cx.outcome(start, format, outcome);
+    limit
+}
+
+/// The `<arg_key>K</arg_key><arg_value>V</arg_value>` pairs of a GLM call to `name`, from
+/// `pos` to `limit`; values are typed with the tool's schema, or read as JSON when it is.
+fn glm_pairs(cx: &Cx<'_>, name: String, pos: usize, limit: usize) -> Outcome {
+    let text = cx.text;
     let tool = cx.tool(&name);
     let mut arguments = Map::new();
     let mut repaired = false;
-    let mut pos = p;
+    let mut pos = pos;
     loop {
         let p = skip_ws(text, pos);
         if p >= limit {
             break;
         }
-        let pair = (|| {
-            let key_start = p
-                .checked_add("<arg_key>".len())
-                .filter(|_| starts_at(text, p, "<arg_key>"))?;
-            let key_end = find_in(text, key_start, limit, "</arg_key>")?;
-            let value_open = skip_ws(text, key_end + "</arg_key>".len());
-            let value_start = value_open
-                .checked_add("<arg_value>".len())
-                .filter(|_| starts_at(text, value_open, "<arg_value>"))?;
-            let value_end = find_in(text, value_start, limit, "</arg_value>")?;
-            Some((key_start..key_end, value_start..value_end))
-        })();
-        let Some((key, value)) = pair else {
+        let Some((key, value)) = glm_pair(text, p, limit) else {
             let detail = format!(
                 "expected `<arg_key>K</arg_key><arg_value>V</arg_value>` at {}, found {}",
                 cx.at(p),
                 describe_at(text, p)
             );
-            cx.malformed(
-                start,
-                format,
-                Broken {
-                    name: Some(name),
-                    detail,
-                },
-            );
-            return limit;
+            return Err(Broken {
+                name: Some(name),
+                detail,
+            });
         };
         pos = value.end + "</arg_value>".len();
         let key = text[key].trim().to_owned();
@@ -407,17 +401,26 @@ pub(crate) fn glm(cx: &mut Cx<'_>, start: usize, pos: usize, limit: usize) -> us
         repaired |= fixed;
         arguments.insert(key, value);
     }
-    cx.call(
-        start,
-        format,
-        RawCall {
-            name,
-            arguments: Value::Object(arguments),
-            id: None,
-            repaired,
-        },
-    );
-    limit
+    Ok(RawCall {
+        name,
+        arguments: Value::Object(arguments),
+        id: None,
+        repaired,
+    })
+}
+
+/// The byte ranges of the key and the value of the GLM pair at `pos`, if one is there.
+fn glm_pair(text: &str, pos: usize, limit: usize) -> Option<(Range<usize>, Range<usize>)> {
+    let key_start = pos
+        .checked_add("<arg_key>".len())
+        .filter(|_| starts_at(text, pos, "<arg_key>"))?;
+    let key_end = find_in(text, key_start, limit, "</arg_key>")?;
+    let value_open = skip_ws(text, key_end + "</arg_key>".len());
+    let value_start = value_open
+        .checked_add("<arg_value>".len())
+        .filter(|_| starts_at(text, value_open, "<arg_value>"))?;
+    let value_end = find_in(text, value_start, limit, "</arg_value>")?;
+    Some((key_start..key_end, value_start..value_end))
 }
 
 /// LangChain XML agent `<tool>NAME</tool><tool_input>…</tool_input>` at `pos`: a weak
