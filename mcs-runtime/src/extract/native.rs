@@ -5,9 +5,6 @@
 //! format, so a call here gets the same checks (a plausible name, the cap on malformed
 //! calls, a snippet) as one in text.
 
-use std::sync::OnceLock;
-
-use aho_corasick::AhoCorasick;
 use serde_json::{Map, Value};
 
 use super::call_shape::{Trust, calls_in, kind_of};
@@ -124,33 +121,34 @@ fn pasted_shape(value: &Value) -> Option<Shape<'_>> {
 /// `"choices"`, and only a `\u` escape can spell a letter, so a text with none of these
 /// strings and no `\u` has none of the keys; the usual JSON call (no such key) is then not
 /// parsed a second time.
+///
+/// One pass over the quotes and backslashes: cheaper on a short call than a substring
+/// search per key (each sets up its own searcher), and linear on a long text.
 fn may_look_native(text: &str) -> bool {
-    const NEEDLES: [&str; 10] = [
-        "\"choices\"",
-        "\"candidates\"",
-        "\"object\"",
-        "\"type\"",
-        "\"role\"",
-        "\"message\"",
-        "\"output\"",
-        "\"parts\"",
-        "\"functionCall\"",
-        "\\u",
+    const KEYS: [&[u8]; 9] = [
+        b"\"choices\"",
+        b"\"candidates\"",
+        b"\"object\"",
+        b"\"type\"",
+        b"\"role\"",
+        b"\"message\"",
+        b"\"output\"",
+        b"\"parts\"",
+        b"\"functionCall\"",
     ];
-    // Substring searches cost less than starting the automaton on a short text, and more
-    // than its one pass on a long one (measured with six needles: about 600 bytes even).
-    const SHORT: usize = 512;
-    static AUTOMATON: OnceLock<Option<AhoCorasick>> = OnceLock::new();
-    let automaton = match text.len() {
-        0..SHORT => None,
-        _ => AUTOMATON
-            .get_or_init(|| AhoCorasick::new(NEEDLES).ok())
-            .as_ref(),
-    };
-    match automaton {
-        Some(automaton) => automaton.is_match(text),
-        None => NEEDLES.iter().any(|needle| text.contains(needle)),
-    }
+    work::examined(text.len());
+    let bytes = text.as_bytes();
+    memchr::memchr2_iter(b'"', b'\\', bytes).any(|at| {
+        let rest = &bytes[at..];
+        match rest.get(1) {
+            _ if rest[0] == b'\\' => rest.get(1) == Some(&b'u'),
+            // The first letters of the keys: most quotes open other keys and stop here.
+            Some(b'c' | b'o' | b't' | b'r' | b'm' | b'p' | b'f') => {
+                KEYS.iter().any(|key| rest.starts_with(key))
+            }
+            _ => false,
+        }
+    })
 }
 
 /// Whose message a value is, and where its calls are.
@@ -494,7 +492,7 @@ mod tests {
         let plain = r#"{"choices": [{"message": {"tool_calls": [{"id": "call_1", "function": {"name": "f", "arguments": "{}"}}]}}]}"#;
         // The only key that makes it native is written with an escape.
         let escaped = plain.replacen("\"choices\"", "\"\\u0063hoices\"", 1);
-        // Long texts are searched another way.
+        // Long texts too (a key far from the start).
         let padding = format!("{{\"note\": \"{}\", ", "x".repeat(600));
         let long = plain.replacen('{', &padding, 1);
         let long_escaped = escaped.replacen('{', &padding, 1);
