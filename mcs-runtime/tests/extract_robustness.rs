@@ -1,14 +1,13 @@
-//! `extract` never panics, always returns well-formed results, and stays fast on hostile
-//! input: arbitrary text, text assembled from delimiter and JSON fragments, mutated and
+//! `extract` never panics, always returns well-formed results, and does work linear in the
+//! size of hostile input: arbitrary text, text assembled from delimiter and JSON fragments, mutated and
 //! truncated corpus outputs, and arbitrary JSON messages.
 
 mod common;
 
 use std::sync::OnceLock;
-use std::time::{Duration, Instant};
 
 use common::{corpus_inputs, tools};
-use mcs_runtime::extract::{Extraction, MAX_MALFORMED, extract};
+use mcs_runtime::extract::{Extraction, MAX_MALFORMED, extract, take_examined};
 use mcs_runtime::{LlmResponse, Tool};
 use proptest::prelude::*;
 use serde_json::{Map, Value};
@@ -346,23 +345,25 @@ fn every_truncation_of_the_corpus() {
 }
 
 /// Deeply nested JSON handed over as a message: the readers look at fixed paths, and the
-/// fallback JSON reading is depth-limited.
+/// fallback JSON reading is depth-limited. Neither holds a call.
 #[test]
 fn deep_messages() {
-    let mut value = Value::Null;
+    let mut wrapped = Value::Null;
     for _ in 0..3_000 {
         let mut map = Map::new();
-        map.insert("tool_call".to_owned(), value);
-        value = Value::Object(map);
+        map.insert("tool_call".to_owned(), wrapped);
+        wrapped = Value::Object(map);
     }
-    extract(LlmResponse::Message(&value), shared_tools());
-    let mut value = Value::Null;
+    let mut nested = Value::Null;
     for _ in 0..3_000 {
-        value = Value::Array(vec![value]);
+        nested = Value::Array(vec![nested]);
     }
-    extract(LlmResponse::Message(&value), shared_tools());
+    for value in [&wrapped, &nested] {
+        let got = check(LlmResponse::Message(value)).unwrap_or_else(|e| panic!("{e}"));
+        assert!(got.is_empty(), "{got:?}");
+    }
     // Drop iteratively: serde_json's recursive drop could overflow the test's stack.
-    let mut stack = vec![value];
+    let mut stack = vec![wrapped, nested];
     while let Some(value) = stack.pop() {
         match value {
             Value::Array(items) => stack.extend(items),
@@ -372,83 +373,123 @@ fn deep_messages() {
     }
 }
 
-/// Large hostile outputs finish quickly: no quadratic rescans. The bound is loose (debug
-/// build, shared machine); a quadratic pass over 200 KB would take minutes.
-#[test]
-fn hostile_inputs_stay_linear() {
-    let cases: Vec<(&str, String)> = vec![
+/// Hostile outputs, each built from `repeats` copies of a pattern.
+fn hostile(repeats: usize) -> Vec<(&'static str, String)> {
+    let n = repeats;
+    vec![
         (
             "prose",
-            "The weather is nice today, {really}. ".repeat(5_000),
+            "The weather is nice today, {really}. ".repeat(5 * n),
         ),
-        ("open brackets", "[".repeat(200_000)),
-        ("open braces", "{".repeat(200_000)),
-        ("unterminated keys", "{\"a".repeat(60_000)),
+        ("open brackets", "[".repeat(200 * n)),
+        ("open braces", "{".repeat(200 * n)),
+        ("unterminated keys", "{\"a".repeat(60 * n)),
         (
             "unterminated string with braces",
             format!(
                 "{{\"tool\": \"x\", \"arguments\": \"{}",
-                "{\"k\": [".repeat(30_000)
+                "{\"k\": [".repeat(30 * n)
             ),
         ),
         (
             "unclosed hermes",
-            "<tool_call>{\"name\": \"get_time\", \"arguments\": {}}\n".repeat(4_000),
+            "<tool_call>{\"name\": \"get_time\", \"arguments\": {}}\n".repeat(4 * n),
         ),
-        ("empty hermes", "<tool_call></tool_call>".repeat(8_000)),
+        ("empty hermes", "<tool_call></tool_call>".repeat(8 * n)),
         (
             "unclosed functions",
-            "<function=get_time>\n<parameter=x>1\n".repeat(6_000),
+            "<function=get_time>\n<parameter=x>1\n".repeat(6 * n),
         ),
         (
             "unclosed invokes",
             format!(
                 "<function_calls>{}",
-                "<invoke name=\"a\"><parameter name=\"b\">c".repeat(5_000)
+                "<invoke name=\"a\"><parameter name=\"b\">c".repeat(5 * n)
             ),
         ),
         (
             "kimi without ends",
             format!(
                 "<|tool_calls_section_begin|>{}",
-                "<|tool_call_begin|>functions.a:0".repeat(6_000)
+                "<|tool_call_begin|>functions.a:0".repeat(6 * n)
             ),
         ),
         (
             "deepseek without seps",
             format!(
                 "<｜tool▁calls▁begin｜>{}",
-                "<｜tool▁call▁begin｜>a".repeat(6_000)
+                "<｜tool▁call▁begin｜>a".repeat(6 * n)
             ),
         ),
         (
             "pythonic in a long string",
-            format!("x = \"{}", "[get_weather(city=\"".repeat(10_000)),
+            format!("x = \"{}", "[get_weather(city=\"".repeat(10 * n)),
         ),
-        ("pythonic lines", "get_weather(city=\"Paris\n".repeat(8_000)),
-        ("react", "Action: search\nAction Input: x\n".repeat(6_000)),
-        ("think", "<think>".repeat(30_000)),
-        ("fullwidth", "｜▁<｜tool".repeat(20_000)),
+        ("pythonic lines", "get_weather(city=\"Paris\n".repeat(8 * n)),
+        (
+            "cut pythonic lists",
+            "[get_weather(city=\"Paris\"]\n".repeat(8 * n),
+        ),
+        ("react", "Action: search\nAction Input: x\n".repeat(6 * n)),
+        ("think", "<think>".repeat(30 * n)),
+        ("fullwidth", "｜▁<｜tool".repeat(20 * n)),
         (
             "functionary",
-            ">>>get_weather\n{\"city\": \"x\"}\n".repeat(6_000),
+            ">>>get_weather\n{\"city\": \"x\"}\n".repeat(6 * n),
         ),
-        ("mistral", "[TOOL_CALLS]a{".repeat(15_000)),
+        ("mistral", "[TOOL_CALLS]a{".repeat(15 * n)),
         (
             "langchain",
-            "<tool>search</tool><tool_input>x".repeat(8_000),
+            "<tool>search</tool><tool_input>x".repeat(8 * n),
         ),
-    ];
-    for (name, text) in &cases {
-        let started = Instant::now();
-        let got = extract(LlmResponse::Text(text), shared_tools());
-        let took = started.elapsed();
-        eprintln!("{name}: {} bytes in {took:?}", text.len());
-        assert!(
-            took < Duration::from_secs(10),
-            "{name}: {} bytes took {took:?}",
-            text.len()
+        (
+            "pasted payloads",
+            format!(
+                "{{\"message\": {{\"role\": \"assistant\", \"content\": \"{}\"}}}}",
+                "{\\\"parts\\\": [".repeat(20 * n)
+            ),
+        ),
+    ]
+}
+
+/// The bytes extraction examines to read `text`, as counted in debug builds; `None` in
+/// release builds.
+fn work_for(text: &str) -> Option<u64> {
+    take_examined();
+    let got = extract(LlmResponse::Text(text), shared_tools());
+    assert!(got.malformed.len() <= MAX_MALFORMED);
+    take_examined()
+}
+
+/// Large hostile outputs cost work linear in their size: no quadratic rescans. The work
+/// is what extraction counts (bytes examined by the JSON and pythonic readers, substring
+/// searches and the delimiter scan), so the bounds hold on any machine: at most
+/// `WORK_PER_BYTE` per byte of a 200 KB output, and twice the output costs at most about
+/// twice the work (a quadratic pass would cost four times as much).
+#[test]
+fn hostile_inputs_stay_linear() {
+    const WORK_PER_BYTE: u64 = 64;
+    let small = hostile(500);
+    let large = hostile(1_000);
+    for ((name, small), (_, large)) in small.iter().zip(&large) {
+        let (Some(small_work), Some(large_work)) = (work_for(small), work_for(large)) else {
+            eprintln!("release build: extraction does not count its work");
+            return;
+        };
+        let per_byte = large_work as f64 / large.len() as f64;
+        eprintln!(
+            "{name}: {} bytes, {large_work} examined ({per_byte:.1} per byte), {:.2}x the work of half",
+            large.len(),
+            large_work as f64 / small_work.max(1) as f64
         );
-        assert!(got.malformed.len() <= MAX_MALFORMED, "{name}");
+        assert!(
+            large_work <= WORK_PER_BYTE * large.len() as u64,
+            "{name}: {large_work} bytes examined for {} bytes",
+            large.len()
+        );
+        assert!(
+            large_work <= 2 * small_work + 2 * 65_536 + large.len() as u64 / 4,
+            "{name}: twice the output cost {large_work} against {small_work}"
+        );
     }
 }

@@ -14,6 +14,8 @@ use std::fmt;
 
 use serde_json::{Map, Number, Value};
 
+use super::work;
+
 /// How deeply arrays and objects may nest before reading gives up.
 pub(crate) const MAX_DEPTH: usize = 128;
 
@@ -83,6 +85,16 @@ impl fmt::Display for Found {
 /// Reads one value that starts at byte `start` of `text` (leading whitespace and comments
 /// are skipped).
 pub(crate) fn parse_value(text: &str, start: usize) -> Result<Parsed, JsonError> {
+    let read = read_value(text, start);
+    let stop = match &read {
+        Ok(parsed) => parsed.end,
+        Err(error) => error.pos,
+    };
+    work::examined(stop.saturating_sub(start).max(1));
+    read
+}
+
+fn read_value(text: &str, start: usize) -> Result<Parsed, JsonError> {
     if !text.is_char_boundary(start) {
         return Err(JsonError {
             pos: start.min(text.len()),
@@ -133,6 +145,7 @@ fn strict_value(text: &str, pos: usize) -> Option<(Value, usize)> {
 
 /// Reads `text` as exactly one value (surrounding whitespace allowed).
 pub(crate) fn parse_whole(text: &str) -> Result<(Value, bool), JsonError> {
+    work::examined(text.len());
     // The strict parser is much faster and is right for almost every input.
     if let Ok(value) = serde_json::from_str::<Value>(text) {
         return Ok((value, false));

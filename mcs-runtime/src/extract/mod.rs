@@ -17,7 +17,11 @@
 //! Harmony's analysis channel) never yields calls; a reasoning tag inside a string of valid
 //! JSON (a note titled `about </think>`) is the call's data, not reasoning. A text that is
 //! one JSON call and nothing else, the format the default system prompt asks for, is read
-//! with one strict parse and none of those searches: whatever its strings hold is data.
+//! with one strict parse and none of those searches: whatever its strings hold is data. A
+//! text that is a whole provider payload (an OpenAI chat completion, an Ollama `/api/chat`
+//! response, an OpenAI Responses body, an Anthropic message, a Gemini response, content,
+//! `parts` list or lone `functionCall` part) is read as that message is (see below); the
+//! source stays [`CallSource::Text`], because the answer goes back as text.
 //!
 //! The rules that keep prose and data from being taken for calls:
 //!
@@ -34,7 +38,10 @@
 //!   array is a list of calls only when every element is one. JSON that is not a call is
 //!   skipped whole: calls nested in data are not searched for.
 //! - **Weak formats** — pythonic calls without a delimiter, ReAct, LangChain XML, the
-//!   `{"action", "action_input"}` blob — are calls only for names in `tools`.
+//!   `{"action", "action_input"}` blob — are calls only for names in `tools`. A pythonic
+//!   list that is cut off or unbalanced (`[get_weather(city="Paris"` at the end) is a
+//!   malformed call when it names a known tool or passes keyword arguments; a bracket in
+//!   prose (`[f(x) for x in xs]`, `[link](url)`) is not.
 //!
 //! # Messages
 //!
@@ -46,220 +53,65 @@
 //! parsed the model's JSON itself); otherwise its `content` or `text` string, if any, is
 //! read as text; otherwise it holds no calls.
 
+//!
+//! # Layout
+//!
+//! Modules import only from the layers below their own (`scripts/import-graph.py
+//! --under extract` checks that no two files import each other, directly or not):
+//!
+//! 1. Reading text: `scan` (positions, names, reasoning), `json` (a lenient JSON
+//!    reader), `coerce` (typing raw text values with a schema), `work` (the count of
+//!    bytes examined, in debug builds).
+//! 2. Results and recording: `extraction` (what [`extract`] returns) and `record`
+//!    (`Cx` (in `record`), through which every call attempt is recorded).
+//! 3. Call shapes: `call_shape` (which JSON values are calls) and `call_body` (the
+//!    JSON after a delimiter: a run of calls, or one call's arguments).
+//! 4. Formats: `tagged`, `tokens`, `xml`, `pythonic`, `react`, `bare_json`
+//!    and `native` (provider messages). A format may use another's reader when its
+//!    delimiter can hold that format (`<tool_call>` holds `<function=…>`).
+//! 5. Where formats are looked for: `delimiters` (the table of native delimiters and
+//!    the one pass that finds them) and `gaps` (the text between them).
+//! 6. This module: the entry point.
+//!
+//! # Adding a format
+//!
+//! 1. A [`CallFormat`] variant, documented with what the format looks like, and its
+//!    [`CallFormat::as_str`] name (lowercase, as vLLM or llama.cpp name the parser).
+//! 2. The reader, in the format module whose kind it is (JSON between tags:
+//!    `tagged`; special tokens around a name and JSON: `tokens`; raw-text values:
+//!    `xml`; Python calls: `pythonic`), recording through `Cx` (in `record`) only.
+//! 3. With a delimiter: its row in `delimiters::DELIMITERS`; check that a mention of the
+//!    delimiter in prose is not a call (`delimiters::tests`). Without one, a weak format:
+//!    a recogniser run from `gaps`, for known tools only.
+//! 4. Corpus cases in `tests/corpus/*.toml`: a real output, a broken one (`malformed`),
+//!    and prose that mentions the format without calling (no `calls`).
+
+mod bare_json;
+mod call_body;
+mod call_shape;
 mod coerce;
-mod generic;
+mod delimiters;
+mod extraction;
+mod gaps;
 mod json;
 mod native;
 mod pythonic;
 mod react;
+mod record;
 mod scan;
-mod sentinel;
-mod shape;
 mod tagged;
 mod tokens;
+mod work;
 mod xml;
 
-use serde_json::Value;
+pub use extraction::{CallFormat, CallSource, Extraction, FoundCall, MAX_MALFORMED, MalformedCall};
+#[doc(hidden)]
+pub use work::take_examined;
 
 use crate::driver::LlmResponse;
 use crate::types::Tool;
-
-/// How many malformed calls one text reports at most: a retry hint needs a few, and
-/// locating each one costs a pass over the text.
-pub const MAX_MALFORMED: usize = 64;
-
-/// How many positions one text has located (line and column) before details fall back to
-/// byte offsets, which cost nothing.
-const MAX_LOCATED: usize = 256;
-
-/// Every tool call found in one model output.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Extraction {
-    /// Where the calls came from; decides the shape of the messages that answer them.
-    pub source: CallSource,
-    /// The calls that could be read, in the order they appear.
-    pub calls: Vec<FoundCall>,
-    /// The calls that are recognisably calls but could not be read, in order (at most
-    /// [`MAX_MALFORMED`] of them from one text).
-    pub malformed: Vec<MalformedCall>,
-}
-
-impl Extraction {
-    /// Whether the output holds no call at all, readable or not: it is a final answer.
-    pub fn is_empty(&self) -> bool {
-        self.calls.is_empty() && self.malformed.is_empty()
-    }
-}
-
-/// The kind of output the calls were found in.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum CallSource {
-    /// Plain text (including provider JSON pasted as text).
-    #[default]
-    Text,
-    /// An OpenAI chat completion or chat message (also Ollama's chat message).
-    OpenAiChat,
-    /// An OpenAI Responses API response or output list.
-    OpenAiResponses,
-    /// An Anthropic Messages API message or content list.
-    Anthropic,
-    /// A Gemini `generateContent` response, candidate or content.
-    Gemini,
-}
-
-/// One tool call read from the output.
-#[derive(Clone, Debug, PartialEq)]
-pub struct FoundCall {
-    /// The tool's name, without namespace prefixes (`functions.`, `default_api.`) or
-    /// Kimi's `:IDX` suffix.
-    pub name: String,
-    /// The arguments, always a JSON object. Values of XML-like formats are converted with
-    /// the tool's parameter schema (`<parameter=days>3</parameter>` gives `3` for an
-    /// integer parameter).
-    pub arguments: Value,
-    /// The call's id, when the format carries one (OpenAI `call_…`, Anthropic `toolu_…`,
-    /// Mistral `[CALL_ID]`, Kimi `functions.NAME:IDX`, Command-R `tool_call_id`).
-    pub id: Option<String>,
-    /// The format the call was written in.
-    pub format: CallFormat,
-    /// The call could only be read after repairing damaged JSON (trailing commas, single
-    /// or typographic quotes, unquoted keys, Python literals, comments, raw control
-    /// characters in strings).
-    pub repaired: bool,
-}
-
-/// A call that is recognisably a call but cannot be read.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct MalformedCall {
-    /// The format the call was attempted in.
-    pub format: CallFormat,
-    /// The tool's name, when it could be read.
-    pub name: Option<String>,
-    /// What is wrong, and where (line and column in the output).
-    pub detail: String,
-    /// A short excerpt of the output where the call starts.
-    pub snippet: String,
-}
-
-/// The format a call was written in.
-///
-/// The names follow the tool-call parsers of vLLM, SGLang and llama.cpp.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum CallFormat {
-    /// A JSON call without delimiters: fenced, bare or in prose; also xLAM arrays and
-    /// Llama 3's bare `{"name", "parameters"}`.
-    Json,
-    /// Hermes / Qwen 2.5 / Qwen 3 `<tool_call>{json}</tool_call>`.
-    Hermes,
-    /// Mistral `[TOOL_CALLS]`, every version.
-    Mistral,
-    /// Llama 3.x `<|python_tag|>` JSON or built-in tool call.
-    Llama3,
-    /// Pythonic `[f(a=1)]`, also Llama 4's `<|python_start|>`.
-    Pythonic,
-    /// Liquid LFM2 `<|tool_call_start|>[f(a=1)]<|tool_call_end|>`.
-    Lfm2,
-    /// Gemma 3 ```` ```tool_code ```` blocks.
-    GemmaToolCode,
-    /// Gemma 4 `<|tool_call>call:NAME{…}<tool_call|>`.
-    Gemma4,
-    /// Qwen3-Coder / Nemotron 3 `<function=NAME><parameter=K>v</parameter></function>`.
-    Qwen3Coder,
-    /// ByteDance Seed-OSS `<seed:tool_call>`.
-    SeedOss,
-    /// MiniMax-M1 `<tool_calls>` with one JSON call per line.
-    MiniMaxM1,
-    /// MiniMax-M2 `<minimax:tool_call><invoke name=…>`.
-    MiniMaxM2,
-    /// Legacy Claude text tool use `<function_calls><invoke name=…>`.
-    ClaudeXml,
-    /// DeepSeek V3 / R1 / V3.1 `<｜tool▁calls▁begin｜>`.
-    DeepSeek,
-    /// DeepSeek V3.2 DSML `<｜DSML｜function_calls>`.
-    DeepSeekDsml,
-    /// Kimi K2 `<|tool_calls_section_begin|>`.
-    KimiK2,
-    /// GLM-4.5 / 4.6 `<tool_call>NAME<arg_key>…`.
-    Glm4,
-    /// IBM Granite `<|tool_call|>`, `<tool_call>[…]`, `<function_call>`.
-    Granite,
-    /// InternLM `<|action_start|><|plugin|>`.
-    InternLm,
-    /// AI21 Jamba / Apriel `<tool_calls>[…]</tool_calls>`.
-    Jamba,
-    /// Nemotron Nano v2 `<TOOLCALL>[…]</TOOLCALL>`.
-    Nemotron,
-    /// Swiss AI Apertus `<|tools_prefix|>[{NAME: {…}}]<|tools_suffix|>`.
-    Apertus,
-    /// Cohere Command R7B / A `<|START_ACTION|>`.
-    CommandR,
-    /// MeetKai Functionary `>>>NAME` and `<function=NAME>{json}</function>`.
-    Functionary,
-    /// Phi-4-mini / FireFunction `functools[…]`.
-    Phi4Mini,
-    /// gpt-oss Harmony `to=functions.NAME … <|message|>{json}`.
-    Harmony,
-    /// ReAct `Action:` / `Action Input:`, and LangChain's `{"action", "action_input"}` blob.
-    React,
-    /// LangChain XML agent `<tool>NAME</tool><tool_input>…</tool_input>`.
-    LangChainXml,
-    /// OpenAI chat `tool_calls` (or deprecated `function_call`), also Ollama's.
-    OpenAiChat,
-    /// OpenAI Responses `function_call` output items.
-    OpenAiResponses,
-    /// Anthropic `tool_use` content blocks.
-    Anthropic,
-    /// Gemini `functionCall` parts.
-    Gemini,
-}
-
-impl CallFormat {
-    /// A short lowercase name, e.g. `"hermes"`, `"qwen3_coder"`, `"openai_chat"`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            CallFormat::Json => "json",
-            CallFormat::Hermes => "hermes",
-            CallFormat::Mistral => "mistral",
-            CallFormat::Llama3 => "llama3",
-            CallFormat::Pythonic => "pythonic",
-            CallFormat::Lfm2 => "lfm2",
-            CallFormat::GemmaToolCode => "gemma_tool_code",
-            CallFormat::Gemma4 => "gemma4",
-            CallFormat::Qwen3Coder => "qwen3_coder",
-            CallFormat::SeedOss => "seed_oss",
-            CallFormat::MiniMaxM1 => "minimax_m1",
-            CallFormat::MiniMaxM2 => "minimax_m2",
-            CallFormat::ClaudeXml => "claude_xml",
-            CallFormat::DeepSeek => "deepseek",
-            CallFormat::DeepSeekDsml => "deepseek_dsml",
-            CallFormat::KimiK2 => "kimi_k2",
-            CallFormat::Glm4 => "glm4",
-            CallFormat::Granite => "granite",
-            CallFormat::InternLm => "internlm",
-            CallFormat::Jamba => "jamba",
-            CallFormat::Nemotron => "nemotron",
-            CallFormat::Apertus => "apertus",
-            CallFormat::CommandR => "command_r",
-            CallFormat::Functionary => "functionary",
-            CallFormat::Phi4Mini => "phi4_mini",
-            CallFormat::Harmony => "harmony",
-            CallFormat::React => "react",
-            CallFormat::LangChainXml => "langchain_xml",
-            CallFormat::OpenAiChat => "openai_chat",
-            CallFormat::OpenAiResponses => "openai_responses",
-            CallFormat::Anthropic => "anthropic",
-            CallFormat::Gemini => "gemini",
-        }
-    }
-}
-
-impl std::fmt::Display for CallFormat {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+use native::MessageReading;
+use record::Cx;
 
 /// Finds every tool call in `response`.
 ///
@@ -269,162 +121,30 @@ impl std::fmt::Display for CallFormat {
 pub fn extract(response: LlmResponse<'_>, tools: &[Tool]) -> Extraction {
     match response {
         LlmResponse::Text(text) => extract_text(text, tools),
-        LlmResponse::Message(message) => native::extract_message(message, tools),
+        LlmResponse::Message(message) => match native::read_message(message, tools) {
+            MessageReading::Read(extraction) => extraction,
+            MessageReading::Text(text) => extract_text(text, tools),
+        },
     }
 }
 
 /// Extraction from text.
 fn extract_text(text: &str, tools: &[Tool]) -> Extraction {
-    if let Some(extraction) = native::pasted_response(text, tools) {
+    if let Some(extraction) = native::pasted_payload(text, tools) {
         return extraction;
     }
     let mut whole = Cx::new(text, tools);
-    if generic::whole_value(&mut whole) {
+    if bare_json::whole_value(&mut whole) {
         return whole.finish(CallSource::Text);
     }
     let visible = scan::blank_reasoning(text);
     let mut cx = Cx::new(&visible, tools);
-    let regions = sentinel::scan(&mut cx);
+    let regions = delimiters::scan(&mut cx);
     let mut cursor = 0;
     for (start, end) in regions {
-        generic::scan_gap(&mut cx, cursor, start);
+        gaps::scan_gap(&mut cx, cursor, start);
         cursor = end;
     }
-    generic::scan_gap(&mut cx, cursor, visible.len());
+    gaps::scan_gap(&mut cx, cursor, visible.len());
     cx.finish(CallSource::Text)
-}
-
-/// A call as a format parser reads it, before it is placed.
-#[derive(Clone, Debug, PartialEq)]
-pub(crate) struct RawCall {
-    pub name: String,
-    pub arguments: Value,
-    pub id: Option<String>,
-    pub repaired: bool,
-}
-
-/// A call that could not be read, as a format parser reports it.
-#[derive(Clone, Debug, PartialEq)]
-pub(crate) struct Broken {
-    pub name: Option<String>,
-    pub detail: String,
-}
-
-enum Item {
-    Call(FoundCall),
-    Malformed(MalformedCall),
-}
-
-/// What the format parsers share: the text, the known tools, and what was found so far.
-pub(crate) struct Cx<'t> {
-    pub text: &'t str,
-    pub tools: &'t [Tool],
-    items: Vec<(usize, Item)>,
-    malformed: usize,
-    located: std::cell::Cell<usize>,
-}
-
-impl<'t> Cx<'t> {
-    pub(crate) fn new(text: &'t str, tools: &'t [Tool]) -> Self {
-        Cx {
-            text,
-            tools,
-            items: Vec::new(),
-            malformed: 0,
-            located: std::cell::Cell::new(0),
-        }
-    }
-
-    /// The tool called `name`, if the caller knows it.
-    pub(crate) fn tool(&self, name: &str) -> Option<&'t Tool> {
-        self.tools.iter().find(|tool| tool.name() == name)
-    }
-
-    pub(crate) fn is_known(&self, name: &str) -> bool {
-        self.tool(name).is_some()
-    }
-
-    /// Records a call that starts at byte `at`.
-    pub(crate) fn call(&mut self, at: usize, format: CallFormat, call: RawCall) {
-        // Every format cleans names; one that was only a namespace (`default_api.`) is
-        // empty now, and a call without a name is no call.
-        if !scan::plausible_name(&call.name) {
-            let detail = format!("`{}` is not a tool name", call.name);
-            return self.malformed(at, format, Broken { name: None, detail });
-        }
-        self.items.push((
-            at,
-            Item::Call(FoundCall {
-                name: call.name,
-                arguments: call.arguments,
-                id: call.id,
-                format,
-                repaired: call.repaired,
-            }),
-        ));
-    }
-
-    /// Records a malformed call that starts at byte `at`; `detail` says what is wrong and
-    /// this adds where.
-    pub(crate) fn malformed(&mut self, at: usize, format: CallFormat, broken: Broken) {
-        if self.malformed >= MAX_MALFORMED {
-            return;
-        }
-        self.malformed += 1;
-        let detail = format!(
-            "{} call at {}: {}",
-            format.as_str(),
-            self.at(at),
-            broken.detail
-        );
-        self.items.push((
-            at,
-            Item::Malformed(MalformedCall {
-                format,
-                name: broken.name,
-                detail,
-                snippet: scan::snippet(self.text, at),
-            }),
-        ));
-    }
-
-    /// Records the outcome of one call attempt.
-    pub(crate) fn outcome(
-        &mut self,
-        at: usize,
-        format: CallFormat,
-        outcome: Result<RawCall, Broken>,
-    ) {
-        match outcome {
-            Ok(call) => self.call(at, format, call),
-            Err(broken) => self.malformed(at, format, broken),
-        }
-    }
-
-    /// `where` as "line L, column C", for details that point inside a call.
-    pub(crate) fn at(&self, pos: usize) -> String {
-        let located = self.located.get();
-        if located >= MAX_LOCATED {
-            return format!("byte {pos}");
-        }
-        self.located.set(located + 1);
-        let (line, column) = scan::line_column(self.text, pos);
-        format!("line {line}, column {column}")
-    }
-
-    fn finish(mut self, source: CallSource) -> Extraction {
-        // Stable: items at the same offset keep the order they were found in.
-        self.items.sort_by_key(|(at, _)| *at);
-        let mut extraction = Extraction {
-            source,
-            ..Extraction::default()
-        };
-        for (_, item) in self.items {
-            match item {
-                Item::Call(call) => extraction.calls.push(call),
-                Item::Malformed(malformed) => extraction.malformed.push(malformed),
-            }
-        }
-        extraction
-    }
 }

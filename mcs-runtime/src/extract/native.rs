@@ -1,13 +1,18 @@
 //! Provider-native messages: OpenAI chat (and Ollama), OpenAI Responses, Anthropic, Gemini.
+//!
+//! A message is read in two steps: [`shape_of`] recognises whose message it is and where
+//! its calls are, and [`read_shape`] records them through the same `Cx` as every text
+//! format, so a call here gets the same checks (a plausible name, the cap on malformed
+//! calls, a snippet) as one in text.
 
-use std::sync::OnceLock;
-
-use aho_corasick::AhoCorasick;
 use serde_json::{Map, Value};
 
+use super::call_shape::{Trust, calls_in, kind_of};
+use super::extraction::{CallFormat, CallSource, Extraction};
 use super::json::parse_whole;
-use super::shape::{Trust, calls_in, kind_of};
-use super::{Broken, CallFormat, CallSource, Cx, Extraction, FoundCall, MalformedCall, RawCall};
+use super::record::{Broken, Cx, Outcome, RawCall};
+use super::scan::{clean_name, floor_boundary};
+use super::work;
 use crate::types::Tool;
 
 /// Anthropic content block types.
@@ -32,128 +37,276 @@ const RESPONSES_ITEMS: &[&str] = &[
     "custom_tool_call",
 ];
 
+/// What reading a message gave: its calls, or a text to read as text (a message that is a
+/// string, or one with no provider shape but a `content` or `text` string).
+pub(crate) enum MessageReading<'v> {
+    Read(Extraction),
+    Text(&'v str),
+}
+
 /// Calls in a provider-native message; see the [module docs](super) for the rules.
-pub(crate) fn extract_message(message: &Value, tools: &[Tool]) -> Extraction {
+pub(crate) fn read_message<'v>(message: &'v Value, tools: &[Tool]) -> MessageReading<'v> {
     if let Value::String(text) = message {
-        return super::extract_text(text, tools);
+        return MessageReading::Text(text);
     }
-    if let Some(extraction) = provider(message) {
-        return extraction;
+    let mut cx = Cx::new("", tools);
+    if let Some(shape) = shape_of(message) {
+        let source = read_shape(&mut cx, shape);
+        return MessageReading::Read(cx.finish(source));
     }
     // Not a provider shape: maybe the client parsed a JSON call itself.
-    let cx = Cx::new("", tools);
     if let Some(outcomes) = calls_in(message, &cx, Trust::Weak, false) {
-        let mut out = Builder::new(CallSource::Text);
         for outcome in outcomes {
-            out.push(CallFormat::Json, outcome, "the message", message);
+            cx.message_outcome(CallFormat::Json, outcome, "the message", message);
         }
-        return out.extraction;
+        return MessageReading::Read(cx.finish(CallSource::Text));
     }
     for key in ["content", "text"] {
         if let Some(Value::String(text)) = message.get(key) {
-            return super::extract_text(text, tools);
+            return MessageReading::Text(text);
         }
     }
-    Extraction::default()
+    MessageReading::Read(Extraction::default())
 }
 
-/// A provider response pasted as text, read as its provider's shape; the source stays
-/// [`CallSource::Text`] because the reply goes back as text.
-pub(crate) fn pasted_response(text: &str, _tools: &[Tool]) -> Option<Extraction> {
+/// A text that is a whole provider payload, read as that message is; the source stays
+/// [`CallSource::Text`] because the reply goes back as text. `None` when the text is not
+/// one (most texts, decided without parsing them).
+pub(crate) fn pasted_payload(text: &str, tools: &[Tool]) -> Option<Extraction> {
     let trimmed = text.trim();
-    if !trimmed.starts_with('{') || !trimmed.ends_with('}') || !may_look_native(trimmed) {
+    let object = trimmed.starts_with('{') && trimmed.ends_with('}');
+    let list = trimmed.starts_with('[') && trimmed.ends_with(']');
+    if !(object || list) || !may_look_native(trimmed) {
         return None;
     }
+    work::examined(trimmed.len());
     let value: Value = serde_json::from_str(trimmed).ok()?;
-    let map = value.as_object()?;
-    let looks_native = map.contains_key("choices")
-        || map.contains_key("candidates")
-        || map.get("object").and_then(Value::as_str) == Some("response")
-        || (map.get("type").and_then(Value::as_str) == Some("message")
-            && map.get("content").is_some_and(Value::is_array))
-        || map.contains_key("role");
-    if !looks_native {
-        return None;
-    }
-    let mut extraction = provider(&value)?;
-    extraction.source = CallSource::Text;
-    Some(extraction)
+    let shape = pasted_shape(&value)?;
+    let mut cx = Cx::new("", tools);
+    read_shape(&mut cx, shape);
+    Some(cx.finish(CallSource::Text))
 }
 
-/// Whether strict JSON `text` can have one of the keys that make a pasted response look
-/// native (see [`pasted_response`]). A key without escapes appears in the text exactly as
+/// The shape of a pasted payload, when it is unmistakably a provider's: JSON a model wrote
+/// as its answer (`{"tool_calls": […]}`, `{"name", "arguments"}`) is read as a JSON call
+/// instead, by the text scan.
+fn pasted_shape(value: &Value) -> Option<Shape<'_>> {
+    match value {
+        Value::Object(map) => {
+            let native = map.contains_key("choices")
+                || map.contains_key("candidates")
+                || str_of(value, "object") == Some("response")
+                || (str_of(value, "type") == Some("message")
+                    && map.get("content").is_some_and(Value::is_array))
+                || map.contains_key("role")
+                // Ollama's /api/chat response.
+                || map.get("message").is_some_and(|m| m.get("role").is_some())
+                // An OpenAI Responses body; `shape_of` checks its item types.
+                || map.get("output").is_some_and(Value::is_array)
+                // Gemini content without a role, or one part.
+                || map.get("parts").is_some_and(Value::is_array)
+                || map.get("functionCall").is_some_and(Value::is_object);
+            if native { shape_of(value) } else { None }
+        }
+        // A Gemini `parts` list; other lists of calls are JSON calls.
+        Value::Array(parts) if parts.iter().any(is_gemini_part) => {
+            Some(Shape::GeminiParts(parts, "parts"))
+        }
+        _ => None,
+    }
+}
+
+/// Whether strict JSON `text` can have one of the keys that make a pasted payload look
+/// native (see [`pasted_shape`]). A key without escapes appears in the text exactly as
 /// `"choices"`, and only a `\u` escape can spell a letter, so a text with none of these
 /// strings and no `\u` has none of the keys; the usual JSON call (no such key) is then not
 /// parsed a second time.
+///
+/// One pass over the quotes and backslashes: cheaper on a short call than a substring
+/// search per key (each sets up its own searcher), and linear on a long text.
 fn may_look_native(text: &str) -> bool {
-    const NEEDLES: [&str; 6] = [
-        "\"choices\"",
-        "\"candidates\"",
-        "\"object\"",
-        "\"type\"",
-        "\"role\"",
-        "\\u",
+    const KEYS: [&[u8]; 9] = [
+        b"\"choices\"",
+        b"\"candidates\"",
+        b"\"object\"",
+        b"\"type\"",
+        b"\"role\"",
+        b"\"message\"",
+        b"\"output\"",
+        b"\"parts\"",
+        b"\"functionCall\"",
     ];
-    // Six substring searches cost less than starting the automaton on a short text, and
-    // more than its one pass on a long one (measured: about 600 bytes even).
-    const SHORT: usize = 512;
-    static AUTOMATON: OnceLock<Option<AhoCorasick>> = OnceLock::new();
-    let automaton = match text.len() {
-        0..SHORT => None,
-        _ => AUTOMATON
-            .get_or_init(|| AhoCorasick::new(NEEDLES).ok())
-            .as_ref(),
-    };
-    match automaton {
-        Some(automaton) => automaton.is_match(text),
-        None => NEEDLES.iter().any(|needle| text.contains(needle)),
-    }
-}
-
-struct Builder {
-    extraction: Extraction,
-}
-
-impl Builder {
-    fn new(source: CallSource) -> Self {
-        Builder {
-            extraction: Extraction {
-                source,
-                ..Extraction::default()
-            },
-        }
-    }
-
-    fn push(
-        &mut self,
-        format: CallFormat,
-        outcome: Result<RawCall, Broken>,
-        location: &str,
-        raw: &Value,
-    ) {
-        match outcome {
-            Ok(call) => self.extraction.calls.push(FoundCall {
-                name: call.name,
-                arguments: call.arguments,
-                id: call.id,
-                format,
-                repaired: call.repaired,
-            }),
-            Err(broken) => {
-                let mut snippet = raw.to_string();
-                if snippet.len() > 120 {
-                    let cut = super::scan::floor_boundary(&snippet, 120);
-                    snippet.truncate(cut);
-                    snippet.push('…');
-                }
-                self.extraction.malformed.push(MalformedCall {
-                    format,
-                    name: broken.name,
-                    detail: format!("{format} call at {location}: {}", broken.detail),
-                    snippet,
-                });
+    work::examined(text.len());
+    let bytes = text.as_bytes();
+    memchr::memchr2_iter(b'"', b'\\', bytes).any(|at| {
+        let rest = &bytes[at..];
+        match rest.get(1) {
+            _ if rest[0] == b'\\' => rest.get(1) == Some(&b'u'),
+            // The first letters of the keys: most quotes open other keys and stop here.
+            Some(b'c' | b'o' | b't' | b'r' | b'm' | b'p' | b'f') => {
+                KEYS.iter().any(|key| rest.starts_with(key))
             }
+            _ => false,
         }
+    })
+}
+
+/// Whose message a value is, and where its calls are.
+#[derive(Clone, Copy)]
+enum Shape<'v> {
+    /// An OpenAI chat message (also Ollama's), at `path`; `None` when a completion has no
+    /// choice.
+    OpenAiChat(Option<&'v Value>, &'static str),
+    /// OpenAI chat `tool_calls` handed over alone.
+    OpenAiToolCalls(&'v [Value]),
+    /// OpenAI Responses output items, at `path`.
+    Responses(&'v [Value], &'static str),
+    /// Anthropic content blocks, at `path`.
+    Anthropic(&'v [Value], &'static str),
+    /// Gemini parts, at `path`.
+    GeminiParts(&'v [Value], &'static str),
+    /// One Gemini part holding a `functionCall`.
+    GeminiPart(&'v Value),
+    /// A chat message that says it has no tool calls: its text is the answer.
+    NoCalls,
+}
+
+/// The provider shape of `message`; `None` when it has none.
+fn shape_of(message: &Value) -> Option<Shape<'_>> {
+    match message {
+        Value::Object(map) => object_shape(message, map),
+        Value::Array(items) if !items.is_empty() => list_shape(items),
+        _ => None,
+    }
+}
+
+/// The shape of a message that is an object; the checks go from the most specific key to
+/// the least.
+fn object_shape<'v>(message: &'v Value, map: &'v Map<String, Value>) -> Option<Shape<'v>> {
+    if let Some(Value::Array(choices)) = map.get("choices") {
+        let choice = choices.first();
+        let inner = choice.and_then(|c| c.get("message").or_else(|| c.get("delta")));
+        return Some(Shape::OpenAiChat(inner, "choices[0].message"));
+    }
+    if let Some(Value::Array(candidates)) = map.get("candidates") {
+        let parts = candidates
+            .first()
+            .and_then(|c| c.get("content"))
+            .and_then(|c| c.get("parts"))
+            .and_then(Value::as_array);
+        let parts = parts.map_or(&[][..], Vec::as_slice);
+        return Some(Shape::GeminiParts(parts, "candidates[0].content.parts"));
+    }
+    if let Some(Value::Array(output)) = map.get("output")
+        && (str_of(message, "object") == Some("response")
+            || typed_items(output).any(|t| RESPONSES_ITEMS.contains(&t)))
+    {
+        return Some(Shape::Responses(output, "output"));
+    }
+    if map.contains_key("tool_calls") || map.contains_key("function_call") {
+        return Some(Shape::OpenAiChat(Some(message), "the message"));
+    }
+    if let Some(Value::Array(parts)) = map.get("parts") {
+        return Some(Shape::GeminiParts(parts, "parts"));
+    }
+    if is_gemini_part(message) {
+        return Some(Shape::GeminiPart(message));
+    }
+    if let Some(Value::Array(blocks)) = map.get("content")
+        && is_anthropic_content(message, map, blocks)
+    {
+        return Some(Shape::Anthropic(blocks, "content"));
+    }
+    if let Some(inner @ Value::Object(_)) = map.get("message")
+        && inner.get("role").is_some()
+    {
+        // Ollama's /api/chat response wraps the message.
+        return Some(Shape::OpenAiChat(Some(inner), "message"));
+    }
+    let text_content = map
+        .get("content")
+        .is_some_and(|c| c.is_string() || c.is_null() || c.is_array());
+    (map.contains_key("role") && text_content).then_some(Shape::NoCalls)
+}
+
+/// Whether a message with a `content` list is Anthropic's: it says so, or every block has
+/// an Anthropic type.
+fn is_anthropic_content(message: &Value, map: &Map<String, Value>, blocks: &[Value]) -> bool {
+    str_of(message, "type") == Some("message")
+        || map.contains_key("stop_reason")
+        || (!blocks.is_empty()
+            && typed_items(blocks).count() == blocks.len()
+            && typed_items(blocks).all(|t| ANTHROPIC_BLOCKS.contains(&t)))
+}
+
+/// The shape of a message that is a non-empty list: output items, content blocks, parts,
+/// or chat tool calls.
+fn list_shape(items: &[Value]) -> Option<Shape<'_>> {
+    let types: Vec<&str> = typed_items(items).collect();
+    let all_typed = types.len() == items.len();
+    if types.contains(&"function_call")
+        || (all_typed
+            && types.iter().all(|t| RESPONSES_ITEMS.contains(t))
+            && types.contains(&"message"))
+    {
+        return Some(Shape::Responses(items, "output"));
+    }
+    if all_typed && types.iter().all(|t| ANTHROPIC_BLOCKS.contains(t)) {
+        return Some(Shape::Anthropic(items, "content"));
+    }
+    if items.iter().any(|item| {
+        item.get("functionCall").is_some()
+            || item.get("function_call").is_some_and(Value::is_object)
+    }) {
+        return Some(Shape::GeminiParts(items, "parts"));
+    }
+    if items
+        .iter()
+        .all(|item| item.get("function").is_some_and(Value::is_object))
+    {
+        return Some(Shape::OpenAiToolCalls(items));
+    }
+    None
+}
+
+/// A Gemini part with a camel-case `functionCall` object (the snake-case `function_call`
+/// alone is OpenAI's deprecated call, read as such).
+fn is_gemini_part(value: &Value) -> bool {
+    value.get("functionCall").is_some_and(Value::is_object)
+}
+
+/// Records the calls of a message of shape `shape`; returns where they came from.
+fn read_shape(cx: &mut Cx<'_>, shape: Shape<'_>) -> CallSource {
+    match shape {
+        Shape::OpenAiChat(message, path) => {
+            if let Some(message) = message {
+                openai_chat(cx, message, path);
+            }
+            CallSource::OpenAiChat
+        }
+        Shape::OpenAiToolCalls(calls) => {
+            tool_calls(cx, calls, "tool_calls");
+            CallSource::OpenAiChat
+        }
+        Shape::Responses(items, path) => {
+            responses(cx, items, path);
+            CallSource::OpenAiResponses
+        }
+        Shape::Anthropic(blocks, path) => {
+            anthropic_blocks(cx, blocks, path);
+            CallSource::Anthropic
+        }
+        Shape::GeminiParts(parts, path) => {
+            for (index, part) in parts.iter().enumerate() {
+                gemini_part(cx, part, &format!("{path}[{index}]"));
+            }
+            CallSource::Gemini
+        }
+        Shape::GeminiPart(part) => {
+            gemini_part(cx, part, "the part");
+            CallSource::Gemini
+        }
+        Shape::NoCalls => CallSource::OpenAiChat,
     }
 }
 
@@ -163,96 +316,6 @@ fn str_of<'v>(value: &'v Value, key: &str) -> Option<&'v str> {
 
 fn typed_items(items: &[Value]) -> impl Iterator<Item = &str> {
     items.iter().filter_map(|item| str_of(item, "type"))
-}
-
-/// The provider shape of `message`, read; `None` when it has none.
-fn provider(message: &Value) -> Option<Extraction> {
-    match message {
-        Value::Object(map) => {
-            if let Some(Value::Array(choices)) = map.get("choices") {
-                let choice = choices.first();
-                let inner = choice.and_then(|c| c.get("message").or_else(|| c.get("delta")));
-                return Some(openai_chat(inner, "choices[0].message"));
-            }
-            if let Some(Value::Array(candidates)) = map.get("candidates") {
-                let parts = candidates
-                    .first()
-                    .and_then(|c| c.get("content"))
-                    .and_then(|c| c.get("parts"))
-                    .and_then(Value::as_array);
-                return Some(gemini(
-                    parts.map_or(&[][..], Vec::as_slice),
-                    "candidates[0].content.parts",
-                ));
-            }
-            if let Some(Value::Array(output)) = map.get("output")
-                && (str_of(message, "object") == Some("response")
-                    || typed_items(output).any(|t| RESPONSES_ITEMS.contains(&t)))
-            {
-                return Some(responses(output, "output"));
-            }
-            if map.contains_key("tool_calls") || map.contains_key("function_call") {
-                return Some(openai_chat(Some(message), "the message"));
-            }
-            if let Some(Value::Array(parts)) = map.get("parts") {
-                return Some(gemini(parts, "parts"));
-            }
-            if let Some(Value::Array(blocks)) = map.get("content") {
-                let anthropic = str_of(message, "type") == Some("message")
-                    || map.contains_key("stop_reason")
-                    || (!blocks.is_empty()
-                        && typed_items(blocks).count() == blocks.len()
-                        && typed_items(blocks).all(|t| ANTHROPIC_BLOCKS.contains(&t)));
-                if anthropic {
-                    return Some(anthropic_blocks(blocks, "content"));
-                }
-            }
-            if let Some(inner @ Value::Object(_)) = map.get("message") {
-                // Ollama's /api/chat response wraps the message.
-                if inner.get("role").is_some() {
-                    return Some(openai_chat(Some(inner), "message"));
-                }
-            }
-            if map.contains_key("role")
-                && map
-                    .get("content")
-                    .is_some_and(|c| c.is_string() || c.is_null() || c.is_array())
-            {
-                // A chat message that says it has no tool calls: its text is the answer.
-                return Some(Builder::new(CallSource::OpenAiChat).extraction);
-            }
-            None
-        }
-        Value::Array(items) if !items.is_empty() => {
-            let types: Vec<&str> = typed_items(items).collect();
-            if types.contains(&"function_call")
-                || (types.len() == items.len()
-                    && types.iter().all(|t| RESPONSES_ITEMS.contains(t))
-                    && types.contains(&"message"))
-            {
-                return Some(responses(items, "output"));
-            }
-            if types.len() == items.len() && types.iter().all(|t| ANTHROPIC_BLOCKS.contains(t)) {
-                return Some(anthropic_blocks(items, "content"));
-            }
-            if items.iter().any(|item| {
-                item.get("functionCall").is_some()
-                    || item.get("function_call").is_some_and(Value::is_object)
-            }) {
-                return Some(gemini(items, "parts"));
-            }
-            if items
-                .iter()
-                .all(|item| item.get("function").is_some_and(Value::is_object))
-            {
-                let mut out = Builder::new(CallSource::OpenAiChat);
-                tool_calls(&mut out, items, "tool_calls");
-                return Some(out.extraction);
-            }
-            None
-        }
-        _ => None,
-    }
 }
 
 /// Arguments given as an object or as a JSON-encoded string (OpenAI), possibly damaged.
@@ -281,10 +344,7 @@ fn decode_arguments(
             Err(error) => Err(broken(format!(
                 "`{field}` of `{name}` is not valid JSON: {} at character {} of the string",
                 error.message,
-                text[..super::scan::floor_boundary(text, error.pos)]
-                    .chars()
-                    .count()
-                    + 1
+                text[..floor_boundary(text, error.pos)].chars().count() + 1
             ))),
         },
         Some(other) => Err(broken(format!(
@@ -305,9 +365,7 @@ fn id_of(value: &Value, keys: &[&str]) -> Option<String> {
 /// A call's name, or what is wrong with it.
 fn name_of(value: Option<&Value>) -> Result<String, Broken> {
     match value {
-        Some(Value::String(name)) if !super::scan::clean_name(name).is_empty() => {
-            Ok(super::scan::clean_name(name))
-        }
+        Some(Value::String(name)) if !clean_name(name).is_empty() => Ok(clean_name(name)),
         _ => Err(Broken {
             name: None,
             detail: "the call has no `name`".to_owned(),
@@ -317,7 +375,7 @@ fn name_of(value: Option<&Value>) -> Result<String, Broken> {
 
 /// The call in `call`: its name under `"name"`, its arguments under `key` (`field` names
 /// that key in messages), and `id`.
-fn read_call(call: &Value, key: &str, field: &str, id: Option<String>) -> Result<RawCall, Broken> {
+fn read_call(call: &Value, key: &str, field: &str, id: Option<String>) -> Outcome {
     let name = name_of(call.get("name"))?;
     let (arguments, repaired) = decode_arguments(&name, call.get(key), field)?;
     Ok(RawCall {
@@ -328,127 +386,118 @@ fn read_call(call: &Value, key: &str, field: &str, id: Option<String>) -> Result
     })
 }
 
-fn openai_chat(message: Option<&Value>, location: &str) -> Extraction {
-    let mut out = Builder::new(CallSource::OpenAiChat);
-    let Some(message) = message else {
-        return out.extraction;
-    };
+fn openai_chat(cx: &mut Cx<'_>, message: &Value, path: &str) {
     match message.get("tool_calls") {
         Some(Value::Array(calls)) if !calls.is_empty() => {
-            tool_calls(&mut out, calls, &format!("{location}.tool_calls"));
+            tool_calls(cx, calls, &format!("{path}.tool_calls"));
         }
         _ => {
             if let Some(call @ Value::Object(_)) = message.get("function_call") {
                 let outcome = read_call(call, "arguments", "function_call.arguments", None);
-                out.push(
-                    CallFormat::OpenAiChat,
-                    outcome,
-                    &format!("{location}.function_call"),
-                    call,
-                );
+                let path = format!("{path}.function_call");
+                cx.message_outcome(CallFormat::OpenAiChat, outcome, &path, call);
             }
         }
     }
-    out.extraction
 }
 
-fn tool_calls(out: &mut Builder, calls: &[Value], location: &str) {
+fn tool_calls(cx: &mut Cx<'_>, calls: &[Value], path: &str) {
     for (index, call) in calls.iter().enumerate() {
         // Chat Completions nests the call in `function`; some proxies flatten it.
         let function = call
             .get("function")
             .filter(|f| f.is_object())
             .unwrap_or(call);
-        let outcome = read_call(
-            function,
-            "arguments",
-            "function.arguments",
-            id_of(call, &["id"]),
-        );
-        out.push(
-            CallFormat::OpenAiChat,
-            outcome,
-            &format!("{location}[{index}]"),
-            call,
-        );
+        let id = id_of(call, &["id"]);
+        let outcome = read_call(function, "arguments", "function.arguments", id);
+        let path = format!("{path}[{index}]");
+        cx.message_outcome(CallFormat::OpenAiChat, outcome, &path, call);
     }
 }
 
-fn responses(items: &[Value], location: &str) -> Extraction {
-    let mut out = Builder::new(CallSource::OpenAiResponses);
+fn responses(cx: &mut Cx<'_>, items: &[Value], path: &str) {
     for (index, item) in items.iter().enumerate() {
         if str_of(item, "type") != Some("function_call") {
             continue;
         }
-        let outcome = read_call(
-            item,
-            "arguments",
-            "arguments",
-            id_of(item, &["call_id", "id"]),
-        );
-        out.push(
-            CallFormat::OpenAiResponses,
-            outcome,
-            &format!("{location}[{index}]"),
-            item,
-        );
+        let id = id_of(item, &["call_id", "id"]);
+        let outcome = read_call(item, "arguments", "arguments", id);
+        let path = format!("{path}[{index}]");
+        cx.message_outcome(CallFormat::OpenAiResponses, outcome, &path, item);
     }
-    out.extraction
 }
 
-fn anthropic_blocks(blocks: &[Value], location: &str) -> Extraction {
-    let mut out = Builder::new(CallSource::Anthropic);
+fn anthropic_blocks(cx: &mut Cx<'_>, blocks: &[Value], path: &str) {
     for (index, block) in blocks.iter().enumerate() {
         if str_of(block, "type") != Some("tool_use") {
             continue;
         }
         let outcome = read_call(block, "input", "input", id_of(block, &["id"]));
-        out.push(
-            CallFormat::Anthropic,
-            outcome,
-            &format!("{location}[{index}]"),
-            block,
-        );
+        let path = format!("{path}[{index}]");
+        cx.message_outcome(CallFormat::Anthropic, outcome, &path, block);
     }
-    out.extraction
 }
 
-fn gemini(parts: &[Value], location: &str) -> Extraction {
-    let mut out = Builder::new(CallSource::Gemini);
-    for (index, part) in parts.iter().enumerate() {
-        let Some(call) = part
-            .get("functionCall")
-            .or_else(|| part.get("function_call"))
-            .filter(|c| c.is_object())
-        else {
-            continue;
-        };
-        let outcome = read_call(call, "args", "args", id_of(call, &["id"]));
-        out.push(
-            CallFormat::Gemini,
-            outcome,
-            &format!("{location}[{index}]"),
-            part,
-        );
-    }
-    out.extraction
+/// The call in one Gemini part, if it holds one (`functionCall`, or `function_call` as
+/// some SDKs serialize it).
+fn gemini_part(cx: &mut Cx<'_>, part: &Value, path: &str) {
+    let Some(call) = part
+        .get("functionCall")
+        .or_else(|| part.get("function_call"))
+        .filter(|c| c.is_object())
+    else {
+        return;
+    };
+    let outcome = read_call(call, "args", "args", id_of(call, &["id"]));
+    cx.message_outcome(CallFormat::Gemini, outcome, path, part);
 }
 
 #[cfg(test)]
 mod tests {
+    use serde_json::json;
+
     use super::*;
+    use crate::extract::MAX_MALFORMED;
+
+    fn read(message: &Value) -> Extraction {
+        match read_message(message, &[]) {
+            MessageReading::Read(extraction) => extraction,
+            MessageReading::Text(text) => panic!("read as text: {text}"),
+        }
+    }
+
+    #[test]
+    fn message_calls_get_the_checks_of_text_calls() {
+        let spaced = json!({"role": "assistant", "tool_calls": [
+            {"id": "a", "function": {"name": "get weather", "arguments": "{}"}}
+        ]});
+        let got = read(&spaced);
+        assert!(got.calls.is_empty(), "{got:?}");
+        let [malformed] = got.malformed.as_slice() else {
+            panic!("{got:?}")
+        };
+        assert!(
+            malformed.detail.contains("the message.tool_calls[0]")
+                && malformed.detail.contains("not a tool name"),
+            "{malformed:?}"
+        );
+        assert!(malformed.snippet.contains("get weather"), "{malformed:?}");
+        let broken = json!({"function": {"name": "f", "arguments": "[1]"}});
+        let many = json!({"role": "assistant", "tool_calls": vec![broken; 100]});
+        assert_eq!(read(&many).malformed.len(), MAX_MALFORMED);
+    }
 
     #[test]
     fn pasted_responses_are_read_whatever_spells_their_keys() {
         let plain = r#"{"choices": [{"message": {"tool_calls": [{"id": "call_1", "function": {"name": "f", "arguments": "{}"}}]}}]}"#;
         // The only key that makes it native is written with an escape.
         let escaped = plain.replacen("\"choices\"", "\"\\u0063hoices\"", 1);
-        // Long texts are searched another way.
+        // Long texts too (a key far from the start).
         let padding = format!("{{\"note\": \"{}\", ", "x".repeat(600));
         let long = plain.replacen('{', &padding, 1);
         let long_escaped = escaped.replacen('{', &padding, 1);
         for text in [plain, &escaped, &long, &long_escaped] {
-            let extraction = pasted_response(text, &[]).unwrap_or_else(|| panic!("{text}"));
+            let extraction = pasted_payload(text, &[]).unwrap_or_else(|| panic!("{text}"));
             assert_eq!(extraction.source, CallSource::Text);
             assert_eq!(extraction.calls.len(), 1, "{text}");
         }
@@ -460,6 +509,6 @@ mod tests {
             r#"{{"tool": "f", "arguments": {{"q": "{}"}}}}"#,
             "y".repeat(600)
         )));
-        assert!(pasted_response(r#"{"tool": "f", "arguments": {}}"#, &[]).is_none());
+        assert!(pasted_payload(r#"{"tool": "f", "arguments": {}}"#, &[]).is_none());
     }
 }

@@ -5,13 +5,14 @@
 
 use serde_json::{Map, Value};
 
-use super::generic::Finding;
+use super::call_body::json_body;
+use super::extraction::CallFormat;
 use super::json::{describe_at, parse_value};
+use super::record::{Broken, Cx, Finding, Outcome, RawCall};
 use super::scan::{
-    clean_name, element_end, find_in, plausible_name, rest_of_line_is_blank, skip_ws, starts_at,
+    clean_name, element_end, find_in, floor_boundary, plausible_name, rest_of_line_is_blank,
+    skip_ws, starts_at,
 };
-use super::tagged::json_body;
-use super::{Broken, CallFormat, Cx, RawCall};
 
 /// A call as written: the dotted name and the arguments, keyword or positional.
 #[derive(Debug)]
@@ -151,7 +152,7 @@ fn parse_list(text: &str, pos: usize) -> Result<(Vec<PyCall>, usize), PyError> {
 
 /// The call with its name cleaned and positional arguments given their parameter names
 /// (possible only for known tools).
-fn to_raw(call: PyCall, cx: &Cx<'_>) -> Result<RawCall, Broken> {
+fn to_raw(call: PyCall, cx: &Cx<'_>) -> Outcome {
     let mut name = clean_name(&call.name);
     if let Some(builtin) = name.strip_suffix(".call") {
         // Llama 3 built-in tools: `brave_search.call(query=…)`.
@@ -310,14 +311,29 @@ pub(crate) fn tool_code(cx: &mut Cx<'_>, _start: usize, after: usize) -> Option<
 
 /// Pythonic calls in ordinary text, between `start` and `end`: a `[f(…), …]` list or a
 /// line that is just `f(…)`. A weak format, so only when the names are known tools (for a
-/// list, at least one of them).
-pub(crate) fn weak(cx: &Cx<'_>, start: usize, end: usize) -> Vec<Finding> {
-    let text = &cx.text[..end];
-    let mut findings = Vec::new();
+/// list, at least one of them); a list that breaks off is a malformed call when it is
+/// recognisably one (see [`broken_list`]).
+pub(crate) fn calls_in_gap(cx: &Cx<'_>, start: usize, end: usize) -> Vec<Finding> {
     // Failed reads may cover the same bytes again (an unterminated string holding many
     // `[f(`); cap their total to stay linear.
     let mut budget = 4 * (end - start) + 65_536;
-    // Lists.
+    let mut findings = lists_in_gap(cx, start, end, &mut budget);
+    if budget > 0 {
+        findings.extend(lines_in_gap(cx, start, end, &mut budget));
+    }
+    findings
+}
+
+/// Spends what a failed read at `at` examined up to `failed_at`; whether budget is left.
+fn spend(budget: &mut usize, at: usize, failed_at: usize) -> bool {
+    *budget = budget.saturating_sub(failed_at.saturating_sub(at));
+    *budget > 0
+}
+
+/// `[f(…), …]` lists between `start` and `end`.
+fn lists_in_gap(cx: &Cx<'_>, start: usize, end: usize, budget: &mut usize) -> Vec<Finding> {
+    let text = &cx.text[..end];
+    let mut findings = Vec::new();
     let mut pos = start;
     while let Some(offset) = memchr::memchr(b'[', &text.as_bytes()[pos..]) {
         let at = pos + offset;
@@ -327,9 +343,17 @@ pub(crate) fn weak(cx: &Cx<'_>, start: usize, end: usize) -> Vec<Finding> {
         }
         let (calls, list_end) = match parse_list(text, at) {
             Ok(list) => list,
-            Err((failed_at, _)) => {
-                budget = budget.saturating_sub(failed_at.saturating_sub(at));
-                if budget == 0 {
+            Err((failed_at, message)) => {
+                if let Some(broken) = broken_list(cx, text, at, failed_at, &message) {
+                    let resume = floor_boundary(text, failed_at.max(at + 1));
+                    findings.push(Finding {
+                        start: at,
+                        end: resume,
+                        items: vec![(at, CallFormat::Pythonic, Err(broken))],
+                    });
+                    pos = resume;
+                }
+                if !spend(budget, at, failed_at) {
                     return findings;
                 }
                 continue;
@@ -351,9 +375,58 @@ pub(crate) fn weak(cx: &Cx<'_>, start: usize, end: usize) -> Vec<Finding> {
             end: list_end,
             items,
         });
-        pos = list_end;
     }
-    // Whole lines.
+    findings
+}
+
+/// A list at `at` of `text` that could not be read (`message`, at `failed_at`), as a
+/// malformed call when it is recognisably a call that broke off: its first call names a
+/// known tool or passes a keyword argument (`[f(x=`), and reading stopped at the end of
+/// the text, in an unterminated string or bracket, or at a closing bracket where another
+/// was due (`[f(x="a"]`). Anything else is code or prose that happens to hold brackets:
+/// `[f(x) for x in xs]`, `[get_weather(city) for city in cities]`.
+fn broken_list(
+    cx: &Cx<'_>,
+    text: &str,
+    at: usize,
+    failed_at: usize,
+    message: &str,
+) -> Option<Broken> {
+    let bytes = text.as_bytes();
+    let call_at = skip_ws(text, at + 1);
+    let name_stop = ident_end(text, call_at);
+    let name = clean_name(&text[call_at..name_stop]);
+    let first_argument = skip_ws(text, skip_spaces(text, name_stop) + 1);
+    let key_end = ident_end(text, first_argument);
+    let after_key = skip_ws(text, key_end);
+    let keyword = key_end > first_argument
+        && bytes.get(after_key) == Some(&b'=')
+        && bytes.get(after_key + 1) != Some(&b'=');
+    if !keyword && !cx.is_known(&name) {
+        return None;
+    }
+    let stop = skip_ws(text, failed_at);
+    let how = if stop >= text.len() || message.starts_with("unterminated") {
+        "is cut off"
+    } else if matches!(bytes.get(stop), Some(b']' | b')' | b'}')) {
+        "is unbalanced"
+    } else {
+        return None;
+    };
+    let detail = format!(
+        "the call list {how} at {}: {message}; close every call with `)` and the list with `]`",
+        cx.at(failed_at)
+    );
+    Some(Broken {
+        name: plausible_name(&name).then_some(name),
+        detail,
+    })
+}
+
+/// Lines between `start` and `end` that are a call to a known tool and nothing else.
+fn lines_in_gap(cx: &Cx<'_>, start: usize, end: usize, budget: &mut usize) -> Vec<Finding> {
+    let text = &cx.text[..end];
+    let mut findings = Vec::new();
     let mut line_start = start;
     while line_start < end {
         let line_end =
@@ -367,24 +440,24 @@ pub(crate) fn weak(cx: &Cx<'_>, start: usize, end: usize) -> Vec<Finding> {
             && is_call_start(text, call_at)
             && cx.is_known(&clean_name(&text[call_at..name_end]))
         {
-            let parsed = parse_call(text, call_at);
-            if let Err((failed_at, _)) = &parsed {
-                budget = budget.saturating_sub(failed_at.saturating_sub(call_at));
-                if budget == 0 {
-                    return findings;
+            match parse_call(text, call_at) {
+                Err((failed_at, _)) => {
+                    if !spend(budget, call_at, failed_at) {
+                        return findings;
+                    }
                 }
-            }
-            if let Ok(call) = parsed {
-                let mut call_end = call.end;
-                if printed && text.as_bytes().get(call_end) == Some(&b')') {
-                    call_end += 1;
-                }
-                if rest_of_line_is_blank(text, call_end) {
-                    findings.push(Finding {
-                        start: p,
-                        end: call_end,
-                        items: vec![(p, CallFormat::Pythonic, to_raw(call, cx))],
-                    });
+                Ok(call) => {
+                    let mut call_end = call.end;
+                    if printed && text.as_bytes().get(call_end) == Some(&b')') {
+                        call_end += 1;
+                    }
+                    if rest_of_line_is_blank(text, call_end) {
+                        findings.push(Finding {
+                            start: p,
+                            end: call_end,
+                            items: vec![(p, CallFormat::Pythonic, to_raw(call, cx))],
+                        });
+                    }
                 }
             }
         }
@@ -409,6 +482,34 @@ mod tests {
             calls[1].args[2],
             (Some("meta".to_owned()), json!({"k": null}))
         );
+    }
+
+    #[test]
+    fn lists_that_break_off_are_malformed_calls_with_a_hint() {
+        let tools = [crate::types::Tool::new("get_weather", "Weather")];
+        let details = |text: &str| -> Vec<String> {
+            let cx = Cx::new(text, &tools);
+            calls_in_gap(&cx, 0, text.len())
+                .into_iter()
+                .flat_map(|finding| finding.items)
+                .filter_map(|(_, _, outcome)| outcome.err().map(|broken| broken.detail))
+                .collect()
+        };
+        let cut = details("Checking.\n[get_weather(city=\"Paris\"");
+        assert!(
+            cut[0].contains("cut off") && cut[0].contains("line 2"),
+            "{cut:?}"
+        );
+        let unbalanced = details("[f(x=\"a\"]");
+        assert!(unbalanced[0].contains("unbalanced"), "{unbalanced:?}");
+        for prose in [
+            "[f(x) for x in xs]",
+            "[get_weather(city) for city in cities]",
+            "[note(1)] and [link](http://x)",
+            "[f(a=1) etc]",
+        ] {
+            assert!(details(prose).is_empty(), "{prose}");
+        }
     }
 
     #[test]

@@ -4,12 +4,12 @@
 
 use serde_json::Value;
 
-use super::Cx;
-use super::generic::Finding;
+use super::call_shape::free_text_arguments;
+use super::extraction::CallFormat;
 use super::json::parse_whole;
-use super::scan::clean_name;
-use super::shape::free_text_arguments;
-use super::{Broken, CallFormat, RawCall};
+use super::record::{Broken, Cx, Finding, Outcome, RawCall};
+use super::scan::{clean_name, find_in};
+use crate::types::Tool;
 
 /// The text after a label such as `Action 2:` or `Action Input:` at the start of `line`
 /// (after markdown emphasis), or `None` when the line does not start with it.
@@ -34,9 +34,9 @@ fn after_label<'l>(line: &'l str, words: &[&str]) -> Option<&'l str> {
 const STOP_LABELS: &[&str] = &["Observation", "Thought", "Action", "Final Answer"];
 
 /// ReAct calls between `start` and `end`.
-pub(crate) fn weak(cx: &Cx<'_>, start: usize, end: usize) -> Vec<Finding> {
+pub(crate) fn calls_in_gap(cx: &Cx<'_>, start: usize, end: usize) -> Vec<Finding> {
     // Every call starts on a line with `Action`: one search spares prose the line split.
-    if super::scan::find_in(cx.text, start, end, "Action").is_none() {
+    if find_in(cx.text, start, end, "Action").is_none() {
         return Vec::new();
     }
     let text = &cx.text[..end];
@@ -110,7 +110,7 @@ pub(crate) fn weak(cx: &Cx<'_>, start: usize, end: usize) -> Vec<Finding> {
 
 /// The arguments of an `Action Input`: a JSON object, or free text for a single-input
 /// tool.
-fn arguments(tool: &crate::types::Tool, name: &str, input: &str) -> Result<RawCall, Broken> {
+fn arguments(tool: &Tool, name: &str, input: &str) -> Outcome {
     let mut input = input.trim();
     if let Some(fenced) = input.strip_prefix("```") {
         // Drop the fence line (```json) and the closing fence.

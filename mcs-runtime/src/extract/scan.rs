@@ -8,6 +8,8 @@ use std::sync::OnceLock;
 
 use aho_corasick::{AhoCorasick, MatchKind};
 
+use super::work;
+
 /// The reasoning delimiters: (opener, closers). An opener with no closer hides the rest of
 /// the text; `</think>` or `</thinking>` with no opener hides everything before it
 /// (DeepSeek-R1 and QwQ put `<think>` in the prompt and only the closer in the output).
@@ -207,6 +209,7 @@ impl<'t> JsonStrings<'t> {
     }
 
     fn spend(&mut self, bytes: usize) {
+        work::examined(bytes);
         self.budget = self.budget.saturating_sub(bytes);
     }
 }
@@ -295,10 +298,12 @@ pub(crate) fn snippet(text: &str, pos: usize) -> String {
 /// The offset of the first non-whitespace character at or after `pos`.
 pub(crate) fn skip_ws(text: &str, pos: usize) -> usize {
     let pos = floor_boundary(text, pos);
-    text[pos..]
+    let end = text[pos..]
         .char_indices()
         .find(|(_, c)| !c.is_whitespace())
-        .map_or(text.len(), |(i, _)| pos + i)
+        .map_or(text.len(), |(i, _)| pos + i);
+    work::examined(end - pos);
+    end
 }
 
 /// Whether `text` continues with `needle` at byte `pos`.
@@ -314,7 +319,9 @@ pub(crate) fn find_in(text: &str, pos: usize, limit: usize, needle: &str) -> Opt
     if pos >= limit {
         return None;
     }
-    memchr::memmem::find(&text.as_bytes()[pos..limit], needle.as_bytes()).map(|i| pos + i)
+    let found = memchr::memmem::find(&text.as_bytes()[pos..limit], needle.as_bytes());
+    work::examined(found.map_or(limit - pos, |i| i + needle.len()));
+    found.map(|i| pos + i)
 }
 
 /// Where an element that starts at `pos` ends: at its `close` tag, or — when that is

@@ -4,137 +4,13 @@
 
 use serde_json::{Map, Value};
 
+use super::call_body::{after_close, json_body};
+use super::call_shape::kind_of;
+use super::extraction::CallFormat;
 use super::json::parse_value;
-use super::scan::{clean_name, element_end, find_in, plausible_name, skip_ws, starts_at};
-use super::shape::{kind_of, strong_calls};
-use super::{Broken, CallFormat, Cx, RawCall, xml};
-
-/// Reads JSON calls from `pos` on: objects or lists of calls, separated by whitespace,
-/// `,` or `;`, optionally fenced, up to `close` (consumed) or to the first text that is
-/// not JSON. Returns the end of what it read. `opener` names the delimiter in messages.
-pub(crate) fn json_body(
-    cx: &mut Cx<'_>,
-    pos: usize,
-    close: Option<&str>,
-    format: CallFormat,
-    opener: &str,
-) -> usize {
-    let text = cx.text;
-    let mut pos = pos;
-    let mut found_any = false;
-    loop {
-        let p = skip_ws(text, pos);
-        if let Some(close) = close.filter(|close| starts_at(text, p, close)) {
-            if !found_any {
-                cx.malformed(
-                    p,
-                    format,
-                    Broken {
-                        name: None,
-                        detail: format!("`{opener}` holds no call"),
-                    },
-                );
-            }
-            return p + close.len();
-        }
-        match text.as_bytes().get(p) {
-            Some(b',' | b';') => {
-                pos = p + 1;
-                continue;
-            }
-            // A fence around the call: skip its marker line (```json) or closing marker.
-            Some(b'`') if starts_at(text, p, "```") => {
-                // The marker and its language tag (```json), not what follows them.
-                pos = p + 3;
-                while text
-                    .as_bytes()
-                    .get(pos)
-                    .is_some_and(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-'))
-                {
-                    pos += 1;
-                }
-                continue;
-            }
-            Some(b'{' | b'[') => match parse_value(text, p) {
-                Ok(parsed) => {
-                    let what = format!("the JSON after `{opener}`");
-                    for outcome in strong_calls(&parsed.value, cx, parsed.repaired, &what) {
-                        cx.outcome(p, format, outcome);
-                    }
-                    found_any = true;
-                    pos = parsed.end;
-                }
-                Err(error) => {
-                    let detail = format!("invalid JSON at {}: {}", cx.at(error.pos), error.message);
-                    let name = guess_name(text, p, error.pos);
-                    cx.malformed(p, format, Broken { name, detail });
-                    return after_close(text, p, close, opener);
-                }
-            },
-            _ => {
-                if !found_any {
-                    let detail = if p >= text.len() {
-                        format!("`{opener}` is not followed by a call (the output ends there)")
-                    } else {
-                        format!(
-                            "`{opener}` is followed by {} instead of a JSON call",
-                            super::json::describe_at(text, p)
-                        )
-                    };
-                    cx.malformed(p, format, Broken { name: None, detail });
-                    return after_close(text, p, close, opener);
-                }
-                return p;
-            }
-        }
-    }
-}
-
-/// Where a broken region ends: after its closing tag if it has one before the next
-/// `open`, else where the next `open` starts, else at the end.
-pub(crate) fn after_close(text: &str, pos: usize, close: Option<&str>, open: &str) -> usize {
-    match close {
-        Some(close) => {
-            let (close_at, body_end) = element_end(text, pos, text.len(), close, open);
-            close_at.map_or(body_end, |c| c + close.len())
-        }
-        None => find_in(text, pos, text.len(), open).unwrap_or(text.len()),
-    }
-}
-
-/// The tool name in broken JSON between `start` and `end`, if a name key can be seen.
-pub(crate) fn guess_name(text: &str, start: usize, end: usize) -> Option<String> {
-    let end = super::scan::floor_boundary(text, end.min(start.saturating_add(2000)));
-    let window = text.get(start..end)?;
-    // Every key below is quoted: without a quote (braces in prose and code) there is none.
-    memchr::memchr2(b'"', b'\'', window.as_bytes())?;
-    for key in [
-        "\"name\"",
-        "\"tool\"",
-        "\"tool_name\"",
-        "\"function\"",
-        "'name'",
-        "'tool'",
-    ] {
-        let Some(at) = window.find(key) else { continue };
-        let rest = window[at + key.len()..].trim_start();
-        let Some(rest) = rest.strip_prefix(':') else {
-            continue;
-        };
-        let rest = rest.trim_start();
-        let Some(quote) = rest.chars().next().filter(|c| *c == '"' || *c == '\'') else {
-            continue;
-        };
-        let rest = &rest[1..];
-        if let Some(close) = rest.find(quote) {
-            let name = clean_name(&rest[..close]);
-            if plausible_name(&name) {
-                return Some(name);
-            }
-        }
-    }
-    None
-}
+use super::record::{Broken, Cx, RawCall};
+use super::scan::{clean_name, element_end, name_end, skip_ws, starts_at};
+use super::xml;
 
 /// `<tool_call>`: Hermes JSON, a Granite list, Qwen3-Coder `<function=…>`, or GLM
 /// `NAME<arg_key>…`, told apart by what comes first.
@@ -180,7 +56,7 @@ pub(crate) fn hermes(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usiz
 
 /// Whether GLM's `NAME` then `<arg_key>`, `{` or the end of the call starts at `pos`.
 fn is_glm(text: &str, pos: usize, limit: usize) -> bool {
-    let after_name = skip_ws(text, super::scan::name_end(text, pos));
+    let after_name = skip_ws(text, name_end(text, pos));
     after_name >= limit
         || starts_at(text, after_name, "<arg_key>")
         || starts_at(text, after_name, "{")

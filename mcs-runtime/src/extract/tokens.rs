@@ -1,67 +1,17 @@
 //! Formats built from special tokens around a name and a JSON arguments object: Mistral,
 //! Llama 3, gpt-oss Harmony, Kimi K2, DeepSeek, Functionary v3.2 and Gemma 4.
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
-use super::json::{describe_at, parse_value};
+use super::call_body::{after_close, arguments_at, json_body};
+use super::call_shape::kind_of;
+use super::extraction::CallFormat;
+use super::json::{describe_at, parse_whole};
+use super::pythonic;
+use super::record::{Broken, Cx, RawCall};
 use super::scan::{
     clean_name, element_end, find_in, floor_boundary, name_end, plausible_name, skip_ws, starts_at,
 };
-use super::shape::kind_of;
-use super::tagged::json_body;
-use super::{Broken, CallFormat, Cx, RawCall, pythonic};
-
-/// Reads an arguments object at `pos` (after whitespace). Returns the outcome and where
-/// reading stopped.
-pub(crate) fn arguments_at(
-    cx: &Cx<'_>,
-    pos: usize,
-    name: &str,
-    id: Option<String>,
-) -> (Result<RawCall, Broken>, usize) {
-    let text = cx.text;
-    let p = skip_ws(text, pos);
-    let broken = |detail: String| Broken {
-        name: Some(name.to_owned()),
-        detail,
-    };
-    if !matches!(text.as_bytes().get(p), Some(b'{' | b'[' | b'"' | b'n')) {
-        let detail = format!(
-            "expected the arguments of `{name}` as a JSON object at {}, found {}",
-            cx.at(p),
-            describe_at(text, p)
-        );
-        return (Err(broken(detail)), p);
-    }
-    match parse_value(text, p) {
-        Ok(parsed) => {
-            let arguments = match parsed.value {
-                Value::Object(_) => Ok(parsed.value),
-                Value::Null => Ok(Value::Object(Map::new())),
-                other => Err(broken(format!(
-                    "the arguments of `{name}` must be a JSON object, found {} at {}",
-                    kind_of(&other),
-                    cx.at(p)
-                ))),
-            };
-            let outcome = arguments.map(|arguments| RawCall {
-                name: name.to_owned(),
-                arguments,
-                id,
-                repaired: parsed.repaired,
-            });
-            (outcome, parsed.end)
-        }
-        Err(error) => {
-            let detail = format!(
-                "invalid JSON in the arguments of `{name}` at {}: {}",
-                cx.at(error.pos),
-                error.message
-            );
-            (Err(broken(detail)), text.len())
-        }
-    }
-}
 
 /// Mistral `[TOOL_CALLS]`: a JSON list (before v11), or `NAME{json}`, `NAME[ARGS]{json}`,
 /// `NAME[CALL_ID]id[ARGS]{json}` (v11 and later), possibly several in a row.
@@ -207,12 +157,7 @@ pub(crate) fn kimi(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usize>
             if !found_any {
                 let detail = format!("expected `{BEGIN}`, found {}", describe_at(text, p));
                 cx.malformed(p, format, Broken { name: None, detail });
-                return Some(super::tagged::after_close(
-                    text,
-                    p,
-                    Some(SECTION_END),
-                    BEGIN,
-                ));
+                return Some(after_close(text, p, Some(SECTION_END), BEGIN));
             }
             return Some(p);
         }
@@ -223,12 +168,7 @@ pub(crate) fn kimi(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usize>
         let Some(args) = find_in(text, id_start, limit.min(id_start + 512), ARGS) else {
             let detail = format!("`{BEGIN}` is not followed by `{ARGS}`");
             cx.malformed(p, format, Broken { name: None, detail });
-            return Some(super::tagged::after_close(
-                text,
-                id_start,
-                Some(SECTION_END),
-                BEGIN,
-            ));
+            return Some(after_close(text, id_start, Some(SECTION_END), BEGIN));
         };
         let id = text[id_start..args].trim();
         let name = clean_name(id.rsplit('.').next().unwrap_or(id));
@@ -431,7 +371,7 @@ pub(crate) fn gemma4(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usiz
         remaining = &after_open[close_quote + QUOTE.len()..];
     }
     json.push_str(remaining);
-    let outcome = match super::json::parse_whole(&json) {
+    let outcome = match parse_whole(&json) {
         Ok((arguments @ Value::Object(_), _)) if plausible_name(&name) => Ok(RawCall {
             name,
             arguments,

@@ -3,14 +3,17 @@
 //! `<function=NAME>{json}</function>`, `<invoke name=…><parameter name=…>` (MiniMax-M2,
 //! Claude XML, DeepSeek DSML), GLM `<arg_key>`/`<arg_value>`, and LangChain's `<tool>`.
 
+use std::ops::Range;
+
 use serde_json::{Map, Value};
 
+use super::call_body::arguments_at;
+use super::call_shape::free_text_arguments;
 use super::coerce::{Untyped, convert};
-use super::json::describe_at;
+use super::extraction::CallFormat;
+use super::json::{describe_at, parse_whole};
+use super::record::{Broken, Cx, Finding, Outcome, RawCall};
 use super::scan::{clean_name, element_end, find_in, plausible_name, skip_ws, starts_at};
-use super::shape::free_text_arguments;
-use super::tokens::arguments_at;
-use super::{Broken, CallFormat, Cx, RawCall};
 
 /// A raw parameter value without the one newline models put after the opening tag and
 /// before the closing one (as vLLM does).
@@ -185,7 +188,7 @@ pub(crate) fn function_blocks(
 
 /// The `<parameter=K>v</parameter>` list of a Qwen3-Coder function body. `</parameter>` may
 /// be missing: the value then runs to the next parameter or the body's end.
-fn parameters(cx: &Cx<'_>, name: &str, start: usize, end: usize) -> Result<RawCall, Broken> {
+fn parameters(cx: &Cx<'_>, name: &str, start: usize, end: usize) -> Outcome {
     let text = cx.text;
     let tool = cx.tool(name);
     let mut arguments = Map::new();
@@ -279,13 +282,7 @@ fn invoke_blocks(
     }
 }
 
-fn invoke_parameters(
-    cx: &Cx<'_>,
-    name: &str,
-    start: usize,
-    end: usize,
-    prefix: &str,
-) -> Result<RawCall, Broken> {
+fn invoke_parameters(cx: &Cx<'_>, name: &str, start: usize, end: usize, prefix: &str) -> Outcome {
     let text = cx.text;
     let tool = cx.tool(name);
     let open = format!("<{prefix}parameter");
@@ -369,42 +366,34 @@ pub(crate) fn glm(cx: &mut Cx<'_>, start: usize, pos: usize, limit: usize) -> us
         cx.outcome(start, format, outcome);
         return end.min(limit);
     }
+    let outcome = glm_pairs(cx, name, p, limit);
+    cx.outcome(start, format, outcome);
+    limit
+}
+
+/// The `<arg_key>K</arg_key><arg_value>V</arg_value>` pairs of a GLM call to `name`, from
+/// `pos` to `limit`; values are typed with the tool's schema, or read as JSON when it is.
+fn glm_pairs(cx: &Cx<'_>, name: String, pos: usize, limit: usize) -> Outcome {
+    let text = cx.text;
     let tool = cx.tool(&name);
     let mut arguments = Map::new();
     let mut repaired = false;
-    let mut pos = p;
+    let mut pos = pos;
     loop {
         let p = skip_ws(text, pos);
         if p >= limit {
             break;
         }
-        let pair = (|| {
-            let key_start = p
-                .checked_add("<arg_key>".len())
-                .filter(|_| starts_at(text, p, "<arg_key>"))?;
-            let key_end = find_in(text, key_start, limit, "</arg_key>")?;
-            let value_open = skip_ws(text, key_end + "</arg_key>".len());
-            let value_start = value_open
-                .checked_add("<arg_value>".len())
-                .filter(|_| starts_at(text, value_open, "<arg_value>"))?;
-            let value_end = find_in(text, value_start, limit, "</arg_value>")?;
-            Some((key_start..key_end, value_start..value_end))
-        })();
-        let Some((key, value)) = pair else {
+        let Some((key, value)) = glm_pair(text, p, limit) else {
             let detail = format!(
                 "expected `<arg_key>K</arg_key><arg_value>V</arg_value>` at {}, found {}",
                 cx.at(p),
                 describe_at(text, p)
             );
-            cx.malformed(
-                start,
-                format,
-                Broken {
-                    name: Some(name),
-                    detail,
-                },
-            );
-            return limit;
+            return Err(Broken {
+                name: Some(name),
+                detail,
+            });
         };
         pos = value.end + "</arg_value>".len();
         let key = text[key].trim().to_owned();
@@ -412,27 +401,32 @@ pub(crate) fn glm(cx: &mut Cx<'_>, start: usize, pos: usize, limit: usize) -> us
         repaired |= fixed;
         arguments.insert(key, value);
     }
-    cx.call(
-        start,
-        format,
-        RawCall {
-            name,
-            arguments: Value::Object(arguments),
-            id: None,
-            repaired,
-        },
-    );
-    limit
+    Ok(RawCall {
+        name,
+        arguments: Value::Object(arguments),
+        id: None,
+        repaired,
+    })
+}
+
+/// The byte ranges of the key and the value of the GLM pair at `pos`, if one is there.
+fn glm_pair(text: &str, pos: usize, limit: usize) -> Option<(Range<usize>, Range<usize>)> {
+    let key_start = pos
+        .checked_add("<arg_key>".len())
+        .filter(|_| starts_at(text, pos, "<arg_key>"))?;
+    let key_end = find_in(text, key_start, limit, "</arg_key>")?;
+    let value_open = skip_ws(text, key_end + "</arg_key>".len());
+    let value_start = value_open
+        .checked_add("<arg_value>".len())
+        .filter(|_| starts_at(text, value_open, "<arg_value>"))?;
+    let value_end = find_in(text, value_start, limit, "</arg_value>")?;
+    Some((key_start..key_end, value_start..value_end))
 }
 
 /// LangChain XML agent `<tool>NAME</tool><tool_input>…</tool_input>` at `pos`: a weak
 /// format, so only for known tools. Returns the outcome and the end, or `None` when this
 /// is not such a call.
-pub(crate) fn langchain(
-    cx: &Cx<'_>,
-    pos: usize,
-    limit: usize,
-) -> Option<(Result<RawCall, Broken>, usize)> {
+fn langchain(cx: &Cx<'_>, pos: usize, limit: usize) -> Option<(Outcome, usize)> {
     let text = cx.text;
     let name_start = pos + "<tool>".len();
     let name_end = find_in(text, name_start, limit.min(name_start + 300), "</tool>")?;
@@ -449,9 +443,7 @@ pub(crate) fn langchain(
     let input = text[input_start..input_end].trim();
     // A JSON object is the arguments; anything else (or JSON that is not an object) is the
     // tool's free-text input.
-    let parsed = input
-        .starts_with('{')
-        .then(|| super::json::parse_whole(input));
+    let parsed = input.starts_with('{').then(|| parse_whole(input));
     let outcome = match parsed {
         Some(Ok((arguments @ Value::Object(_), repaired))) => Ok(RawCall {
             name,
@@ -472,4 +464,22 @@ pub(crate) fn langchain(
             }),
     };
     Some((outcome, end))
+}
+
+/// LangChain XML agent calls between `start` and `end`.
+pub(crate) fn langchain_in_gap(cx: &Cx<'_>, start: usize, end: usize) -> Vec<Finding> {
+    let mut findings = Vec::new();
+    let mut pos = start;
+    while let Some(at) = find_in(cx.text, pos, end, "<tool>") {
+        pos = at + "<tool>".len();
+        if let Some((outcome, call_end)) = langchain(cx, at, end) {
+            findings.push(Finding {
+                start: at,
+                end: call_end,
+                items: vec![(at, CallFormat::LangChainXml, outcome)],
+            });
+            pos = call_end.max(pos);
+        }
+    }
+    findings
 }

@@ -1,52 +1,22 @@
-//! The text between native delimiters: JSON calls in prose or fences, and the weak
-//! conventions (pythonic lines, ReAct, LangChain XML).
+//! JSON calls without a delimiter: a text that is one JSON value ([`whole_value`], the
+//! answer the default system prompt asks for), and JSON values in prose or fences
+//! ([`calls_in_gap`]). Only call-shaped values count (see `call_shape`, with weak trust);
+//! broken JSON counts when it is recognisably a call.
 
 use serde_json::Value;
 
+use super::call_body::guess_name;
+use super::call_shape::{Trust, calls_in};
+use super::extraction::CallFormat;
 use super::json::parse_value;
-use super::scan::floor_boundary;
-use super::shape::{Trust, calls_in};
-use super::tagged::guess_name;
-use super::{Broken, CallFormat, Cx, RawCall, pythonic, react, xml};
-
-/// What one recogniser found in a span of the text, recorded only if no earlier, longer
-/// finding covers it.
-pub(crate) struct Finding {
-    pub start: usize,
-    pub end: usize,
-    pub items: Vec<(usize, CallFormat, Result<RawCall, Broken>)>,
-}
-
-/// Finds the calls between `start` and `end` and records them in `cx`.
-pub(crate) fn scan_gap(cx: &mut Cx<'_>, start: usize, end: usize) {
-    let start = floor_boundary(cx.text, start);
-    let end = floor_boundary(cx.text, end);
-    if start >= end {
-        return;
-    }
-    let mut findings = json_calls(cx, start, end);
-    findings.extend(pythonic::weak(cx, start, end));
-    findings.extend(react::weak(cx, start, end));
-    findings.extend(langchain(cx, start, end));
-    // Where findings overlap (a ReAct block whose input is JSON), the one that starts
-    // first, then the longer one, wins.
-    findings.sort_by_key(|finding| (finding.start, std::cmp::Reverse(finding.end)));
-    let mut covered = start;
-    for finding in findings {
-        if finding.start < covered {
-            continue;
-        }
-        covered = finding.end.max(finding.start + 1);
-        for (at, format, outcome) in finding.items {
-            cx.outcome(at, format, outcome);
-        }
-    }
-}
+use super::record::{Broken, Cx, Finding};
+use super::scan::{floor_boundary, skip_ws};
+use super::work;
 
 /// Whether a `{` or `[` at `pos` could start a call, judged by the next character: keeps
 /// the parser away from most braces in prose and code.
 fn worth_reading(text: &str, pos: usize) -> bool {
-    let next = super::scan::skip_ws(text, pos + 1);
+    let next = skip_ws(text, pos + 1);
     let Some(c) = text.get(next..).and_then(|rest| rest.chars().next()) else {
         return false;
     };
@@ -62,7 +32,7 @@ fn worth_reading(text: &str, pos: usize) -> bool {
 
 /// JSON calls between `start` and `end`. Each value is read once; one that is not a call
 /// is skipped whole, so the scan stays linear and calls nested in data are not found.
-fn json_calls(cx: &Cx<'_>, start: usize, end: usize) -> Vec<Finding> {
+pub(crate) fn calls_in_gap(cx: &Cx<'_>, start: usize, end: usize) -> Vec<Finding> {
     let text = &cx.text[..end];
     let bytes = text.as_bytes();
     let mut findings = Vec::new();
@@ -146,6 +116,7 @@ pub(crate) fn whole_value(cx: &mut Cx<'_>) -> bool {
     if !matches!(trimmed.as_bytes().first(), Some(b'{' | b'[')) {
         return false;
     }
+    work::examined(trimmed.len());
     let Ok(value) = serde_json::from_str::<Value>(trimmed) else {
         return false;
     };
@@ -171,24 +142,6 @@ fn looks_like_call(cx: &Cx<'_>, start: usize, error: usize) -> Option<String> {
         .iter()
         .any(|key| window.contains(&format!("\"{key}\"")) || window.contains(&format!("'{key}'")));
     (has_arguments || cx.is_known(&name)).then_some(name)
-}
-
-/// LangChain XML agent calls between `start` and `end`.
-fn langchain(cx: &Cx<'_>, start: usize, end: usize) -> Vec<Finding> {
-    let mut findings = Vec::new();
-    let mut pos = start;
-    while let Some(at) = super::scan::find_in(cx.text, pos, end, "<tool>") {
-        pos = at + "<tool>".len();
-        if let Some((outcome, call_end)) = xml::langchain(cx, at, end) {
-            findings.push(Finding {
-                start: at,
-                end: call_end,
-                items: vec![(at, CallFormat::LangChainXml, outcome)],
-            });
-            pos = call_end.max(pos);
-        }
-    }
-    findings
 }
 
 #[cfg(test)]

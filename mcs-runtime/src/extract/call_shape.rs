@@ -3,12 +3,12 @@
 use serde_json::{Map, Value};
 
 use super::json::parse_whole;
-use super::scan::{clean_name, plausible_name};
-use super::{Broken, Cx, RawCall};
+use super::record::{Broken, Cx, Outcome, RawCall};
+use super::scan::{clean_name, floor_boundary, plausible_name};
 use crate::types::Tool;
 
 /// The outcome of each call a value holds.
-pub(crate) type Outcomes = Vec<Result<RawCall, Broken>>;
+pub(crate) type Outcomes = Vec<Outcome>;
 
 /// Keys that name the tool, in order of preference.
 const NAME_KEYS: &[&str] = &["name", "tool", "tool_name", "function", "recipient_name"];
@@ -102,6 +102,7 @@ fn field<'m>(map: &'m Map<String, Value>, key: &str) -> Option<&'m Value> {
     }
 }
 
+/// The calls an object holds: a call itself (a name key), or a wrapper around calls.
 fn object_calls(
     map: &Map<String, Value>,
     cx: &Cx<'_>,
@@ -115,56 +116,88 @@ fn object_calls(
         .iter()
         .any(|key| field(map, key).is_some_and(Value::is_string));
     if !has_name_key {
-        // Wrappers: the llama.cpp generic format and pasted OpenAI shapes.
-        if let Some(Value::Array(items)) = field(map, "tool_calls") {
-            return if items.is_empty() {
-                Some(Vec::new())
-            } else {
-                array_calls(items, cx, Trust::Strong, depth)
-            };
-        }
-        for wrapper in ["tool_call", "function_call"] {
-            if let Some(Value::Object(inner)) = field(map, wrapper) {
-                return object_calls(inner, cx, Trust::Strong, depth + 1);
-            }
-        }
-        if let Some(Value::Object(function)) = field(map, "function") {
-            let mut merged = function.clone();
-            // `{"type": "function", "id": …, "function": {"name", "arguments"}}`.
-            for key in ["id", "call_id"] {
-                if let (Some(id), false) = (field(map, key), merged.contains_key(key)) {
-                    merged.insert(key.to_owned(), id.clone());
-                }
-            }
-            let inner_trust = if field(map, "type").and_then(Value::as_str) == Some("function") {
-                Trust::Strong
-            } else {
-                trust
-            };
-            return object_calls(&merged, cx, inner_trust, depth + 1);
-        }
-        // LangChain's JSON blob: weak, so only for known tools.
-        if let (Some(Value::String(action)), Some(input)) =
-            (field(map, "action"), field(map, "action_input"))
-        {
-            let name = clean_name(action);
-            if !cx.is_known(&name) {
-                return None;
-            }
-            let outcome = arguments_of(&name, input, "action_input", cx, Trust::Strong)?;
-            return Some(vec![outcome.map(|(arguments, repaired)| RawCall {
-                name,
-                arguments,
-                id: None,
-                repaired,
-            })]);
-        }
-        return None;
+        return wrapped_calls(map, cx, trust, depth);
     }
     if field(map, "description").is_some() {
         // A tool definition echoed back, not a call.
         return None;
     }
+    named_call(map, cx, trust).map(|outcome| vec![outcome])
+}
+
+/// The calls in an object without a name key: the llama.cpp generic format and pasted
+/// OpenAI shapes (`tool_calls`, `tool_call`, `function_call`, `function`), and LangChain's
+/// `{"action", "action_input"}` blob.
+fn wrapped_calls(
+    map: &Map<String, Value>,
+    cx: &Cx<'_>,
+    trust: Trust,
+    depth: usize,
+) -> Option<Outcomes> {
+    if let Some(Value::Array(items)) = field(map, "tool_calls") {
+        return if items.is_empty() {
+            Some(Vec::new())
+        } else {
+            array_calls(items, cx, Trust::Strong, depth)
+        };
+    }
+    for wrapper in ["tool_call", "function_call"] {
+        if let Some(Value::Object(inner)) = field(map, wrapper) {
+            return object_calls(inner, cx, Trust::Strong, depth + 1);
+        }
+    }
+    if let Some(Value::Object(function)) = field(map, "function") {
+        return function_wrapper(map, function, cx, trust, depth);
+    }
+    if let (Some(Value::String(action)), Some(input)) =
+        (field(map, "action"), field(map, "action_input"))
+    {
+        return action_blob(action, input, cx).map(|outcome| vec![outcome]);
+    }
+    None
+}
+
+/// `{"type": "function", "id": …, "function": {"name", "arguments"}}`: the call is inside,
+/// its id may be outside, and the `type` makes it certain.
+fn function_wrapper(
+    map: &Map<String, Value>,
+    function: &Map<String, Value>,
+    cx: &Cx<'_>,
+    trust: Trust,
+    depth: usize,
+) -> Option<Outcomes> {
+    let mut merged = function.clone();
+    for key in ["id", "call_id"] {
+        if let (Some(id), false) = (field(map, key), merged.contains_key(key)) {
+            merged.insert(key.to_owned(), id.clone());
+        }
+    }
+    let inner_trust = if field(map, "type").and_then(Value::as_str) == Some("function") {
+        Trust::Strong
+    } else {
+        trust
+    };
+    object_calls(&merged, cx, inner_trust, depth + 1)
+}
+
+/// LangChain's JSON blob `{"action": NAME, "action_input": …}`: weak, so only for known
+/// tools.
+fn action_blob(action: &str, input: &Value, cx: &Cx<'_>) -> Option<Outcome> {
+    let name = clean_name(action);
+    if !cx.is_known(&name) {
+        return None;
+    }
+    let outcome = arguments_of(&name, input, "action_input", cx, Trust::Strong)?;
+    Some(outcome.map(|(arguments, repaired)| RawCall {
+        name,
+        arguments,
+        id: None,
+        repaired,
+    }))
+}
+
+/// The call an object with a name key is, if it is one.
+fn named_call(map: &Map<String, Value>, cx: &Cx<'_>, trust: Trust) -> Option<Outcome> {
     let (name_key, raw_name) = NAME_KEYS.iter().find_map(|key| {
         field(map, key)
             .and_then(Value::as_str)
@@ -174,10 +207,10 @@ fn object_calls(
     if !plausible_name(&name) {
         return match trust {
             Trust::Weak => None,
-            Trust::Strong => Some(vec![Err(Broken {
+            Trust::Strong => Some(Err(Broken {
                 name: Some(name.clone()),
                 detail: format!("`{name}` is not a valid tool name"),
-            })]),
+            })),
         };
     }
     let id = ["id", "call_id", "tool_call_id"]
@@ -191,42 +224,46 @@ fn object_calls(
         .iter()
         .find_map(|key| field(map, key).map(|value| (*key, value)));
     let outcome = match argument {
-        Some((key, value)) => {
-            if is_schema(value) {
-                return None;
-            }
-            arguments_of(&name, value, key, cx, trust)?
-        }
-        None => {
-            // No argument key: either a call without arguments, or one whose arguments
-            // sit next to the name (`{"tool": "search", "query": "x"}`), which counts only
-            // when every other key is a parameter of that known tool.
-            // The other keys are copied only once they are known to be arguments: most
-            // such objects are data (`{"name": "Uppsala", "id": 97510}`).
-            let rest = || {
-                map.iter().filter(|(key, _)| {
-                    *key != name_key && !BOOKKEEPING_KEYS.contains(&key.as_str())
-                })
-            };
-            let flat = cx
-                .tool(&name)
-                .is_some_and(|tool| rest().all(|(key, _)| tool.parameter(key).is_some()));
-            match trust {
-                _ if flat => {
-                    let arguments = rest().map(|(k, v)| (k.clone(), v.clone())).collect();
-                    Ok((Value::Object(arguments), false))
-                }
-                Trust::Strong => Ok((Value::Object(Map::new()), false)),
-                Trust::Weak => return None,
-            }
-        }
+        Some((_, value)) if is_schema(value) => return None,
+        Some((key, value)) => arguments_of(&name, value, key, cx, trust)?,
+        None => arguments_beside_name(map, name_key, &name, cx, trust)?,
     };
-    Some(vec![outcome.map(|(arguments, repaired)| RawCall {
+    Some(outcome.map(|(arguments, repaired)| RawCall {
         name,
         arguments,
         id,
         repaired,
-    })])
+    }))
+}
+
+/// The arguments of a call without an argument key: either it has none, or they sit next
+/// to the name (`{"tool": "search", "query": "x"}`), which counts only when every other
+/// key is a parameter of that known tool. `None` when a weak context should not take the
+/// object for a call.
+fn arguments_beside_name(
+    map: &Map<String, Value>,
+    name_key: &str,
+    name: &str,
+    cx: &Cx<'_>,
+    trust: Trust,
+) -> Option<Result<(Value, bool), Broken>> {
+    // The other keys are copied only once they are known to be arguments: most such
+    // objects are data (`{"name": "Uppsala", "id": 97510}`).
+    let rest = || {
+        map.iter()
+            .filter(|(key, _)| *key != name_key && !BOOKKEEPING_KEYS.contains(&key.as_str()))
+    };
+    let flat = cx
+        .tool(name)
+        .is_some_and(|tool| rest().all(|(key, _)| tool.parameter(key).is_some()));
+    match trust {
+        _ if flat => {
+            let arguments = rest().map(|(k, v)| (k.clone(), v.clone())).collect();
+            Some(Ok((Value::Object(arguments), false)))
+        }
+        Trust::Strong => Some(Ok((Value::Object(Map::new()), false))),
+        Trust::Weak => None,
+    }
 }
 
 /// A JSON Schema where arguments should be: the object is a tool definition.
@@ -277,10 +314,7 @@ fn arguments_of(
                 Err(error) => format!(
                     "not valid JSON ({} at character {} of the string)",
                     error.message,
-                    text[..super::scan::floor_boundary(text, error.pos)]
-                        .chars()
-                        .count()
-                        + 1
+                    text[..floor_boundary(text, error.pos)].chars().count() + 1
                 ),
                 Ok(_) => "JSON but not an object".to_owned(),
             };

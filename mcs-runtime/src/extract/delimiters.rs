@@ -14,16 +14,17 @@ use std::sync::OnceLock;
 
 use aho_corasick::{AhoCorasick, Input, MatchKind};
 
+use super::record::Cx;
 use super::scan::{floor_boundary, name_end, skip_ws, starts_at};
-use super::{Cx, pythonic, tagged, tokens, xml};
+use super::{pythonic, tagged, tokens, work, xml};
 
-/// A format parser: given the delimiter's start and end, records the calls and returns the
+/// A format reader: given the delimiter's start and end, records the calls and returns the
 /// end of the region it read, or `None` when the match is not its format after all.
 pub(crate) type Parser = fn(&mut Cx<'_>, usize, usize) -> Option<usize>;
 
 /// Delimiter → parser. Order does not matter: the longest match at the leftmost position
 /// wins (`<tool_call>` vs `<tool_calls>`, `<|tool_call>` vs `<|tool_call|>`).
-const SENTINELS: &[(&str, Parser)] = &[
+pub(crate) const DELIMITERS: &[(&str, Parser)] = &[
     ("<tool_call>", tagged::hermes),
     ("<|tool_call|>", tagged::granite),
     ("<function_call>", tagged::granite_fc),
@@ -59,7 +60,7 @@ fn automaton() -> Option<&'static AhoCorasick> {
         .get_or_init(|| {
             AhoCorasick::builder()
                 .match_kind(MatchKind::LeftmostLongest)
-                .build(SENTINELS.iter().map(|(pattern, _)| pattern))
+                .build(DELIMITERS.iter().map(|(pattern, _)| pattern))
                 .ok()
         })
         .as_ref()
@@ -75,10 +76,12 @@ pub(crate) fn scan(cx: &mut Cx<'_>) -> Vec<(usize, usize)> {
     let mut regions = Vec::new();
     let mut pos = 0;
     while pos < text.len() {
-        let Some(found) = automaton.find(Input::new(text).span(pos..text.len())) else {
+        let found = automaton.find(Input::new(text).span(pos..text.len()));
+        work::examined(found.as_ref().map_or(text.len(), |found| found.end()) - pos);
+        let Some(found) = found else {
             break;
         };
-        let Some((_, parser)) = SENTINELS.get(found.pattern().as_usize()) else {
+        let Some((_, parser)) = DELIMITERS.get(found.pattern().as_usize()) else {
             break;
         };
         let read = if opens_call(cx, found.start(), found.end()) {
