@@ -2,7 +2,7 @@
 
 use serde_json::{Map, Value, json};
 
-use super::{NOISE, add_notes, merge_all_of, note};
+use super::rewrite::{NOISE, add_notes, merge_all_of, note};
 use crate::schema::{self, definition_name, describe, render_value};
 
 /// The fields of Gemini's `Schema` (Gemini API reference, `Schema`): type, format, title,

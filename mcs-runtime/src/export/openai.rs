@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value, json};
 
-use super::{NOISE, add_notes, merge_all_of, note};
+use super::rewrite::{NOISE, add_notes, merge_all_of, note};
 use crate::schema;
 use crate::types::Tool;
 use crate::validate::accepts;

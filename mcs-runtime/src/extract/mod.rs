@@ -112,6 +112,7 @@ use crate::driver::LlmResponse;
 use crate::types::Tool;
 use native::MessageReading;
 use record::Cx;
+pub use record::ToolIndex;
 
 /// Finds every tool call in `response`.
 ///
@@ -119,26 +120,45 @@ use record::Cx;
 /// count calls to them, and XML-like formats convert argument values with their schemas.
 /// Never panics, and takes time roughly linear in the size of the output.
 pub fn extract(response: LlmResponse<'_>, tools: &[Tool]) -> Extraction {
+    extract_with(response, tools, None)
+}
+
+/// [`extract`], looking tools up through `index` instead of scanning `tools`: what
+/// `process_llm_response` uses, so that an output costs the same for 1,000 tools as for 10.
+/// An index that disagrees with `tools` falls back to a scan.
+pub fn extract_indexed(
+    response: LlmResponse<'_>,
+    tools: &[Tool],
+    index: ToolIndex<'_>,
+) -> Extraction {
+    extract_with(response, tools, Some(index))
+}
+
+fn extract_with(
+    response: LlmResponse<'_>,
+    tools: &[Tool],
+    index: Option<ToolIndex<'_>>,
+) -> Extraction {
     match response {
-        LlmResponse::Text(text) => extract_text(text, tools),
-        LlmResponse::Message(message) => match native::read_message(message, tools) {
+        LlmResponse::Text(text) => extract_text(text, tools, index),
+        LlmResponse::Message(message) => match native::read_message(message, tools, index) {
             MessageReading::Read(extraction) => extraction,
-            MessageReading::Text(text) => extract_text(text, tools),
+            MessageReading::Text(text) => extract_text(text, tools, index),
         },
     }
 }
 
 /// Extraction from text.
-fn extract_text(text: &str, tools: &[Tool]) -> Extraction {
-    if let Some(extraction) = native::pasted_payload(text, tools) {
+fn extract_text(text: &str, tools: &[Tool], index: Option<ToolIndex<'_>>) -> Extraction {
+    if let Some(extraction) = native::pasted_payload(text, tools, index) {
         return extraction;
     }
-    let mut whole = Cx::new(text, tools);
+    let mut whole = Cx::new(text, tools).indexed(index);
     if bare_json::whole_value(&mut whole) {
         return whole.finish(CallSource::Text);
     }
     let visible = scan::blank_reasoning(text);
-    let mut cx = Cx::new(&visible, tools);
+    let mut cx = Cx::new(&visible, tools).indexed(index);
     let regions = delimiters::scan(&mut cx);
     let mut cursor = 0;
     for (start, end) in regions {

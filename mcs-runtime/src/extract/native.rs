@@ -10,7 +10,7 @@ use serde_json::{Map, Value};
 use super::call_shape::{Trust, calls_in, kind_of};
 use super::extraction::{CallFormat, CallSource, Extraction};
 use super::json::parse_whole;
-use super::record::{Broken, Cx, Outcome, RawCall};
+use super::record::{Broken, Cx, Outcome, RawCall, ToolIndex};
 use super::scan::{clean_name, floor_boundary};
 use super::work;
 use crate::types::Tool;
@@ -45,11 +45,15 @@ pub(crate) enum MessageReading<'v> {
 }
 
 /// Calls in a provider-native message; see the [module docs](super) for the rules.
-pub(crate) fn read_message<'v>(message: &'v Value, tools: &[Tool]) -> MessageReading<'v> {
+pub(crate) fn read_message<'v>(
+    message: &'v Value,
+    tools: &[Tool],
+    index: Option<ToolIndex<'_>>,
+) -> MessageReading<'v> {
     if let Value::String(text) = message {
         return MessageReading::Text(text);
     }
-    let mut cx = Cx::new("", tools);
+    let mut cx = Cx::new("", tools).indexed(index);
     if let Some(shape) = shape_of(message) {
         let source = read_shape(&mut cx, shape);
         return MessageReading::Read(cx.finish(source));
@@ -72,7 +76,11 @@ pub(crate) fn read_message<'v>(message: &'v Value, tools: &[Tool]) -> MessageRea
 /// A text that is a whole provider payload, read as that message is; the source stays
 /// [`CallSource::Text`] because the reply goes back as text. `None` when the text is not
 /// one (most texts, decided without parsing them).
-pub(crate) fn pasted_payload(text: &str, tools: &[Tool]) -> Option<Extraction> {
+pub(crate) fn pasted_payload(
+    text: &str,
+    tools: &[Tool],
+    index: Option<ToolIndex<'_>>,
+) -> Option<Extraction> {
     let trimmed = text.trim();
     let object = trimmed.starts_with('{') && trimmed.ends_with('}');
     let list = trimmed.starts_with('[') && trimmed.ends_with(']');
@@ -82,7 +90,7 @@ pub(crate) fn pasted_payload(text: &str, tools: &[Tool]) -> Option<Extraction> {
     work::examined(trimmed.len());
     let value: Value = serde_json::from_str(trimmed).ok()?;
     let shape = pasted_shape(&value)?;
-    let mut cx = Cx::new("", tools);
+    let mut cx = Cx::new("", tools).indexed(index);
     read_shape(&mut cx, shape);
     Some(cx.finish(CallSource::Text))
 }

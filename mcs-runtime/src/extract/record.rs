@@ -13,6 +13,10 @@ use super::extraction::{
 use super::scan;
 use crate::types::Tool;
 
+/// Where a tool is in the caller's list, by name: a driver's own index
+/// ([`ToolDriver::tool_position`](crate::ToolDriver::tool_position)).
+pub type ToolIndex<'a> = &'a (dyn Fn(&str) -> Option<usize> + Sync);
+
 /// How many positions one text has located (line and column) before details fall back to
 /// byte offsets, which cost nothing.
 const MAX_LOCATED: usize = 256;
@@ -69,6 +73,8 @@ pub(crate) struct Cx<'t> {
     items: Vec<(usize, Item)>,
     malformed: usize,
     located: Cell<usize>,
+    /// The caller's name index, if it has one (see [`super::extract_indexed`]).
+    index: Option<ToolIndex<'t>>,
 }
 
 impl<'t> Cx<'t> {
@@ -79,12 +85,25 @@ impl<'t> Cx<'t> {
             items: Vec::new(),
             malformed: 0,
             located: Cell::new(0),
+            index: None,
         }
+    }
+
+    /// Looks tools up through `index` (when given) instead of scanning.
+    pub(crate) fn indexed(mut self, index: Option<ToolIndex<'t>>) -> Self {
+        self.index = index;
+        self
     }
 
     /// The tool called `name`, if the caller knows it.
     pub(crate) fn tool(&self, name: &str) -> Option<&'t Tool> {
-        self.tools.iter().find(|tool| tool.name() == name)
+        let Some(index) = self.index else {
+            return self.tools.iter().find(|tool| tool.name() == name);
+        };
+        match self.tools.get(index(name)?) {
+            Some(tool) if tool.name() == name => Some(tool),
+            _ => self.tools.iter().find(|tool| tool.name() == name),
+        }
     }
 
     pub(crate) fn is_known(&self, name: &str) -> bool {

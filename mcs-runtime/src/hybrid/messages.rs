@@ -6,7 +6,7 @@
 
 use serde_json::{Value, json};
 
-use super::process::Outcome;
+use super::outcome::Outcome;
 use crate::driver::LlmResponse;
 use crate::extract::CallSource;
 

@@ -5,46 +5,14 @@ use std::fmt::Write as _;
 use serde_json::{Map, Value, json};
 
 use super::messages;
-use super::{HybridOptions, UnknownToolPolicy};
+use super::options::{HybridOptions, UnknownToolPolicy};
+use super::outcome::{Failure, Outcome};
 use crate::driver::{LlmResponse, ToolDriver};
 use crate::error::ToolError;
 use crate::extract::{self, CallSource, FoundCall, MalformedCall};
 use crate::prompt::{CALL_FORMAT, DESCRIBE_TOOL, describe_tool};
 use crate::types::{DriverResponse, Tool, ToolCallRecord};
 use crate::validate;
-
-/// What became of one call this driver took.
-#[derive(Debug)]
-pub(super) struct Outcome {
-    pub name: String,
-    pub arguments: Value,
-    pub id: Option<String>,
-    pub result: Result<Value, Failure>,
-}
-
-/// Why a call this driver took produced no result.
-#[derive(Debug)]
-pub(super) enum Failure {
-    /// Recognisably a call, but unreadable.
-    Unreadable(String),
-    /// The tool does not exist here (only under [`UnknownToolPolicy::Reject`]).
-    Unknown(ToolError),
-    /// The arguments do not fit the tool's schema.
-    Invalid(ToolError),
-    /// The tool ran and failed.
-    Failed(ToolError),
-}
-
-impl Failure {
-    pub(super) fn text(&self) -> String {
-        match self {
-            Failure::Unreadable(detail) => detail.clone(),
-            Failure::Unknown(error) | Failure::Invalid(error) | Failure::Failed(error) => {
-                error.to_string()
-            }
-        }
-    }
-}
 
 /// Finds the tool calls in `response`, executes the ones `driver` owns, and says what
 /// happened.
@@ -62,7 +30,8 @@ pub async fn process_llm_response<D: ToolDriver + ?Sized>(
     response: LlmResponse<'_>,
 ) -> DriverResponse {
     let tools = driver.list_tools();
-    let mut extraction = extract::extract(response, &tools);
+    let index = |name: &str| driver.tool_position(name);
+    let mut extraction = extract::extract_indexed(response, &tools, &index);
     if extraction.is_empty() {
         return DriverResponse::default();
     }

@@ -4,7 +4,7 @@
 
 use serde_json::{Value, json};
 
-use super::{LlmClient, LlmError};
+use super::client::{LlmClient, LlmError};
 use crate::driver::Driver;
 use crate::types::ToolCallRecord;
 

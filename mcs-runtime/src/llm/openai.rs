@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use super::{LlmClient, LlmError, ModelTurn};
+use super::client::{LlmClient, LlmError, ModelTurn};
 use crate::driver::BoxFuture;
 
 /// How tools reach the model.
@@ -133,7 +133,7 @@ impl OpenAiClient {
             })?;
         Ok(match self.mode {
             ToolMode::Native(_) => ModelTurn::Native(message),
-            ToolMode::Prompt => ModelTurn::Text(super::message_text(&message)),
+            ToolMode::Prompt => ModelTurn::Text(super::client::message_text(&message)),
         })
     }
 }

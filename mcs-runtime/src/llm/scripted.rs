@@ -4,7 +4,7 @@ use std::sync::Mutex;
 
 use serde_json::Value;
 
-use super::{LlmClient, LlmError, ModelTurn};
+use super::client::{LlmClient, LlmError, ModelTurn};
 use crate::driver::BoxFuture;
 
 /// Answers with the turns it was given, in order, and remembers what it was sent.

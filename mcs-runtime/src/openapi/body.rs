@@ -2,10 +2,10 @@
 
 use serde_json::{Map, Value, json};
 
-use super::document::Reader;
 use super::error::OpenApiError;
 use super::keywords::{FILE_DESCRIPTION, file_schema};
 use super::params::{ParamIn, ParamSpec, describe, schema as param_schema};
+use super::reader::Reader;
 use super::schema::SchemaBuilder;
 use super::source::Loc;
 use crate::rest::{BodyArgument, BodyEncoding, RequestBody};

@@ -5,7 +5,9 @@ use std::path::Path;
 
 use crate::rest::RestDriver;
 
-use super::{Document, OpenApiError, ReadOptions, read_file, read_str};
+use super::error::OpenApiError;
+use super::options::{Document, ReadOptions};
+use super::read::{read_file, read_str};
 
 /// A REST driver for a document a program only gets while it runs (a user-supplied file or
 /// URL, a plugin directory): the reference SDK's only mode.

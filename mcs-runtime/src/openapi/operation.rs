@@ -4,10 +4,10 @@
 use serde_json::{Map, Value, json};
 
 use super::body::{self, BodyArg};
-use super::document::Reader;
 use super::error::OpenApiError;
 use super::names::cap_text;
 use super::params::{self, ParamIn};
+use super::reader::Reader;
 use super::schema::SchemaBuilder;
 use super::security::Schemes;
 use super::source::Loc;

@@ -3,9 +3,9 @@
 
 use serde_json::{Map, Value, json};
 
-use super::document::Reader;
 use super::error::OpenApiError;
 use super::names::cap_text;
+use super::reader::Reader;
 use super::schema::SchemaBuilder;
 use super::source::Loc;
 use crate::rest::{Location, Parameter, Style};

@@ -10,13 +10,13 @@ use std::collections::{HashMap, HashSet};
 
 use serde_json::{Map, Value, json};
 
-use super::document::Reader;
 use super::error::{OpenApiError, last_token};
 use super::keywords::{
     ANNOTATIONS, CHILD_SCHEMA, IN_PLACE_SCHEMA, PLAIN_KEYWORDS, SCHEMA_LISTS, clean_type, def_ref,
     file_schema, is_file_type, is_nullable, make_nullable, push_example, with_key,
 };
 use super::names::{cap_text, def_name};
+use super::reader::Reader;
 use super::source::{Loc, ref_of};
 
 /// Schemas nested deeper than this are cut (to a schema accepting anything, saying so):

@@ -4,8 +4,8 @@ use std::collections::HashSet;
 
 use serde_json::Value;
 
-use super::document::Reader;
 use super::error::OpenApiError;
+use super::reader::Reader;
 use super::source::Loc;
 use crate::rest::{Location, SchemeKind, SecurityRequirement, SecurityScheme};
 

@@ -8,7 +8,7 @@ use crate::driver::ToolDriver;
 use crate::types::Tool;
 
 use super::naming::namespaced;
-use super::{ConflictPolicy, OrchestratorError};
+use super::policy::{ConflictPolicy, OrchestratorError};
 
 /// A registered driver.
 #[derive(Clone)]

@@ -15,6 +15,7 @@ use crate::schema::describe_received;
 use crate::types::{Binding, DriverMeta, DriverResponse, Tool};
 
 use super::auth::{Credential, Credentials, Secret};
+use super::settings::Settings;
 use super::table::{Api, Operation, Text};
 use super::transport::HttpTransport;
 use super::{request, response};
@@ -23,35 +24,6 @@ use super::{request, response};
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
 /// The default limit on a response body: 10 MiB.
 pub const DEFAULT_MAX_RESPONSE_BYTES: usize = 10 * 1024 * 1024;
-
-/// What a driver is configured with, beyond its table.
-#[derive(Clone)]
-pub(crate) struct Settings {
-    pub base_url: Option<String>,
-    pub server_variables: Vec<(String, String)>,
-    pub credentials: Credentials,
-    pub headers: Vec<(String, String)>,
-    pub timeout: Duration,
-    pub max_response_bytes: usize,
-    pub file_root: Option<PathBuf>,
-}
-
-/// Headers given with `with_header` often carry credentials of their own (`X-Api-Key`,
-/// a pre-built `Authorization`), so only their names are shown, as in `HttpRequest`.
-impl std::fmt::Debug for Settings {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let headers: Vec<&str> = self.headers.iter().map(|(name, _)| name.as_str()).collect();
-        f.debug_struct("Settings")
-            .field("base_url", &self.base_url)
-            .field("server_variables", &self.server_variables)
-            .field("credentials", &self.credentials)
-            .field("headers", &headers)
-            .field("timeout", &self.timeout)
-            .field("max_response_bytes", &self.max_response_bytes)
-            .field("file_root", &self.file_root)
-            .finish()
-    }
-}
 
 /// The table: `'static` rows from generated code, or rows read at run time.
 #[derive(Clone, Debug)]
@@ -240,7 +212,7 @@ impl RestDriver {
     #[cfg(feature = "http")]
     #[must_use]
     pub fn with_http_client(self, client: reqwest::Client) -> Self {
-        self.with_transport(Arc::new(super::ReqwestTransport::new(client)))
+        self.with_transport(Arc::new(super::transport::ReqwestTransport::new(client)))
     }
 
     /// How the driver talks to models (prompts, unknown-tool policy).
@@ -348,7 +320,7 @@ impl RestDriver {
 
 #[cfg(feature = "http")]
 fn default_transport() -> Option<Arc<dyn HttpTransport>> {
-    Some(Arc::new(super::ReqwestTransport::default()))
+    Some(Arc::new(super::transport::ReqwestTransport::default()))
 }
 
 #[cfg(not(feature = "http"))]

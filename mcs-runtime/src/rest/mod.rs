@@ -26,6 +26,7 @@ mod generated;
 mod params;
 mod request;
 mod response;
+mod settings;
 mod table;
 mod transport;
 

@@ -8,10 +8,10 @@ use crate::schema::describe_received;
 
 use super::auth::{Placement, placements};
 use super::body::{encode, take_body};
-use super::driver::Settings;
 use super::params::{
     cookie_pair, header_value, is_dot_segment, path_value, query_pairs, unsafe_header_char,
 };
+use super::settings::Settings;
 use super::table::{Api, Location, Operation};
 use super::transport::HttpRequest;
 

@@ -1,0 +1,109 @@
+//! What every model client is: the [`LlmClient`] trait, a model's turn, and its errors.
+
+use serde_json::Value;
+
+use crate::driver::{BoxFuture, LlmResponse};
+
+/// One answer of a model.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ModelTurn {
+    /// The text the model wrote (tool calls, if any, are written in it).
+    Text(String),
+    /// The provider's native assistant message, for models called with native tools.
+    Native(Value),
+}
+
+impl ModelTurn {
+    /// The turn as drivers take it.
+    pub fn as_response(&self) -> LlmResponse<'_> {
+        match self {
+            ModelTurn::Text(text) => LlmResponse::Text(text),
+            ModelTurn::Native(message) => LlmResponse::Message(message),
+        }
+    }
+
+    /// The assistant message to append to the history when the turn is a final answer.
+    pub fn to_message(&self) -> Value {
+        match self {
+            ModelTurn::Text(text) => serde_json::json!({"role": "assistant", "content": text}),
+            ModelTurn::Native(message) => message.clone(),
+        }
+    }
+
+    /// The text of the turn: the text itself, or a native message's text content.
+    pub fn text(&self) -> String {
+        match self {
+            ModelTurn::Text(text) => text.clone(),
+            ModelTurn::Native(message) => message_text(message),
+        }
+    }
+}
+
+/// The text content of a chat message (`content` as a string, or the text parts of a list).
+pub fn message_text(message: &Value) -> String {
+    match message.get("content") {
+        Some(Value::String(text)) => text.clone(),
+        Some(Value::Array(parts)) => parts
+            .iter()
+            .filter_map(|part| part.get("text").and_then(Value::as_str))
+            .collect::<Vec<_>>()
+            .join(""),
+        _ => String::new(),
+    }
+}
+
+/// Why a model could not be asked.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum LlmError {
+    /// The request did not get an answer (connection, timeout, TLS).
+    #[error("the model server could not be reached: {0}")]
+    Transport(String),
+    /// The server answered with an error status.
+    #[error("the model server answered {status}: {body}")]
+    Status {
+        /// The HTTP status code.
+        status: u16,
+        /// The start of the response body.
+        body: String,
+    },
+    /// The server answered, but not in the expected shape.
+    #[error("the model server's answer could not be read: {0}")]
+    Protocol(String),
+    /// A scripted client ran out of answers.
+    #[error("the scripted model has no answer left (it had {0})")]
+    ScriptExhausted(usize),
+    /// The client is not configured.
+    #[error("the model client is not configured: {0}")]
+    Config(String),
+}
+
+/// A model behind some API. Implementations are cheap to share (`Send + Sync`).
+pub trait LlmClient: Send + Sync {
+    /// The model's name, used to pick per-model prompts; `None` if unknown.
+    fn model(&self) -> Option<&str>;
+
+    /// Sends the conversation (chat messages, system prompt first) and returns the model's
+    /// answer.
+    fn complete<'a>(&'a self, messages: &'a [Value]) -> BoxFuture<'a, Result<ModelTurn, LlmError>>;
+}
+
+impl<T: LlmClient + ?Sized> LlmClient for std::sync::Arc<T> {
+    fn model(&self) -> Option<&str> {
+        (**self).model()
+    }
+
+    fn complete<'a>(&'a self, messages: &'a [Value]) -> BoxFuture<'a, Result<ModelTurn, LlmError>> {
+        (**self).complete(messages)
+    }
+}
+
+impl<T: LlmClient + ?Sized> LlmClient for Box<T> {
+    fn model(&self) -> Option<&str> {
+        (**self).model()
+    }
+
+    fn complete<'a>(&'a self, messages: &'a [Value]) -> BoxFuture<'a, Result<ModelTurn, LlmError>> {
+        (**self).complete(messages)
+    }
+}
