@@ -382,3 +382,39 @@ async fn corpus_through_process_llm_response() {
         "handled {handled}, passed through {passed_through}"
     );
 }
+
+/// Extraction through a caller's name index gives what the scan gives, also when the index
+/// is wrong (it answers for a list that has changed since).
+#[test]
+fn an_index_finds_what_the_scan_finds() {
+    use mcs_runtime::extract::{extract, extract_indexed};
+    let tools: Vec<mcs_runtime::Tool> = ["get_weather", "search", "lookup"]
+        .iter()
+        .map(|name| {
+            mcs_runtime::Tool::new(*name, "A tool.").with_parameter(
+                mcs_runtime::ToolParameter::new("city", "")
+                    .with_schema(serde_json::json!({"type": "integer"})),
+            )
+        })
+        .collect();
+    let right = |name: &str| tools.iter().position(|t| t.name() == name);
+    let wrong = |_: &str| Some(0);
+    for text in [
+        r#"{"name": "search", "arguments": {"city": "12"}}"#,
+        "<function=lookup><parameter=city>7</parameter></function>",
+        "[get_weather(city=3)]",
+        "Action: search\nAction Input: {\"city\": 4}",
+    ] {
+        let scanned = extract(text.into(), &tools);
+        assert_eq!(
+            extract_indexed(text.into(), &tools, &right),
+            scanned,
+            "{text}"
+        );
+        assert_eq!(
+            extract_indexed(text.into(), &tools, &wrong),
+            scanned,
+            "{text}"
+        );
+    }
+}

@@ -292,59 +292,11 @@ impl Gemini<'_> {
         let mut notes = Vec::new();
         match kind {
             "object" => {
-                let properties = match object.shift_remove("properties") {
-                    Some(Value::Object(properties)) => properties,
-                    _ => Map::new(),
-                };
-                if properties.is_empty() {
-                    let what = match object.get("additionalProperties") {
-                        Some(values @ Value::Object(_)) => {
-                            let values = self.resolved(values);
-                            format!(
-                                "a JSON object whose member values are each {}",
-                                describe(values)
-                            )
-                        }
-                        _ => "a JSON object".to_owned(),
-                    };
-                    object.shift_remove("type");
-                    return free_form(object, &what);
-                }
-                let mut converted = Map::new();
-                for (name, property) in &properties {
-                    converted.insert(name.clone(), self.convert(property));
-                }
-                if let Some(Value::Array(required)) = object.get_mut("required") {
-                    required
-                        .retain(|name| name.as_str().is_some_and(|n| converted.contains_key(n)));
-                }
-                object.insert("properties".to_owned(), Value::Object(converted));
-                // `required` reads best after the properties it names.
-                if let Some(required) = object.shift_remove("required") {
-                    object.insert("required".to_owned(), required);
-                }
-                if let Some(extra) = object.shift_remove("additionalProperties")
-                    && (extra.is_object() || extra == Value::Bool(true))
-                {
-                    notes.push("other members are allowed too".to_owned());
+                if let Err(free) = self.convert_object(&mut object, &mut notes) {
+                    return free;
                 }
             }
-            "array" => match object.shift_remove("prefixItems") {
-                Some(Value::Array(prefix)) if !prefix.is_empty() => {
-                    let shown: Vec<String> = prefix.iter().map(describe).collect();
-                    notes.push(format!("in this order: {}", shown.join(", ")));
-                    let alternatives: Vec<Value> =
-                        prefix.iter().map(|item| self.convert(item)).collect();
-                    object.insert("items".to_owned(), json!({ "anyOf": alternatives }));
-                }
-                _ => {
-                    let items = match object.get("items") {
-                        Some(items) if items.is_object() => self.convert(items),
-                        _ => json!({ "description": "Any JSON value." }),
-                    };
-                    object.insert("items".to_owned(), items);
-                }
-            },
+            "array" => self.convert_array(&mut object, &mut notes),
             _ => {}
         }
         enum_to_notes(&mut object, &mut notes);
@@ -371,6 +323,71 @@ impl Gemini<'_> {
         keep_supported(&mut object, &mut notes);
         add_notes(&mut object, &notes);
         Value::Object(object)
+    }
+
+    /// An object's properties converted; `Err` with the free-form stand-in when it has none
+    /// (Gemini cannot take an object schema without properties).
+    fn convert_object(
+        &mut self,
+        object: &mut Map<String, Value>,
+        notes: &mut Vec<String>,
+    ) -> Result<(), Value> {
+        let properties = match object.shift_remove("properties") {
+            Some(Value::Object(properties)) => properties,
+            _ => Map::new(),
+        };
+        if properties.is_empty() {
+            let what = match object.get("additionalProperties") {
+                Some(values @ Value::Object(_)) => {
+                    let values = self.resolved(values);
+                    format!(
+                        "a JSON object whose member values are each {}",
+                        describe(values)
+                    )
+                }
+                _ => "a JSON object".to_owned(),
+            };
+            object.shift_remove("type");
+            return Err(free_form(std::mem::take(object), &what));
+        }
+        let mut converted = Map::new();
+        for (name, property) in &properties {
+            converted.insert(name.clone(), self.convert(property));
+        }
+        if let Some(Value::Array(required)) = object.get_mut("required") {
+            required.retain(|name| name.as_str().is_some_and(|n| converted.contains_key(n)));
+        }
+        object.insert("properties".to_owned(), Value::Object(converted));
+        // `required` reads best after the properties it names.
+        if let Some(required) = object.shift_remove("required") {
+            object.insert("required".to_owned(), required);
+        }
+        if let Some(extra) = object.shift_remove("additionalProperties")
+            && (extra.is_object() || extra == Value::Bool(true))
+        {
+            notes.push("other members are allowed too".to_owned());
+        }
+        Ok(())
+    }
+
+    /// An array's items converted; a tuple (`prefixItems`) becomes alternatives and a note.
+    fn convert_array(&mut self, object: &mut Map<String, Value>, notes: &mut Vec<String>) {
+        match object.shift_remove("prefixItems") {
+            Some(Value::Array(prefix)) if !prefix.is_empty() => {
+                let shown: Vec<String> = prefix.iter().map(describe).collect();
+                notes.push(format!("in this order: {}", shown.join(", ")));
+                let alternatives: Vec<Value> =
+                    prefix.iter().map(|item| self.convert(item)).collect();
+                object.insert("items".to_owned(), json!({ "anyOf": alternatives }));
+            }
+            _ => {
+                let items = match object.get("items") {
+                    Some(items) if items.is_object() => self.convert(items),
+                    _ => json!({ "description": "Any JSON value." }),
+                };
+                object.insert("items".to_owned(), items);
+            }
+        }
     }
 
     /// `schema`, or its definition when it is a reference.

@@ -468,7 +468,7 @@ mod tests {
     use crate::extract::MAX_MALFORMED;
 
     fn read(message: &Value) -> Extraction {
-        match read_message(message, &[]) {
+        match read_message(message, &[], None) {
             MessageReading::Read(extraction) => extraction,
             MessageReading::Text(text) => panic!("read as text: {text}"),
         }
@@ -505,7 +505,7 @@ mod tests {
         let long = plain.replacen('{', &padding, 1);
         let long_escaped = escaped.replacen('{', &padding, 1);
         for text in [plain, &escaped, &long, &long_escaped] {
-            let extraction = pasted_payload(text, &[]).unwrap_or_else(|| panic!("{text}"));
+            let extraction = pasted_payload(text, &[], None).unwrap_or_else(|| panic!("{text}"));
             assert_eq!(extraction.source, CallSource::Text);
             assert_eq!(extraction.calls.len(), 1, "{text}");
         }
@@ -517,6 +517,6 @@ mod tests {
             r#"{{"tool": "f", "arguments": {{"q": "{}"}}}}"#,
             "y".repeat(600)
         )));
-        assert!(pasted_payload(r#"{"tool": "f", "arguments": {}}"#, &[]).is_none());
+        assert!(pasted_payload(r#"{"tool": "f", "arguments": {}}"#, &[], None).is_none());
     }
 }

@@ -65,35 +65,8 @@ pub(crate) fn read(sources: &Sources, options: &ReadOptions) -> Result<Document,
     dedupe(&mut names);
 
     let schemes = Schemes::read(&reader);
-    let mut operations = Vec::new();
-    let mut used_schemes = HashSet::new();
-    for (candidate, name) in candidates.iter().zip(names) {
-        if !options.include_tags.is_empty()
-            && !candidate
-                .tags()
-                .iter()
-                .any(|t| options.include_tags.contains(t))
-        {
-            continue;
-        }
-        let excluded = options
-            .exclude_operations
-            .iter()
-            .any(|x| *x == name || Some(x.as_str()) == candidate.operation_id());
-        if excluded {
-            continue;
-        }
-        match operation::build(&reader, &schemes, candidate, name) {
-            Ok(operation) => {
-                for requirement in operation.security.iter() {
-                    used_schemes.extend(requirement.schemes.iter().map(ToString::to_string));
-                }
-                operations.push(operation);
-            }
-            Err(error) if options.lenient => skipped.push(skip(sources, candidate.label(), error)),
-            Err(error) => return Err(error),
-        }
-    }
+    let (operations, used_schemes) =
+        build_operations(&reader, &schemes, &candidates, names, &mut skipped)?;
 
     Ok(Document {
         api: Api {
@@ -107,6 +80,47 @@ pub(crate) fn read(sources: &Sources, options: &ReadOptions) -> Result<Document,
         skipped,
         files: sources.files_read(),
     })
+}
+
+/// The operations the filters keep, built; in lenient mode one that fails is skipped. Also
+/// the names of the security schemes they use.
+fn build_operations(
+    reader: &Reader<'_>,
+    schemes: &Schemes,
+    candidates: &[Candidate<'_>],
+    names: Vec<String>,
+    skipped: &mut Vec<Skipped>,
+) -> Result<(Vec<crate::rest::Operation>, HashSet<String>), OpenApiError> {
+    let options = reader.options;
+    let mut operations = Vec::new();
+    let mut used_schemes = HashSet::new();
+    for (candidate, name) in candidates.iter().zip(names) {
+        let tagged = options.include_tags.is_empty()
+            || candidate
+                .tags()
+                .iter()
+                .any(|t| options.include_tags.contains(t));
+        let excluded = options
+            .exclude_operations
+            .iter()
+            .any(|x| *x == name || Some(x.as_str()) == candidate.operation_id());
+        if !tagged || excluded {
+            continue;
+        }
+        match operation::build(reader, schemes, candidate, name) {
+            Ok(operation) => {
+                for requirement in operation.security.iter() {
+                    used_schemes.extend(requirement.schemes.iter().map(ToString::to_string));
+                }
+                operations.push(operation);
+            }
+            Err(error) if options.lenient => {
+                skipped.push(skip(reader.sources, candidate.label(), error));
+            }
+            Err(error) => return Err(error),
+        }
+    }
+    Ok((operations, used_schemes))
 }
 
 fn skip(sources: &Sources, operation: String, error: OpenApiError) -> Skipped {
