@@ -8,10 +8,10 @@
 //! A scripted model plays the part unless `MCS_LLM_BASE_URL` names an OpenAI-compatible
 //! server (`MCS_LLM_MODEL`, `MCS_LLM_API_KEY` as in the conversation example).
 
-use mcs::llm::{Conversation, LlmClient, OpenAiClient, ScriptedClient, StopReason};
-use mcs::{Driver, ToolDriver};
-use serde_json::Value;
+use mcs::ToolDriver;
+use mcs::llm::ScriptedClient;
 
+mod converse;
 mod shop;
 
 mcs::include_driver!("petstore.rs");
@@ -56,29 +56,6 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         .await?;
     println!("\nget_pet(1) = {first}\nlist_pets(tags: [dog]) = {dogs}\n");
 
-    let client: Box<dyn LlmClient> = match OpenAiClient::from_env()? {
-        Some(client) => Box::new(client),
-        None => {
-            println!("(scripted model; set MCS_LLM_BASE_URL to use a real one)\n");
-            Box::new(scripted_model())
-        }
-    };
-    let conversation = Conversation::new(&shop as &dyn Driver)
-        .max_rounds(8)
-        .max_retries(2);
-    let opening = conversation.opening(client.model(), REQUEST);
-    let transcript = conversation.run(client.as_ref(), opening).await?;
-    for message in transcript.messages.iter().skip(1) {
-        let role = message.get("role").and_then(Value::as_str).unwrap_or("?");
-        let content = match message.get("content") {
-            Some(Value::String(text)) => text.clone(),
-            _ => message.to_string(),
-        };
-        println!("[{role}]\n{content}\n");
-    }
-    println!("---\n{}", transcript.summary());
-    if transcript.stop != StopReason::Answered {
-        return Err("the model did not reach an answer".into());
-    }
+    converse::converse(&shop, scripted_model(), REQUEST).await?;
     Ok(())
 }

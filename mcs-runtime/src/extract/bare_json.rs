@@ -1,4 +1,4 @@
-//! JSON calls without a delimiter: a text that is one JSON value ([`whole_value`], the
+//! JSON calls without a delimiter: a text that is one JSON value ([`whole_parsed`], the
 //! answer the default system prompt asks for), and JSON values in prose or fences
 //! ([`calls_in_gap`]). Only call-shaped values count (see `call_shape`, with weak trust);
 //! broken JSON counts when it is recognisably a call.
@@ -102,25 +102,28 @@ fn json_finding(
     Some(Finding { start, end, items })
 }
 
-/// Reads a text that is one JSON value and nothing else (blank space aside): the answer
+/// The text parsed as one JSON value (an object or a list), with where it starts and ends;
+/// `None` when it is not one.
+pub(crate) fn whole_json(text: &str) -> Option<(Value, usize, usize)> {
+    let trimmed = text.trim_start_matches(JSON_BLANK);
+    let start = text.len() - trimmed.len();
+    let trimmed = trimmed.trim_end_matches(JSON_BLANK);
+    if !matches!(trimmed.as_bytes().first(), Some(b'{' | b'[')) {
+        return None;
+    }
+    work::examined(trimmed.len());
+    let value = serde_json::from_str::<Value>(trimmed).ok()?;
+    Some((value, start, start + trimmed.len()))
+}
+
+/// Reads a text that is one JSON value (parsed by [`whole_json`]) and nothing else (blank space aside): the answer
 /// the system prompt asks for, so the most common output of all. It is read with one
 /// strict parse and none of the scans for other formats: nothing outside the value can
 /// hold another call, and what its strings hold (a `<tool_call>` tag, a `</think>`, an
 /// `Action:` line) is data, not a delimiter. Returns whether the text was such a value
 /// and call-shaped; if not, nothing is recorded and the full scan decides.
-pub(crate) fn whole_value(cx: &mut Cx<'_>) -> bool {
-    let text = cx.text;
-    let trimmed = text.trim_start_matches(JSON_BLANK);
-    let start = text.len() - trimmed.len();
-    let trimmed = trimmed.trim_end_matches(JSON_BLANK);
-    if !matches!(trimmed.as_bytes().first(), Some(b'{' | b'[')) {
-        return false;
-    }
-    work::examined(trimmed.len());
-    let Ok(value) = serde_json::from_str::<Value>(trimmed) else {
-        return false;
-    };
-    let Some(finding) = json_finding(cx, &value, start, start + trimmed.len(), false) else {
+pub(crate) fn whole_parsed(cx: &mut Cx<'_>, value: &Value, start: usize, end: usize) -> bool {
+    let Some(finding) = json_finding(cx, value, start, end, false) else {
         return false;
     };
     for (at, format, outcome) in finding.items {
@@ -153,7 +156,9 @@ mod tests {
     use crate::extract::extract;
 
     fn whole(text: &str) -> bool {
-        whole_value(&mut Cx::new(text, &[]))
+        whole_json(text).is_some_and(|(value, start, end)| {
+            whole_parsed(&mut Cx::new(text, &[]), &value, start, end)
+        })
     }
 
     #[test]

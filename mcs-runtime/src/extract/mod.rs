@@ -150,12 +150,16 @@ fn extract_with(
 
 /// Extraction from text.
 fn extract_text(text: &str, tools: &[Tool], index: Option<ToolIndex<'_>>) -> Extraction {
-    if let Some(extraction) = native::pasted_payload(text, tools, index) {
-        return extraction;
-    }
-    let mut whole = Cx::new(text, tools).indexed(index);
-    if bare_json::whole_value(&mut whole) {
-        return whole.finish(CallSource::Text);
+    // A text that is one JSON value is parsed once: as a pasted provider payload, else as
+    // the bare call the system prompt asks for, else left to the full scan.
+    if let Some((value, start, end)) = bare_json::whole_json(text) {
+        if let Some(extraction) = native::pasted_value(&value, tools, index) {
+            return extraction;
+        }
+        let mut whole = Cx::new(text, tools).indexed(index);
+        if bare_json::whole_parsed(&mut whole, &value, start, end) {
+            return whole.finish(CallSource::Text);
+        }
     }
     let visible = scan::blank_reasoning(text);
     let mut cx = Cx::new(&visible, tools).indexed(index);

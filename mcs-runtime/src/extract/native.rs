@@ -12,7 +12,6 @@ use super::extraction::{CallFormat, CallSource, Extraction};
 use super::json::parse_whole;
 use super::record::{Broken, Cx, Outcome, RawCall, ToolIndex};
 use super::scan::{clean_name, floor_boundary};
-use super::work;
 use crate::types::Tool;
 
 /// Anthropic content block types.
@@ -73,23 +72,15 @@ pub(crate) fn read_message<'v>(
     MessageReading::Read(Extraction::default())
 }
 
-/// A text that is a whole provider payload, read as that message is; the source stays
-/// [`CallSource::Text`] because the reply goes back as text. `None` when the text is not
-/// one (most texts, decided without parsing them).
-pub(crate) fn pasted_payload(
-    text: &str,
+/// A text that is a whole provider payload (already parsed), read as that message is; the
+/// source stays [`CallSource::Text`] because the reply goes back as text. `None` when the
+/// value is not one.
+pub(crate) fn pasted_value(
+    value: &Value,
     tools: &[Tool],
     index: Option<ToolIndex<'_>>,
 ) -> Option<Extraction> {
-    let trimmed = text.trim();
-    let object = trimmed.starts_with('{') && trimmed.ends_with('}');
-    let list = trimmed.starts_with('[') && trimmed.ends_with(']');
-    if !(object || list) || !may_look_native(trimmed) {
-        return None;
-    }
-    work::examined(trimmed.len());
-    let value: Value = serde_json::from_str(trimmed).ok()?;
-    let shape = pasted_shape(&value)?;
+    let shape = pasted_shape(value)?;
     let mut cx = Cx::new("", tools).indexed(index);
     read_shape(&mut cx, shape);
     Some(cx.finish(CallSource::Text))
@@ -99,7 +90,21 @@ pub(crate) fn pasted_payload(
 /// as its answer (`{"tool_calls": […]}`, `{"name", "arguments"}`) is read as a JSON call
 /// instead, by the text scan.
 fn pasted_shape(value: &Value) -> Option<Shape<'_>> {
+    /// The top-level keys one of which every provider payload has. Checked first, by one
+    /// pass over the object's own (few) keys: a model's JSON call has none of them.
+    const PAYLOAD_KEYS: [&str; 9] = [
+        "choices",
+        "candidates",
+        "object",
+        "type",
+        "role",
+        "message",
+        "output",
+        "parts",
+        "functionCall",
+    ];
     match value {
+        Value::Object(map) if !map.keys().any(|k| PAYLOAD_KEYS.contains(&k.as_str())) => None,
         Value::Object(map) => {
             let native = map.contains_key("choices")
                 || map.contains_key("candidates")
@@ -122,41 +127,6 @@ fn pasted_shape(value: &Value) -> Option<Shape<'_>> {
         }
         _ => None,
     }
-}
-
-/// Whether strict JSON `text` can have one of the keys that make a pasted payload look
-/// native (see [`pasted_shape`]). A key without escapes appears in the text exactly as
-/// `"choices"`, and only a `\u` escape can spell a letter, so a text with none of these
-/// strings and no `\u` has none of the keys; the usual JSON call (no such key) is then not
-/// parsed a second time.
-///
-/// One pass over the quotes and backslashes: cheaper on a short call than a substring
-/// search per key (each sets up its own searcher), and linear on a long text.
-fn may_look_native(text: &str) -> bool {
-    const KEYS: [&[u8]; 9] = [
-        b"\"choices\"",
-        b"\"candidates\"",
-        b"\"object\"",
-        b"\"type\"",
-        b"\"role\"",
-        b"\"message\"",
-        b"\"output\"",
-        b"\"parts\"",
-        b"\"functionCall\"",
-    ];
-    work::examined(text.len());
-    let bytes = text.as_bytes();
-    memchr::memchr2_iter(b'"', b'\\', bytes).any(|at| {
-        let rest = &bytes[at..];
-        match rest.get(1) {
-            _ if rest[0] == b'\\' => rest.get(1) == Some(&b'u'),
-            // The first letters of the keys: most quotes open other keys and stop here.
-            Some(b'c' | b'o' | b't' | b'r' | b'm' | b'p' | b'f') => {
-                KEYS.iter().any(|key| rest.starts_with(key))
-            }
-            _ => false,
-        }
-    })
 }
 
 /// Whose message a value is, and where its calls are.
@@ -505,18 +475,12 @@ mod tests {
         let long = plain.replacen('{', &padding, 1);
         let long_escaped = escaped.replacen('{', &padding, 1);
         for text in [plain, &escaped, &long, &long_escaped] {
-            let extraction = pasted_payload(text, &[], None).unwrap_or_else(|| panic!("{text}"));
+            let value: Value = serde_json::from_str(text).unwrap_or_else(|e| panic!("{e}"));
+            let extraction = pasted_value(&value, &[], None).unwrap_or_else(|| panic!("{text}"));
             assert_eq!(extraction.source, CallSource::Text);
             assert_eq!(extraction.calls.len(), 1, "{text}");
         }
-        assert!(!may_look_native(
-            r#"{"tool": "f", "arguments": {"kind": "roles", "path": "C:\\Users"}}"#
-        ));
-        assert!(may_look_native(r#"{"role": "assistant", "content": "hi"}"#));
-        assert!(!may_look_native(&format!(
-            r#"{{"tool": "f", "arguments": {{"q": "{}"}}}}"#,
-            "y".repeat(600)
-        )));
-        assert!(pasted_payload(r#"{"tool": "f", "arguments": {}}"#, &[], None).is_none());
+        let call = serde_json::json!({"tool": "f", "arguments": {}});
+        assert!(pasted_value(&call, &[], None).is_none());
     }
 }

@@ -379,11 +379,13 @@ pub(crate) fn clean_name(raw: &str) -> String {
 /// Whether `name` could be a tool name at all: short, without whitespace or punctuation
 /// that no tool name has. Keeps `{"name": "John Smith", "input": …}` from being a call.
 pub(crate) fn plausible_name(name: &str) -> bool {
-    !name.is_empty()
-        && name.len() <= 256
-        && !name
-            .chars()
-            .any(|c| c.is_whitespace() || c.is_control() || "{}[]()\"'<>,;`".contains(c))
+    // Every call's name passes here (twice): ASCII is decided by one match per byte.
+    let fits = |c: char| match c {
+        '{' | '}' | '[' | ']' | '(' | ')' | '"' | '\'' | '<' | '>' | ',' | ';' | '`' => false,
+        c if c.is_ascii() => c.is_ascii_graphic(),
+        c => !c.is_whitespace() && !c.is_control(),
+    };
+    !name.is_empty() && name.len() <= 256 && name.chars().all(fits)
 }
 
 /// Whether what follows `pos` on its line is only whitespace and end-of-turn tokens

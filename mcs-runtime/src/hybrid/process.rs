@@ -31,7 +31,11 @@ pub async fn process_llm_response<D: ToolDriver + ?Sized>(
 ) -> DriverResponse {
     let tools = driver.list_tools();
     let index = |name: &str| driver.tool_position(name);
-    let mut extraction = extract::extract_indexed(response, &tools, &index);
+    let mut extraction = if tools.len() > SCAN_LIMIT {
+        extract::extract_indexed(response, &tools, &index)
+    } else {
+        extract::extract(response, &tools)
+    };
     if extraction.is_empty() {
         return DriverResponse::default();
     }
@@ -109,11 +113,18 @@ async fn run<D: ToolDriver + ?Sized>(driver: &D, tools: &[Tool], call: FoundCall
     }
 }
 
+/// Up to this many tools, a scan of the list is cheaper than asking the driver's index (a
+/// dynamic call, and for most drivers a fresh handle on the list).
+const SCAN_LIMIT: usize = 32;
+
 /// The tool `name` among `tools`, through the driver's name index (see
 /// [`ToolDriver::tool_position`]) rather than a scan: a call costs the same for 1,000 tools
 /// as for 10. An index that disagrees with `tools` (the tools changed in between) falls
 /// back to a scan.
 fn find<'t, D: ToolDriver + ?Sized>(driver: &D, tools: &'t [Tool], name: &str) -> Option<&'t Tool> {
+    if tools.len() <= SCAN_LIMIT {
+        return tools.iter().find(|tool| tool.name() == name);
+    }
     let position = driver.tool_position(name)?;
     match tools.get(position) {
         Some(tool) if tool.name() == name => Some(tool),

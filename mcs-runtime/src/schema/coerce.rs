@@ -137,6 +137,14 @@ fn coerce_within(
     if depth > policy.max_depth {
         return;
     }
+    // The common cases, decided without reading the schema's alternatives: a number, a
+    // boolean or null holds nothing to read, and a string where the schema says `string`
+    // stays one.
+    match value {
+        Value::Number(_) | Value::Bool(_) | Value::Null => return,
+        Value::String(_) if schema.get("type").and_then(Value::as_str) == Some("string") => return,
+        _ => {}
+    }
     if let Value::String(text) = value {
         if let Some((read, _)) = read(text, root, schema, policy, depth, &|_| None) {
             *value = read;

@@ -12,11 +12,12 @@
 
 use std::sync::{Arc, Mutex};
 
-use mcs::llm::{Conversation, LlmClient, OpenAiClient, ScriptedClient, StopReason};
+use mcs::ToolDriver;
+use mcs::llm::ScriptedClient;
 use mcs::orchestrator::{ConflictPolicy, Orchestrator};
-use mcs::{Driver, ToolDriver};
-use serde_json::Value;
 
+#[path = "../converse.rs"]
+mod converse;
 #[path = "../shop.rs"]
 mod shop;
 
@@ -78,30 +79,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     println!();
 
-    let client: Box<dyn LlmClient> = match OpenAiClient::from_env()? {
-        Some(client) => Box::new(client),
-        None => {
-            println!("(scripted model; set MCS_LLM_BASE_URL to use a real one)\n");
-            Box::new(scripted_model())
-        }
-    };
-    let conversation = Conversation::new(&office as &dyn Driver)
-        .max_rounds(8)
-        .max_retries(2);
-    let opening = conversation.opening(client.model(), REQUEST);
-    let transcript = conversation.run(client.as_ref(), opening).await?;
-    for message in transcript.messages.iter().skip(1) {
-        let role = message.get("role").and_then(Value::as_str).unwrap_or("?");
-        let content = match message.get("content") {
-            Some(Value::String(text)) => text.clone(),
-            _ => message.to_string(),
-        };
-        println!("[{role}]\n{content}\n");
-    }
-    println!("---\n{}", transcript.summary());
+    converse::converse(&office, scripted_model(), REQUEST).await?;
     println!("notes kept: {:?}", notebook.list_notes());
-    if transcript.stop != StopReason::Answered {
-        return Err("the model did not reach an answer".into());
-    }
     Ok(())
 }
