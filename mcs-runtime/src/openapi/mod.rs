@@ -1,7 +1,7 @@
 //! OpenAPI documents read into [`crate::rest`] table rows.
 //!
 //! [`read_file`] and [`read_str`] take an OpenAPI 3.0.x or 3.1.x document, or a Swagger
-//! 2.0 one, in JSON or YAML, and return the [`Api`] rows a REST driver
+//! 2.0 one, in JSON or YAML, and return the [`Api`](crate::rest::Api) rows a REST driver
 //! runs — the same rows `mcs-codegen` writes out as `static`s. Swagger 2.0 is read
 //! directly into those rows (its `in: body` and `in: formData` parameters become the body,
 //! `collectionFormat` the style), not converted to OpenAPI 3 first.

@@ -13,14 +13,14 @@ pub enum ConflictPolicy {
     Namespace,
     /// Tools keep their names; a name several drivers have is listed once (from the driver
     /// with the highest priority) and a call goes to the drivers that have it in priority
-    /// order, moving on when one answers [`ToolError::UnknownTool`] or
-    /// [`ToolError::Rejected`]. Equal priorities keep registration order.
+    /// order, moving on when one answers [`ToolError::UnknownTool`](crate::ToolError::UnknownTool) or
+    /// [`ToolError::Rejected`](crate::ToolError::Rejected). Equal priorities keep registration order.
     Priority,
     /// Tools keep their names, and registering a driver that has a name another driver
     /// already has fails with [`OrchestratorError::Conflict`], naming both.
     Reject,
     /// One label is active: only its tools are listed and callable. Switch with
-    /// [`Orchestrator::set_active`]; with `switch_tool`, the model can switch too, by calling
+    /// [`Orchestrator::set_active`](super::Orchestrator::set_active); with `switch_tool`, the model can switch too, by calling
     /// [`SWITCH_TOOL`] with one of the labels.
     ActiveTarget {
         /// Offer the model the [`SWITCH_TOOL`] tool.
