@@ -18,7 +18,7 @@ use crate::names::{Scope, pascal, snake, type_name};
 
 /// Methods the driver type has already (from the runtime's macro), which operations'
 /// methods must not take.
-const DRIVER_METHODS: [&str; 20] = [
+const DRIVER_METHODS: &[&str] = &[
     "new",
     "api",
     "inner",
@@ -27,6 +27,7 @@ const DRIVER_METHODS: [&str; 20] = [
     "meta",
     "list_tools",
     "execute_tool",
+    "tool_position",
     "get_function_description",
     "get_driver_system_message",
     "process_llm_response",
@@ -39,8 +40,10 @@ const DRIVER_METHODS: [&str; 20] = [
     "with_header",
     "with_timeout",
     "with_max_response_bytes",
+    "with_file_root",
+    "with_transport",
+    "with_hybrid_options",
 ];
-const MORE_DRIVER_METHODS: [&str; 3] = ["with_file_root", "with_transport", "with_hybrid_options"];
 
 fn ident(name: &str) -> proc_macro2::Ident {
     match name.strip_prefix("r#") {
@@ -113,9 +116,7 @@ pub fn driver_module(api: &Api, source: &str) -> TokenStream {
     );
 
     let mut struct_names = Scope::with_reserved(&[driver_name.as_str(), "B", "API"]);
-    let mut reserved: Vec<&str> = DRIVER_METHODS.to_vec();
-    reserved.extend(MORE_DRIVER_METHODS);
-    let mut method_names = Scope::with_reserved(&reserved);
+    let mut method_names = Scope::with_reserved(DRIVER_METHODS);
     let mut structs = Vec::new();
     let mut methods = Vec::new();
     for operation in api.operations.iter() {

@@ -50,6 +50,16 @@ async fn serve_notes() -> MockServer {
     server
 }
 
+/// The notes document read from text, sending to `server` with the token it expects.
+fn notes_from_text(server: &MockServer) -> OpenApiDriver {
+    match OpenApiDriver::from_document_text(NOTES, "notes.yaml", &ReadOptions::default()) {
+        Ok(driver) => driver
+            .with_base_url(format!("{}/api", server.uri()))
+            .with_bearer_token("t0ken"),
+        Err(error) => panic!("the document reads: {error}"),
+    }
+}
+
 #[tokio::test]
 async fn a_document_fetched_by_url_runs_against_its_relative_server() {
     let server = serve_notes().await;
@@ -94,14 +104,7 @@ async fn a_document_fetched_by_url_runs_against_its_relative_server() {
 #[tokio::test]
 async fn a_document_read_from_text_is_a_hybrid_driver() {
     let server = serve_notes().await;
-    let driver = OpenApiDriver::from_document_text(NOTES, "notes.yaml", &ReadOptions::default())
-        .map(|d| {
-            d.with_base_url(format!("{}/api", server.uri()))
-                .with_bearer_token("t0ken")
-        });
-    let Ok(driver) = driver else {
-        panic!("the document reads");
-    };
+    let driver = notes_from_text(&server);
     let reply = driver
         .process_llm_response(LlmResponse::Text(
             "<tool_call>{\"name\": \"searchNotes\", \"arguments\": {\"q\": \"milk\"}}</tool_call>",
@@ -153,14 +156,7 @@ async fn a_number_written_as_a_string_is_read_as_the_number_before_the_request()
         .expect(1)
         .mount(&server)
         .await;
-    let driver = OpenApiDriver::from_document_text(NOTES, "notes.yaml", &ReadOptions::default())
-        .map(|d| {
-            d.with_base_url(format!("{}/api", server.uri()))
-                .with_bearer_token("t0ken")
-        });
-    let Ok(driver) = driver else {
-        panic!("the document reads");
-    };
+    let driver = notes_from_text(&server);
     let deleted = driver
         .execute_tool("delete_notes_id", json!({"id": "12"}))
         .await;

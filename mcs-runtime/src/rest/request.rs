@@ -9,7 +9,8 @@ use crate::schema::describe_received;
 use super::auth::{Placement, placements};
 use super::body::{encode, take_body};
 use super::params::{
-    cookie_pair, header_value, is_dot_segment, path_value, query_pairs, unsafe_header_char,
+    cookie_pair, form_encode, header_value, is_dot_segment, path_value, query_pairs,
+    unsafe_header_char,
 };
 use super::settings::Settings;
 use super::table::{Api, Location, Operation};
@@ -102,10 +103,7 @@ pub(crate) fn build(
     {
         match placement {
             Placement::Header(name, value) => headers.push((name, value)),
-            Placement::Query(name, value) => query.push((
-                super::params::form_encode(&name),
-                super::params::form_encode(&value),
-            )),
+            Placement::Query(name, value) => query.push((form_encode(&name), form_encode(&value))),
             Placement::Cookie(name, value) => {
                 cookies.push(cookie_pair(&name, &Value::String(value), false));
             }
