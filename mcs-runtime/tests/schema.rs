@@ -283,3 +283,17 @@ mod coercion {
         }
     }
 }
+
+/// `coerce_value` with the whole-text policy still matches a string enum ignoring case;
+/// only quoted strings (the JSON-string policy) are left alone where the schema says string.
+#[test]
+fn coerce_value_keeps_each_policys_rules_for_strings() {
+    use mcs_runtime::schema::{CoercionPolicy, coerce_value};
+    let schema = serde_json::json!({ "type": "string", "enum": ["metric", "imperial"] });
+    let mut text = serde_json::json!("Metric");
+    coerce_value(&mut text, &schema, &CoercionPolicy::TEXT);
+    assert_eq!(text, "metric");
+    let mut quoted = serde_json::json!("Metric");
+    coerce_value(&mut quoted, &schema, &CoercionPolicy::JSON_STRING);
+    assert_eq!(quoted, "Metric");
+}

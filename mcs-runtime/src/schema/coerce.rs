@@ -138,11 +138,16 @@ fn coerce_within(
         return;
     }
     // The common cases, decided without reading the schema's alternatives: a number, a
-    // boolean or null holds nothing to read, and a string where the schema says `string`
-    // stays one.
+    // boolean or null holds nothing to read, and a quoted string where the schema says
+    // `string` stays one (a whole text may still match an enum ignoring case: not skipped).
     match value {
         Value::Number(_) | Value::Bool(_) | Value::Null => return,
-        Value::String(_) if schema.get("type").and_then(Value::as_str) == Some("string") => return,
+        Value::String(_)
+            if policy.reading == TextReading::JsonString
+                && schema.get("type").and_then(Value::as_str) == Some("string") =>
+        {
+            return;
+        }
         _ => {}
     }
     if let Value::String(text) = value {
