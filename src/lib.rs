@@ -61,6 +61,11 @@
 //! - The description is the doc comment, with its formatting kept; a `# Arguments` section
 //!   (`` * `city` - text ``) is moved into the parameters' descriptions. The title is
 //!   `#[tool(title = "...")]`, or else the first line of the doc comment.
+//! - `#[tool(tags = ["orders", "billing"])]` puts the tool in groups: an
+//!   [`Orchestrator`](orchestrator::Orchestrator) makes a toolset of each tag (the first, when
+//!   there are several), as it does with a generated driver's OpenAPI tags. Tags are
+//!   non-empty and distinct; the driver answers them through
+//!   [`ToolDriver::tool_tags`].
 //! - Methods may be `async`. They return any `T: Serialize` (including `()`), or a `Result`
 //!   whose error is a [`ToolError`] (passed through), a `std::error::Error` (kept as the
 //!   failure's source) or anything `Display`.

@@ -28,6 +28,7 @@ const DRIVER_METHODS: &[&str] = &[
     "list_tools",
     "execute_tool",
     "tool_position",
+    "tool_tags",
     "get_function_description",
     "get_driver_system_message",
     "process_llm_response",

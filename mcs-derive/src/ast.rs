@@ -47,6 +47,8 @@ pub struct ToolMethod {
     pub name_span: Span,
     pub title: Option<String>,
     pub description: Option<String>,
+    /// `#[tool(tags = [...])]`: the groups the tool belongs to (orchestrator toolsets).
+    pub tags: Vec<String>,
     /// A doc attribute could not be read (and was reported): the tool may well be described.
     pub doc_unreadable: bool,
     /// `# Arguments` entries: name, text, and the line to blame if it names no parameter.
@@ -187,6 +189,12 @@ fn parse_method(
         name_span,
         title: doc.title,
         description: doc.description,
+        tags: attrs
+            .tags
+            .iter()
+            .flatten()
+            .map(syn::LitStr::value)
+            .collect(),
         doc_unreadable: doc.unreadable,
         documented_arguments: doc.arguments,
         is_async: method.sig.asyncness.is_some(),

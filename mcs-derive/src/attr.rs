@@ -50,7 +50,7 @@ const HYBRID_KEYS: &[&str] = &[
     "compact_threshold",
     "crate",
 ];
-const TOOL_KEYS: &[&str] = &["name", "title"];
+const TOOL_KEYS: &[&str] = &["name", "title", "tags"];
 const ARG_KEYS: &[&str] = &["name", "flatten", "default"];
 
 /// Reads the arguments of an attribute macro with `parse_meta`, one key at a time; a key
@@ -162,11 +162,13 @@ fn crate_value(meta: &ParseNestedMeta) -> syn::Result<Path> {
     })
 }
 
-/// `#[tool]` or `#[tool(name = "...", title = "...")]` on a method.
+/// `#[tool]` or `#[tool(name = "...", title = "...", tags = ["...", ...])]` on a method.
 #[derive(Default)]
 pub struct ToolAttrs {
     pub name: Option<LitStr>,
     pub title: Option<LitStr>,
+    /// The tags, each checked (non-empty, not repeated); `None` when `tags` is not given.
+    pub tags: Option<Vec<LitStr>>,
 }
 
 /// `#[arg(name = "...")]`, `#[arg(flatten)]`, `#[arg(default)]` on a parameter.
@@ -224,6 +226,10 @@ pub fn parse_tool(attr: &Attribute, into: &mut ToolAttrs, errors: &mut Errors) {
         return;
     }
     let result = attr.parse_nested_meta(|meta| {
+        if meta.path.is_ident("tags") {
+            let tags = parse_tags(&meta)?;
+            return set_once(&mut into.tags, tags, &meta);
+        }
         let (slot, empty) = if meta.path.is_ident("name") {
             (
                 &mut into.name,
@@ -351,6 +357,42 @@ fn is_typo_of(given: &str, key: &str) -> bool {
         (n, m) if n > m => a[1..] == *b,
         _ => *a == b[1..],
     }
+}
+
+/// `tags = ["a", "b"]`: string literals, none empty, none twice.
+fn parse_tags(meta: &ParseNestedMeta) -> syn::Result<Vec<LitStr>> {
+    let value = meta.value()?;
+    let expected = "`tags` takes a list of strings, such as `tags = [\"orders\", \"billing\"]`";
+    let content;
+    if !value.peek(syn::token::Bracket) {
+        let found: proc_macro2::TokenTree = value.parse()?;
+        return Err(syn::Error::new(found.span(), expected));
+    }
+    syn::bracketed!(content in value);
+    let items =
+        content.parse_terminated(<syn::Expr as syn::parse::Parse>::parse, syn::Token![,])?;
+    let mut tags: Vec<LitStr> = Vec::new();
+    for item in items {
+        let syn::Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Str(tag),
+            ..
+        }) = item
+        else {
+            return Err(syn::Error::new_spanned(item, expected));
+        };
+        let text = tag.value();
+        if text.trim().is_empty() {
+            return Err(syn::Error::new(tag.span(), "a tag must not be empty"));
+        }
+        if tags.iter().any(|t| t.value() == text) {
+            return Err(syn::Error::new(
+                tag.span(),
+                format!("the tag `{text}` is given twice; keep one"),
+            ));
+        }
+        tags.push(tag);
+    }
+    Ok(tags)
 }
 
 pub(crate) fn non_empty(meta: &ParseNestedMeta, empty: &str) -> syn::Result<LitStr> {

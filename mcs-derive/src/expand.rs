@@ -37,6 +37,7 @@ impl Expansion<'_> {
         let (impl_generics, _, where_clause) = item.generics.split_for_impl();
         let meta = self.meta();
         let table = self.table();
+        let tags = self.tags();
         let arms = self
             .tools
             .iter()
@@ -70,6 +71,8 @@ impl Expansion<'_> {
                         ),
                     }
                 }
+
+                #tags
             }
 
             #[automatically_derived]
@@ -81,6 +84,36 @@ impl Expansion<'_> {
                         #krate::__private::OnceLock::new();
                     __MCS_TOOLS.get_or_init(|| #table)
                 }
+            }
+        }
+    }
+
+    /// `tool_tags`, when some tool has `#[tool(tags = [...])]` (the trait's default says
+    /// "no tags" otherwise).
+    fn tags(&self) -> TokenStream {
+        if self.tools.iter().all(|tool| tool.tags.is_empty()) {
+            return TokenStream::new();
+        }
+        let krate = self.krate;
+        let arms = self
+            .tools
+            .iter()
+            .filter(|tool| !tool.tags.is_empty())
+            .map(|tool| {
+                let name = &tool.name;
+                let tags = &tool.tags;
+                quote!(#name => &[#(#tags),*],)
+            });
+        quote! {
+            fn tool_tags(
+                &self,
+                __mcs_name: &::core::primitive::str,
+            ) -> ::std::vec::Vec<#krate::__private::String> {
+                let __mcs_tags: &[&::core::primitive::str] = match __mcs_name {
+                    #(#arms)*
+                    _ => &[],
+                };
+                __mcs_tags.iter().map(|tag| #krate::__private::String::from(*tag)).collect()
             }
         }
     }

@@ -121,6 +121,15 @@ pub trait ToolDriver: Send + Sync {
             .iter()
             .position(|tool| tool.name() == name)
     }
+
+    /// The tags of the tool called `name`: the groups it belongs to, which an
+    /// [`Orchestrator`](crate::orchestrator::Orchestrator) turns into toolsets. Generated
+    /// REST drivers answer with their operations' OpenAPI tags, annotated tools with
+    /// `#[tool(tags = [...])]`; the default is none.
+    fn tool_tags(&self, name: &str) -> Vec<String> {
+        let _ = name;
+        Vec::new()
+    }
 }
 
 /// A model's output as handed to [`Driver::process_llm_response`].
@@ -192,6 +201,10 @@ macro_rules! forward_through_pointer {
 
             fn tool_position(&self, name: &str) -> Option<usize> {
                 (**self).tool_position(name)
+            }
+
+            fn tool_tags(&self, name: &str) -> Vec<String> {
+                (**self).tool_tags(name)
             }
         }
 

@@ -241,7 +241,10 @@ impl fmt::Display for ArgumentError {
 /// The candidate closest to `name`, if it is close enough to be a plausible typo. The
 /// threshold keeps one-letter slips (`cty` → `city`) and rejects different words that share
 /// a suffix (`delete_task` is not `complete_task`).
-fn closest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+pub(crate) fn closest<'a>(
+    name: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<&'a str> {
     let lowered = name.to_lowercase();
     candidates
         .into_iter()

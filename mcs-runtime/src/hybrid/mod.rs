@@ -90,6 +90,10 @@ impl<D: ToolDriver> ToolDriver for Hybrid<D> {
     fn tool_position(&self, name: &str) -> Option<usize> {
         self.inner.tool_position(name)
     }
+
+    fn tool_tags(&self, name: &str) -> Vec<String> {
+        self.inner.tool_tags(name)
+    }
 }
 
 impl<D: ToolDriver> Driver for Hybrid<D> {

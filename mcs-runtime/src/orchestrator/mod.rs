@@ -19,14 +19,55 @@
 //! whole; calls read the current table without taking a lock, and a call in flight keeps
 //! the table it started with.
 //!
-//! The only state an orchestrator adds beyond its drivers is the registration itself and,
-//! under [`ConflictPolicy::ActiveTarget`], which label is active. Switching the target
-//! changes what every conversation sharing the orchestrator sees; a client that needs
-//! per-conversation targets holds one orchestrator per conversation, or uses namespacing.
+//! The only state an orchestrator adds beyond its drivers is the registration itself (with
+//! any toolset splits a model proposed) and, under [`ConflictPolicy::ActiveTarget`], which
+//! label is active. Switching the target changes what every conversation sharing the
+//! orchestrator sees; a client that needs per-conversation targets holds one orchestrator
+//! per conversation, or uses namespacing.
+//!
+//! # Toolsets and discovery
+//!
+//! Each driver's tools are grouped into [`Toolset`]s ([`Grouping`]: by tag — generated
+//! drivers tag tools with their operations' OpenAPI tags, annotated tools take
+//! `#[tool(tags = [...])]` — or all in one), with ids like `shop_orders`.
+//! [`Orchestrator::split_toolsets`] asks a model to split toolsets larger than
+//! [`Orchestrator::with_max_toolset_size`] into coherent groups (`shop_orders_Refunds`); an
+//! answer that does not place every tool exactly once is refused and the set stays whole.
+//!
+//! Hundreds of tools do not fit a prompt. In [`Discovery`] mode the prompt lists three
+//! discovery tools instead — [`SEARCH_TOOLS`] (BM25 over names, titles, descriptions and
+//! argument names), [`LOAD_TOOLSET`] (whose description lists the toolsets) and
+//! `describe_tool` — and the model calls what it found like any listed tool: every tool
+//! stays in [`list_tools`](ToolDriver::list_tools), so every call format finds it. What
+//! the model has loaded lives in the conversation, in its own earlier calls; the
+//! orchestrator keeps no per-conversation state.
+//!
+//! ```
+//! use std::sync::Arc;
+//! use mcs_runtime::orchestrator::{ConflictPolicy, Discovery, Orchestrator};
+//! # use mcs_runtime::{DriverMeta, Tool, ToolDriver, ToolFuture};
+//! # struct Shop(DriverMeta);
+//! # impl ToolDriver for Shop {
+//! #     fn meta(&self) -> &DriverMeta { &self.0 }
+//! #     fn list_tools(&self) -> Arc<[Tool]> { vec![Tool::new("list_pets", "Lists pets.")].into() }
+//! #     fn execute_tool<'a>(&'a self, _: &'a str, _: serde_json::Value) -> ToolFuture<'a> {
+//! #         ToolFuture::ready(Ok(serde_json::json!([])))
+//! #     }
+//! # }
+//! let shop = Arc::new(Shop(DriverMeta::new("shop", "Shop", "1")));
+//! let orchestrator = Orchestrator::new("office", ConflictPolicy::Namespace)
+//!     .with_discovery(Discovery::Above(40));
+//! orchestrator.register("shop", shop)?;
+//! assert_eq!(orchestrator.toolsets()[0].id(), "shop_all");
+//! # Ok::<(), mcs_runtime::orchestrator::OrchestratorError>(())
+//! ```
 
+mod discovery;
 mod naming;
 mod policy;
 mod routing;
+mod search;
+mod toolsets;
 
 use std::sync::{Arc, Mutex};
 
@@ -36,18 +77,56 @@ use serde_json::{Value, json};
 use crate::driver::{BoxFuture, Driver, LlmResponse, ToolDriver, ToolFuture};
 use crate::error::ToolError;
 use crate::hybrid::{self, HybridOptions};
+use crate::llm::LlmClient;
 use crate::types::{DriverMeta, DriverResponse, Tool, ToolParameter};
 
 use routing::{Member, Table};
+use toolsets::Splits;
 
+pub use discovery::{DISCOVERY_TOOLS, Discovery, LOAD_TOOLSET, SEARCH_TOOLS};
 pub use naming::{MAX_NAME, SEPARATOR};
 pub use policy::{ConflictPolicy, OrchestratorError, SWITCH_TOOL};
+pub use toolsets::{Grouping, SplitError, SplitOutcome, Toolset};
+
+/// The largest toolset [`Orchestrator::split_toolsets`] leaves whole, unless set with
+/// [`Orchestrator::with_max_toolset_size`].
+pub const DEFAULT_MAX_TOOLSET: usize = 20;
+
+/// How a driver is registered: its priority and how its tools are grouped into toolsets.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Registration {
+    priority: i32,
+    grouping: Grouping,
+}
+
+impl Registration {
+    /// Priority 0, toolsets by tag where the driver has tags.
+    pub fn new() -> Self {
+        Registration::default()
+    }
+
+    /// Under [`ConflictPolicy::Priority`], a higher priority is tried first.
+    #[must_use]
+    pub fn priority(mut self, priority: i32) -> Self {
+        self.priority = priority;
+        self
+    }
+
+    /// How the driver's tools are grouped into toolsets.
+    #[must_use]
+    pub fn grouping(mut self, grouping: Grouping) -> Self {
+        self.grouping = grouping;
+        self
+    }
+}
 
 /// Many drivers behind one `Driver` (see the [module docs](self)).
 pub struct Orchestrator {
     meta: DriverMeta,
     policy: ConflictPolicy,
     options: HybridOptions,
+    discovery: Discovery,
+    max_toolset: usize,
     table: ArcSwap<Table>,
     /// Serialises changes; calls never take it.
     changes: Mutex<()>,
@@ -79,6 +158,8 @@ impl Orchestrator {
             meta,
             policy,
             options: HybridOptions::default(),
+            discovery: Discovery::Off,
+            max_toolset: DEFAULT_MAX_TOOLSET,
             table: ArcSwap::from_pointee(Table::empty()),
             changes: Mutex::new(()),
         }
@@ -88,6 +169,22 @@ impl Orchestrator {
     #[must_use]
     pub fn with_options(mut self, options: HybridOptions) -> Self {
         self.options = options;
+        self
+    }
+
+    /// Lists toolsets and discovery tools instead of every tool (see the
+    /// [module docs](self#toolsets-and-discovery)). Set it before registering drivers.
+    #[must_use]
+    pub fn with_discovery(mut self, discovery: Discovery) -> Self {
+        self.discovery = discovery;
+        self
+    }
+
+    /// The largest toolset [`split_toolsets`](Self::split_toolsets) leaves whole (default
+    /// [`DEFAULT_MAX_TOOLSET`]); also the most tools a group it proposes may hold.
+    #[must_use]
+    pub fn with_max_toolset_size(mut self, max: usize) -> Self {
+        self.max_toolset = max.max(1);
         self
     }
 
@@ -113,6 +210,17 @@ impl Orchestrator {
         priority: i32,
         driver: Arc<dyn ToolDriver>,
     ) -> Result<(), OrchestratorError> {
+        self.register_with(label, driver, Registration::new().priority(priority))
+    }
+
+    /// Registers `driver` under `label` with a priority and a [`Grouping`].
+    pub fn register_with(
+        &self,
+        label: impl Into<String>,
+        driver: Arc<dyn ToolDriver>,
+        registration: Registration,
+    ) -> Result<(), OrchestratorError> {
+        let Registration { priority, grouping } = registration;
         let label = label.into();
         let valid = match self.policy {
             ConflictPolicy::Namespace => naming::valid_label(&label),
@@ -132,6 +240,8 @@ impl Orchestrator {
                 label: label.clone(),
                 priority,
                 driver: Arc::clone(&driver),
+                grouping: grouping.clone(),
+                splits: Arc::new(Splits::new()),
             });
             Ok(())
         })
@@ -194,6 +304,93 @@ impl Orchestrator {
         Some(Arc::clone(&member.driver))
     }
 
+    /// The toolsets, driver by driver in the order calls try them.
+    pub fn toolsets(&self) -> Vec<Toolset> {
+        self.table.load().catalog.toolsets.clone()
+    }
+
+    /// The toolset with this id.
+    pub fn toolset(&self, id: &str) -> Option<Toolset> {
+        let table = self.table.load();
+        table
+            .catalog
+            .toolsets
+            .iter()
+            .find(|set| set.id() == id)
+            .cloned()
+    }
+
+    /// The tools the prompt lists: every tool, or in discovery mode the discovery tools.
+    /// Clients that send tools natively (OpenAI `tools`, Anthropic `tools`) send these.
+    pub fn prompt_tools(&self) -> Arc<[Tool]> {
+        let table = self.table.load();
+        Arc::clone(table.prompt_tools.as_ref().unwrap_or(&table.tools))
+    }
+
+    /// Asks `model` to split every toolset larger than the maximum size
+    /// ([`with_max_toolset_size`](Self::with_max_toolset_size)) into coherent groups, one
+    /// request per toolset. An answer is used only if it places every tool of the set
+    /// exactly once, in groups within the maximum size, under names that exist; otherwise
+    /// (or when the model cannot be asked) the set stays whole. Says what became of each.
+    ///
+    /// Splits are kept with the driver's registration and used while the driver's tools
+    /// still match them; asking again replaces them.
+    pub async fn split_toolsets(&self, model: &dyn LlmClient) -> Vec<SplitOutcome> {
+        let table = self.table.load_full();
+        let tools = &table.tools[..table.own_from];
+        let mut outcomes = Vec::new();
+        let mut accepted: Vec<(String, String, Vec<toolsets::Group>)> = Vec::new();
+        for set in table.catalog.toolsets.iter() {
+            if set.tools().len() <= self.max_toolset {
+                continue;
+            }
+            let members: Vec<&Tool> = set
+                .tools()
+                .iter()
+                .filter_map(|name| tools.iter().find(|t| t.name() == name))
+                .collect();
+            let request = toolsets::split_request(set, &members, self.max_toolset);
+            let result = match model.complete(&request).await {
+                Ok(turn) => toolsets::read_split(&turn.text(), set, self.max_toolset),
+                Err(error) => Err(SplitError::Model(error)),
+            };
+            let result = result.map(|groups| {
+                let ids = groups
+                    .iter()
+                    .map(|g| format!("{}_{}", set.id(), toolsets::fragment(&g.name)))
+                    .collect();
+                accepted.push((set.source().to_owned(), set.id().to_owned(), groups));
+                ids
+            });
+            outcomes.push(SplitOutcome {
+                toolset: set.id().to_owned(),
+                result,
+            });
+        }
+        if !accepted.is_empty() {
+            let stored = self.change(|members, _| {
+                for member in members.iter_mut() {
+                    let mut splits = (*member.splits).clone();
+                    for (source, id, groups) in &accepted {
+                        if *source == member.label {
+                            splits.insert(id.clone(), groups.clone());
+                        }
+                    }
+                    member.splits = Arc::new(splits);
+                }
+                Ok(())
+            });
+            if let Err(error) = stored {
+                for outcome in &mut outcomes {
+                    if outcome.result.is_ok() {
+                        outcome.result = Err(SplitError::Invalid(error.to_string()));
+                    }
+                }
+            }
+        }
+        outcomes
+    }
+
     /// Applies `edit` to a copy of the registration and swaps in the table built from it;
     /// nothing changes when `edit` or the build fails.
     fn change(
@@ -205,9 +402,11 @@ impl Orchestrator {
         let mut members = current.members.clone();
         let mut active = current.active.clone();
         edit(&mut members, &mut active)?;
-        let mut table = Table::build(members, &self.policy, active)?;
+        let mut table = Table::build(members, &self.policy, active, self.discovery)?;
         if let ConflictPolicy::ActiveTarget { switch_tool: true } = self.policy {
-            table.tools = with_switch_tool(&table);
+            let switch = switch_tool(&table);
+            table.tools = with(&table.tools, switch.clone());
+            table.prompt_tools = table.prompt_tools.as_ref().map(|p| with(p, switch));
             table
                 .positions
                 .insert(SWITCH_TOOL.to_owned(), table.tools.len() - 1);
@@ -225,6 +424,11 @@ impl Orchestrator {
             )
         {
             return self.switch(&arguments);
+        }
+        if table.discovering() && DISCOVERY_TOOLS.contains(&name) {
+            return table
+                .catalog
+                .answer(&table.tools[..table.own_from], name, &arguments);
         }
         let Some(route) = table.routes.get(name) else {
             return Err(ToolError::unknown_tool_among(
@@ -277,11 +481,11 @@ impl Orchestrator {
     }
 }
 
-/// The table's tools plus [`SWITCH_TOOL`], whose `target` lists the labels.
-fn with_switch_tool(table: &Table) -> Arc<[Tool]> {
+/// [`SWITCH_TOOL`], whose `target` lists the labels.
+fn switch_tool(table: &Table) -> Tool {
     let labels: Vec<&str> = table.members.iter().map(|m| m.label.as_str()).collect();
     let active = table.active.as_deref().unwrap_or("none");
-    let switch = Tool::new(
+    Tool::new(
         SWITCH_TOOL,
         format!(
             "Switch to another system; only the active system's tools can be called. Active \
@@ -293,10 +497,14 @@ fn with_switch_tool(table: &Table) -> Arc<[Tool]> {
     .with_parameter(
         ToolParameter::new("target", "The system to switch to.")
             .with_schema(json!({ "type": "string", "enum": labels })),
-    );
-    let mut tools = table.tools.to_vec();
-    tools.push(switch);
-    tools.into()
+    )
+}
+
+/// `tools` and then `tool`.
+fn with(tools: &[Tool], tool: Tool) -> Arc<[Tool]> {
+    let mut all = tools.to_vec();
+    all.push(tool);
+    all.into()
 }
 
 fn rename_error(error: ToolError, listed: &str) -> ToolError {
@@ -340,6 +548,19 @@ impl ToolDriver for Orchestrator {
     fn tool_position(&self, name: &str) -> Option<usize> {
         self.table.load().positions.get(name).copied()
     }
+
+    /// The tags the owning driver gives the tool.
+    fn tool_tags(&self, name: &str) -> Vec<String> {
+        let table = self.table.load();
+        let Some((index, original)) = table.routes.get(name).and_then(|route| route.first()) else {
+            return Vec::new();
+        };
+        table
+            .members
+            .get(*index)
+            .map(|member| member.driver.tool_tags(original))
+            .unwrap_or_default()
+    }
 }
 
 impl Driver for Orchestrator {
@@ -347,8 +568,8 @@ impl Driver for Orchestrator {
         &self.meta
     }
 
-    fn get_function_description(&self, model: Option<&str>) -> String {
-        hybrid::function_description(self, model)
+    fn get_function_description(&self, _model: Option<&str>) -> String {
+        crate::prompt::function_description(&self.prompt_tools())
     }
 
     /// Rendered once per model and registration change, then handed out again.
@@ -358,10 +579,11 @@ impl Driver for Orchestrator {
         if let Some((_, prompt)) = cache.iter().find(|(m, _)| m.as_deref() == model) {
             return prompt.clone();
         }
+        let listed = table.prompt_tools.as_ref().unwrap_or(&table.tools);
         let prompt = self
             .options
             .prompts
-            .system_message(&self.meta.name, &table.tools, model);
+            .system_message(&self.meta.name, listed, model);
         // Bounded: a client cycling through model names cannot grow it without limit.
         if cache.len() < 32 {
             cache.push((model.map(str::to_owned), prompt.clone()));

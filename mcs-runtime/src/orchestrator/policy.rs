@@ -51,6 +51,18 @@ pub enum OrchestratorError {
     /// No driver is registered under this label.
     #[error("no driver is registered as `{0}`")]
     UnknownLabel(String),
+    /// In discovery mode, a driver has a tool named like one of the orchestrator's discovery
+    /// tools.
+    #[error(
+        "tool `{tool}` of `{label}` has the name of a discovery tool; rename it, or register \
+         it under ConflictPolicy::Namespace"
+    )]
+    Reserved {
+        /// The tool's name.
+        tool: String,
+        /// The driver that has it.
+        label: String,
+    },
     /// Only [`ConflictPolicy::ActiveTarget`] has an active target.
     #[error("this orchestrator has no active target (its policy is not ActiveTarget)")]
     NoActiveTarget,

@@ -7,8 +7,10 @@ use std::sync::Arc;
 use crate::driver::ToolDriver;
 use crate::types::Tool;
 
+use super::discovery::{Catalog, DISCOVERY_TOOLS, Discovery};
 use super::naming::namespaced;
 use super::policy::{ConflictPolicy, OrchestratorError};
+use super::toolsets::{self, Entry, Grouping, Splits};
 
 /// A registered driver.
 #[derive(Clone)]
@@ -16,6 +18,9 @@ pub(super) struct Member {
     pub label: String,
     pub priority: i32,
     pub driver: Arc<dyn ToolDriver>,
+    pub grouping: Grouping,
+    /// The model-proposed splits of this driver's toolsets that were accepted.
+    pub splits: Arc<Splits>,
 }
 
 /// Where a listed name goes: the members that have it, in the order to try them, each with
@@ -27,6 +32,13 @@ pub(super) struct Table {
     /// In registration order (priority order under [`ConflictPolicy::Priority`]).
     pub members: Vec<Member>,
     pub tools: Arc<[Tool]>,
+    /// How many of `tools` are the drivers' (the rest are the orchestrator's own: discovery
+    /// tools, the switch tool).
+    pub own_from: usize,
+    /// The tools the prompt lists, when not all of `tools` (discovery mode).
+    pub prompt_tools: Option<Arc<[Tool]>>,
+    /// Toolsets and the search index.
+    pub catalog: Catalog,
     /// Where each listed name is in `tools`.
     pub positions: HashMap<String, usize>,
     pub routes: HashMap<String, Route>,
@@ -41,6 +53,9 @@ impl Table {
         Table {
             members: Vec::new(),
             tools: Arc::from(Vec::new()),
+            own_from: 0,
+            prompt_tools: None,
+            catalog: Catalog::new(&[], Vec::new()),
             positions: HashMap::new(),
             routes: HashMap::new(),
             active: None,
@@ -49,11 +64,13 @@ impl Table {
     }
 
     /// The table for `members` under `policy`; `Err` when `policy` is
-    /// [`ConflictPolicy::Reject`] and two members share a tool name.
+    /// [`ConflictPolicy::Reject`] and two members share a tool name, or when discovery is on
+    /// and a member has a tool named like a discovery tool.
     pub fn build(
         mut members: Vec<Member>,
         policy: &ConflictPolicy,
         active: Option<String>,
+        discovery: Discovery,
     ) -> Result<Table, OrchestratorError> {
         if matches!(policy, ConflictPolicy::Priority) {
             // Stable: equal priorities keep registration order.
@@ -98,6 +115,42 @@ impl Table {
                 }
             }
         }
+        let mut sets = Vec::new();
+        for (index, member) in members.iter().enumerate() {
+            let entries: Vec<Entry<'_>> = tools
+                .iter()
+                .filter_map(|tool| {
+                    let (owner, original) = routes.get(tool.name())?.first()?;
+                    (*owner == index).then(|| Entry {
+                        listed: tool.name(),
+                        tags: member.driver.tool_tags(original),
+                    })
+                })
+                .collect();
+            sets.extend(toolsets::group(
+                &member.label,
+                &member.driver.meta().name,
+                &member.grouping,
+                &entries,
+                &member.splits,
+            ));
+        }
+        toolsets::make_unique(&mut sets);
+        let catalog = Catalog::new(&tools, sets);
+        let own_from = tools.len();
+        let mut prompt_tools = None;
+        if discovery.is_on(own_from) {
+            if let Some(name) = DISCOVERY_TOOLS.iter().find(|n| routes.contains_key(**n)) {
+                let (owner, _) = routes[*name][0];
+                return Err(OrchestratorError::Reserved {
+                    tool: (*name).to_owned(),
+                    label: members[owner].label.clone(),
+                });
+            }
+            let extra = catalog.discovery_tools(own_from);
+            tools.extend(extra.iter().cloned());
+            prompt_tools = Some(Arc::from(extra));
+        }
         let positions = tools
             .iter()
             .enumerate()
@@ -107,10 +160,18 @@ impl Table {
             members,
             positions,
             tools: tools.into(),
+            own_from,
+            prompt_tools,
+            catalog,
             routes,
             active,
             prompts: std::sync::Mutex::new(Vec::new()),
         })
+    }
+
+    /// Whether discovery tools are listed.
+    pub fn discovering(&self) -> bool {
+        self.prompt_tools.is_some()
     }
 }
 

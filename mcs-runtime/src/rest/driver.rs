@@ -357,6 +357,14 @@ impl ToolDriver for RestDriver {
     fn tool_position(&self, name: &str) -> Option<usize> {
         self.built().index.get(name).copied()
     }
+
+    fn tool_tags(&self, name: &str) -> Vec<String> {
+        self.tags(name)
+            .unwrap_or_default()
+            .iter()
+            .map(|tag| tag.to_string())
+            .collect()
+    }
 }
 
 impl Driver for RestDriver {

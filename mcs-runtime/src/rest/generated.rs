@@ -188,6 +188,10 @@ macro_rules! __rest_driver {
             fn tool_position(&self, name: &str) -> ::core::option::Option<usize> {
                 $crate::ToolDriver::tool_position(&self.inner, name)
             }
+
+            fn tool_tags(&self, name: &str) -> ::std::vec::Vec<::std::string::String> {
+                $crate::ToolDriver::tool_tags(&self.inner, name)
+            }
         }
 
         #[automatically_derived]
