@@ -407,7 +407,7 @@ async fn a_large_toolset_loads_a_page_at_a_time_and_search_can_stay_within_a_set
             .contains("The weather forecast for a city.")
     );
     orchestrator
-        .register("many", Arc::new(Many::new(450)))
+        .register("many", Arc::new(Many::new(2500)))
         .unwrap();
     assert!(
         !orchestrator
@@ -420,19 +420,20 @@ async fn a_large_toolset_loads_a_page_at_a_time_and_search_can_stay_within_a_set
         r#"{"tool": "load_toolset", "arguments": {"id": "many_all"}}"#,
     )
     .await;
-    assert_eq!(first["count"], 450);
-    assert_eq!(first["tools"].as_array().unwrap().len(), 100);
+    assert_eq!(first["count"], 2500);
+    let page = first["tools"].as_array().unwrap();
+    assert_eq!(page[0], "op_0: Operation number 0.");
+    let next = first["next_offset"].as_u64().unwrap();
+    assert_eq!(page.len() as u64, next);
+    assert!((1000..2500).contains(&next), "{next}");
+    assert!(first.to_string().len() < 50_000);
+    let call = json!({"tool": "load_toolset", "arguments": {"id": "many_all", "offset": next}});
+    let last = run(&orchestrator, &call.to_string()).await;
+    assert_eq!(last["tools"].as_array().unwrap().len() as u64, 2500 - next);
     assert_eq!(
-        first["tools"][0],
-        json!({"name": "op_0", "title": "Operation number 0.", "toolset": "many_all", "required": ["value"]})
+        last["tools"][0],
+        format!("op_{next}: Operation number {next}.")
     );
-    assert_eq!(first["next_offset"], 100);
-    let last = run(
-        &orchestrator,
-        r#"{"tool": "load_toolset", "arguments": {"id": "many_all", "offset": 400}}"#,
-    )
-    .await;
-    assert_eq!(last["tools"].as_array().unwrap().len(), 50);
     assert!(last.get("next_offset").is_none());
 
     let within = run(

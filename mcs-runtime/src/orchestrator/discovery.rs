@@ -54,10 +54,11 @@ impl Discovery {
 const DEFAULT_RESULTS: usize = 10;
 const MAX_RESULTS: usize = 50;
 /// A toolset whose full descriptions are longer than this (in characters, about 6,000
-/// tokens) is answered with names, titles and argument names instead, a page at a time.
+/// tokens) is answered with names and titles instead.
 const LOAD_BUDGET: usize = 24_000;
-/// Tools per page of the short form.
-const PAGE: usize = 100;
+/// Characters per page of names and titles (about 12,000 tokens): a few hundred tools, so
+/// that even a large toolset is seen whole in one turn, and a second turn describes a tool.
+const PAGE_BUDGET: usize = 48_000;
 /// The overview of toolsets in the prompt stays under this many characters (about 2,000
 /// tokens): example titles go first, then toolsets beyond it are counted, not named.
 const OVERVIEW_BUDGET: usize = 8_000;
@@ -308,31 +309,34 @@ impl Catalog {
             .iter()
             .filter_map(|&i| Some((i, tools.get(i)?)))
             .collect();
-        let full: Vec<Value> = members
-            .iter()
-            .map(|(_, tool)| crate::prompt::describe_tool(tool))
-            .collect();
-        let size: usize = full.iter().map(|v| v.to_string().len()).sum();
         let mut answer =
             json!({ "toolset": set.id(), "title": set.title(), "count": members.len() });
-        if offset == 0 && size <= LOAD_BUDGET {
+        if offset == 0
+            && let Some(full) = full_descriptions(&members)
+        {
             answer["tools"] = Value::Array(full);
             answer["note"] =
                 json!("These tools can now be called like the tools listed in the prompt.");
             return Ok(answer);
         }
+        // Too large for full descriptions: `name: title` lines, as many as the page holds.
+        let mut used = 0;
         let page: Vec<Value> = members
             .iter()
             .skip(offset)
-            .take(PAGE)
-            .map(|(i, tool)| self.short(*i, tool))
+            .map(|(_, tool)| format!("{}: {}", tool.name(), clip(tool.label(), 100)))
+            .take_while(|line| {
+                used += line.len() + 4;
+                used <= PAGE_BUDGET || used == line.len() + 4
+            })
+            .map(Value::String)
             .collect();
         let end = offset.saturating_add(page.len());
         answer["tools"] = Value::Array(page);
         answer["offset"] = json!(offset);
         let mut note = format!(
-            "This toolset is large: names, titles and arguments only. Call {DESCRIBE_TOOL} for a \
-             tool's full description, or call it directly."
+            "This toolset is large: names and titles only. Call {DESCRIBE_TOOL} for a tool's \
+             arguments, or call it directly."
         );
         if end < members.len() {
             answer["next_offset"] = json!(end);
@@ -367,6 +371,21 @@ impl Catalog {
         }
         entry
     }
+}
+
+/// The full descriptions of `members`, unless together they exceed [`LOAD_BUDGET`].
+fn full_descriptions(members: &[(usize, &Tool)]) -> Option<Vec<Value>> {
+    let mut size = 0;
+    let mut full = Vec::with_capacity(members.len());
+    for (_, tool) in members {
+        let description = crate::prompt::describe_tool(tool);
+        size += description.to_string().len();
+        if size > LOAD_BUDGET {
+            return None;
+        }
+        full.push(description);
+    }
+    Some(full)
 }
 
 /// `describe_tool`: one tool's full description.
