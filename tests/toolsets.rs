@@ -481,3 +481,51 @@ fn a_driver_tool_named_like_a_discovery_tool_is_refused() {
     namespaced.register("web", Arc::new(Searcher)).unwrap();
     assert!(namespaced.tool_position("web__search_tools").is_some());
 }
+
+#[test]
+fn the_tools_a_conversation_discovered_are_derived_from_its_own_calls() {
+    let orchestrator = discovering();
+    let names =
+        |tools: Vec<Tool>| -> Vec<String> { tools.iter().map(|t| t.name().to_owned()).collect() };
+    let opening = [
+        json!({"role": "system", "content": orchestrator.get_driver_system_message(None)}),
+        json!({"role": "user", "content": "Order a pet, then check the weather."}),
+    ];
+    assert_eq!(
+        names(orchestrator.discovered_tools(&opening)),
+        [SEARCH_TOOLS, LOAD_TOOLSET, "describe_tool"]
+    );
+    let history = [
+        opening[0].clone(),
+        opening[1].clone(),
+        // Text mode: a loaded toolset.
+        json!({"role": "assistant", "content": "{\"tool\": \"load_toolset\", \"arguments\": {\"id\": \"shop_pets\"}}"}),
+        json!({"role": "user", "content": "Tool result: ..."}),
+        // OpenAI native: a described tool, and a call that reveals nothing.
+        json!({"role": "assistant", "content": null, "tool_calls": [
+            {"id": "c1", "type": "function", "function": {"name": "describe_tool", "arguments": "{\"name\": \"forecast\"}"}},
+            {"id": "c2", "type": "function", "function": {"name": "load_toolset", "arguments": "{\"id\": \"no_such_set\"}"}}
+        ]}),
+        json!({"role": "tool", "tool_call_id": "c1", "content": "{}"}),
+        // Anthropic: a search, answered again from the same index.
+        json!({"role": "assistant", "content": [
+            {"type": "tool_use", "id": "t1", "name": "search_tools", "input": {"query": "order", "limit": 1}}
+        ]}),
+    ];
+    assert_eq!(
+        names(orchestrator.discovered_tools(&history)),
+        [
+            SEARCH_TOOLS,
+            LOAD_TOOLSET,
+            "describe_tool",
+            "list_pets",
+            "add_pet",
+            "forecast",
+            "place_order"
+        ]
+    );
+    // Outside discovery mode every tool is there from the start.
+    let plain = Orchestrator::new("office", ConflictPolicy::Reject);
+    plain.register("weather", Arc::new(Weather)).unwrap();
+    assert_eq!(names(plain.discovered_tools(&[])), ["forecast"]);
+}

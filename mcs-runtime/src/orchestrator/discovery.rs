@@ -247,6 +247,34 @@ impl Catalog {
         }
     }
 
+    /// The positions of the tools a discovery call showed the model: a loaded toolset's
+    /// tools, a described tool, the results of a search (searched again: the index is
+    /// deterministic). Nothing for a call that failed or is not a discovery call.
+    pub fn revealed(&self, tools: &[Tool], name: &str, arguments: &Value) -> Vec<usize> {
+        let text = |key: &str| arguments.get(key).and_then(Value::as_str);
+        match name {
+            LOAD_TOOLSET => text("id")
+                .and_then(|id| self.find_set(id))
+                .map(|(s, _)| self.members[s].clone())
+                .unwrap_or_default(),
+            SEARCH_TOOLS => match self.search(tools, arguments) {
+                Ok(found) => found["results"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|r| r["name"].as_str())
+                    .filter_map(|n| tools.iter().position(|t| t.name() == n))
+                    .collect(),
+                Err(_) => Vec::new(),
+            },
+            _ if name == DESCRIBE_TOOL => text("name")
+                .and_then(|n| tools.iter().position(|t| t.name() == n))
+                .into_iter()
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+
     fn search(&self, tools: &[Tool], arguments: &Value) -> Result<Value, ToolError> {
         let query = arguments
             .get("query")

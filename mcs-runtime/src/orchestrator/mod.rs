@@ -40,7 +40,8 @@
 //! `describe_tool` — and the model calls what it found like any listed tool: every tool
 //! stays in [`list_tools`](ToolDriver::list_tools), so every call format finds it. What
 //! the model has loaded lives in the conversation, in its own earlier calls; the
-//! orchestrator keeps no per-conversation state.
+//! orchestrator keeps no per-conversation state. A client that sends tools natively sends
+//! [`Orchestrator::discovered_tools`] of the history with each request.
 //!
 //! ```
 //! use std::sync::Arc;
@@ -325,6 +326,43 @@ impl Orchestrator {
     pub fn prompt_tools(&self) -> Arc<[Tool]> {
         let table = self.table.load();
         Arc::clone(table.prompt_tools.as_ref().unwrap_or(&table.tools))
+    }
+
+    /// The tools a conversation has discovered: the [`prompt_tools`](Self::prompt_tools),
+    /// then each tool the model's own discovery calls in `history` showed it (a loaded
+    /// toolset's tools, a described tool, search results), in the order found.
+    ///
+    /// Derived again from the calls each time — the toolsets and the search are
+    /// deterministic — so the orchestrator stores nothing per conversation. A client that
+    /// sends tools natively (OpenAI or Anthropic `tools`) sends these with each request, so
+    /// the model can call what it found. Outside discovery mode, every tool.
+    pub fn discovered_tools(&self, history: &[Value]) -> Vec<Tool> {
+        let table = self.table.load_full();
+        let Some(prompt) = &table.prompt_tools else {
+            return table.tools.to_vec();
+        };
+        let tools = &table.tools[..table.own_from];
+        let mut shown = vec![false; tools.len()];
+        let mut found = prompt.to_vec();
+        for message in history {
+            if message.get("role").and_then(Value::as_str) != Some("assistant") {
+                continue;
+            }
+            let response = match message.get("content") {
+                Some(Value::String(text)) if message.get("tool_calls").is_none() => {
+                    LlmResponse::Text(text)
+                }
+                _ => LlmResponse::Message(message),
+            };
+            for call in crate::extract::extract(response, prompt).calls {
+                for position in table.catalog.revealed(tools, &call.name, &call.arguments) {
+                    if !std::mem::replace(&mut shown[position], true) {
+                        found.push(tools[position].clone());
+                    }
+                }
+            }
+        }
+        found
     }
 
     /// Asks `model` to split every toolset larger than the maximum size
