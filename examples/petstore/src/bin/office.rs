@@ -10,7 +10,7 @@
 //! A scripted model plays the part unless `MCS_LLM_BASE_URL` names an OpenAI-compatible
 //! server (as in the other examples).
 
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use mcs::ToolDriver;
 use mcs::llm::ScriptedClient;
@@ -18,37 +18,12 @@ use mcs::orchestrator::{ConflictPolicy, Orchestrator};
 
 #[path = "../converse.rs"]
 mod converse;
+#[path = "../notebook.rs"]
+mod notebook;
 #[path = "../shop.rs"]
 mod shop;
 
 mcs::include_driver!("petstore.rs");
-
-/// Notes the assistant keeps for the shop's staff.
-#[derive(Default)]
-struct Notebook {
-    notes: Mutex<Vec<String>>,
-}
-
-#[mcs::tool_driver(name = "notebook")]
-impl Notebook {
-    /// Writes a note for the staff.
-    ///
-    /// # Arguments
-    ///
-    /// * `text` - The note, one or two sentences.
-    #[tool]
-    fn add_note(&self, text: String) -> usize {
-        let mut notes = self.notes.lock().unwrap_or_else(|e| e.into_inner());
-        notes.push(text);
-        notes.len()
-    }
-
-    /// Every note written so far, oldest first.
-    #[tool]
-    fn list_notes(&self) -> Vec<String> {
-        self.notes.lock().unwrap_or_else(|e| e.into_inner()).clone()
-    }
-}
 
 const REQUEST: &str = "Which dogs do we have? Leave the staff a note to brush each of them today.";
 
@@ -68,7 +43,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let petstore = petstore::Petstore::new()
         .with_base_url(format!("http://{address}/v1"))
         .with_api_key(shop::API_KEY);
-    let notebook = Arc::new(Notebook::default());
+    let notebook = Arc::new(notebook::Notebook::default());
 
     let office = Orchestrator::new("office", ConflictPolicy::Namespace);
     office.register("shop", Arc::new(petstore))?;
