@@ -16,7 +16,7 @@ use std::sync::Arc;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use mcs::hybrid::Hybrid;
-use mcs::orchestrator::{ConflictPolicy, Orchestrator};
+use mcs::orchestrator::{ConflictPolicy, Discovery, Orchestrator};
 use mcs::{
     Driver, DriverMeta, DriverResponse, LlmResponse, Tool, ToolDriver, ToolFuture, ToolParameter,
 };
@@ -113,5 +113,52 @@ fn dispatch(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, dispatch);
+/// Discovery mode over the same 1,000 tools: does listing toolsets instead of tools slow a
+/// call down, and what does a discovery turn (a search, a toolset loaded) cost next to a call?
+fn discovery(c: &mut Criterion) {
+    let build = |discovery: Discovery| {
+        let orchestrator =
+            Orchestrator::new("all", ConflictPolicy::Reject).with_discovery(discovery);
+        for i in 0..DRIVERS {
+            orchestrator
+                .register(format!("s{i}"), Arc::new(Service::new(i)))
+                .expect("distinct names");
+        }
+        orchestrator
+    };
+    let plain = build(Discovery::Off);
+    let discovering = build(Discovery::Always);
+    let call = format!(r#"{{"tool": "s{TARGET}_op7", "arguments": {{"id": 42}}}}"#);
+    let search = r#"{"tool": "search_tools", "arguments": {"query": "operation 7 of service 36"}}"#;
+    let load = format!(r#"{{"tool": "load_toolset", "arguments": {{"id": "s{TARGET}_all"}}}}"#);
+    let run = |orchestrator: &Orchestrator, output: &str| {
+        complete(orchestrator.process_llm_response(LlmResponse::Text(output)))
+    };
+    let found = run(&discovering, search);
+    assert_eq!(
+        found
+            .tool_call_result
+            .as_ref()
+            .map(|r| r["results"][0]["name"].clone()),
+        Some(json!(format!("s{TARGET}_op7"))),
+        "{found:?}"
+    );
+    assert!(run(&discovering, &load).call_executed);
+    assert_eq!(
+        run(&discovering, &call).tool_call_result,
+        Some(json!({ "id": 42 }))
+    );
+
+    let mut group = c.benchmark_group("discovery 50x20");
+    let mut lines = [
+        line("call, every tool listed", || run(&plain, &call)),
+        line("call, discovery mode", || run(&discovering, &call)),
+        line("search_tools", || run(&discovering, search)),
+        line("load_toolset (20 tools)", || run(&discovering, &load)),
+    ];
+    measure(&mut group, 100, 0, &mut lines);
+    group.finish();
+}
+
+criterion_group!(benches, dispatch, discovery);
 criterion_main!(benches);

@@ -29,4 +29,3 @@ impl Notebook {
         self.notes.lock().unwrap_or_else(|e| e.into_inner()).clone()
     }
 }
-
