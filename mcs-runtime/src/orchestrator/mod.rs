@@ -371,13 +371,13 @@ impl Orchestrator {
     /// exactly once, in groups within the maximum size, under names that exist; otherwise
     /// (or when the model cannot be asked) the set stays whole. Says what became of each.
     ///
-    /// Splits are kept with the driver's registration and used while the driver's tools
-    /// still match them; asking again replaces them.
+    /// Splits are kept with the driver's registration and used while they still partition
+    /// a toolset of the driver; a set whose tools changed is whole again, and can be split
+    /// again.
     pub async fn split_toolsets(&self, model: &dyn LlmClient) -> Vec<SplitOutcome> {
         let table = self.table.load_full();
-        let tools = &table.tools[..table.own_from];
         let mut outcomes = Vec::new();
-        let mut accepted: Vec<(String, String, Vec<toolsets::Group>)> = Vec::new();
+        let mut accepted: Vec<(String, Vec<toolsets::Group>)> = Vec::new();
         for set in table.catalog.toolsets.iter() {
             if set.tools().len() <= self.max_toolset {
                 continue;
@@ -385,48 +385,58 @@ impl Orchestrator {
             let members: Vec<&Tool> = set
                 .tools()
                 .iter()
-                .filter_map(|name| tools.iter().find(|t| t.name() == name))
+                .filter_map(|name| table.tools.get(*table.positions.get(name)?))
                 .collect();
             let request = toolsets::split_request(set, &members, self.max_toolset);
             let result = match model.complete(&request).await {
                 Ok(turn) => toolsets::read_split(&turn.text(), set, self.max_toolset),
                 Err(error) => Err(SplitError::Model(error)),
             };
-            let result = result.map(|groups| {
-                let ids = groups
-                    .iter()
-                    .map(|g| format!("{}_{}", set.id(), toolsets::fragment(&g.name)))
-                    .collect();
-                accepted.push((set.source().to_owned(), set.id().to_owned(), groups));
-                ids
-            });
-            outcomes.push(SplitOutcome {
-                toolset: set.id().to_owned(),
-                result,
-            });
+            if let Ok(groups) = &result {
+                accepted.push((set.source().to_owned(), groups.clone()));
+            }
+            outcomes.push((set.id().to_owned(), result));
         }
-        if !accepted.is_empty() {
-            let stored = self.change(|members, _| {
+        let stored = if accepted.is_empty() {
+            Ok(())
+        } else {
+            self.change(|members, _| {
                 for member in members.iter_mut() {
                     let mut splits = (*member.splits).clone();
-                    for (source, id, groups) in &accepted {
+                    for (source, groups) in &accepted {
                         if *source == member.label {
-                            splits.insert(id.clone(), groups.clone());
+                            // A new split of the same set replaces the old one.
+                            splits.retain(|old| !same_tools(old, groups));
+                            splits.push(groups.clone());
                         }
                     }
                     member.splits = Arc::new(splits);
                 }
                 Ok(())
-            });
-            if let Err(error) = stored {
-                for outcome in &mut outcomes {
-                    if outcome.result.is_ok() {
-                        outcome.result = Err(SplitError::Invalid(error.to_string()));
-                    }
-                }
-            }
-        }
+            })
+        };
+        // The ids the groups got (made unique among all toolsets).
+        let now = self.table.load();
         outcomes
+            .into_iter()
+            .map(|(toolset, result)| {
+                let result = match (result, &stored) {
+                    (Ok(groups), Ok(())) => Ok(groups
+                        .iter()
+                        .filter_map(|group| {
+                            now.catalog
+                                .toolsets
+                                .iter()
+                                .find(|set| set.tools() == group.tools.as_slice())
+                                .map(|set| set.id().to_owned())
+                        })
+                        .collect()),
+                    (Ok(_), Err(error)) => Err(SplitError::Invalid(error.to_string())),
+                    (Err(error), _) => Err(error),
+                };
+                SplitOutcome { toolset, result }
+            })
+            .collect()
     }
 
     /// Applies `edit` to a copy of the registration and swaps in the table built from it;
@@ -536,6 +546,16 @@ fn switch_tool(table: &Table) -> Tool {
         ToolParameter::new("target", "The system to switch to.")
             .with_schema(json!({ "type": "string", "enum": labels })),
     )
+}
+
+/// Whether two splits group the same tools.
+fn same_tools(a: &[toolsets::Group], b: &[toolsets::Group]) -> bool {
+    fn tools(groups: &[toolsets::Group]) -> Vec<&String> {
+        let mut all: Vec<&String> = groups.iter().flat_map(|g| &g.tools).collect();
+        all.sort();
+        all
+    }
+    tools(a) == tools(b)
 }
 
 /// `tools` and then `tool`.

@@ -115,23 +115,25 @@ impl Table {
                 }
             }
         }
+        // Each listed tool with its owner (the first driver its route tries), in one pass.
+        let mut entries: Vec<Vec<Entry<'_>>> = members.iter().map(|_| Vec::new()).collect();
+        for tool in &tools {
+            if let Some((owner, original)) = routes.get(tool.name()).and_then(|r| r.first())
+                && let Some(member) = members.get(*owner)
+            {
+                entries[*owner].push(Entry {
+                    listed: tool.name(),
+                    tags: member.driver.tool_tags(original),
+                });
+            }
+        }
         let mut sets = Vec::new();
-        for (index, member) in members.iter().enumerate() {
-            let entries: Vec<Entry<'_>> = tools
-                .iter()
-                .filter_map(|tool| {
-                    let (owner, original) = routes.get(tool.name())?.first()?;
-                    (*owner == index).then(|| Entry {
-                        listed: tool.name(),
-                        tags: member.driver.tool_tags(original),
-                    })
-                })
-                .collect();
+        for (member, entries) in members.iter().zip(&entries) {
             sets.extend(toolsets::group(
                 &member.label,
                 &member.driver.meta().name,
                 &member.grouping,
-                &entries,
+                entries,
                 &member.splits,
             ));
         }

@@ -83,12 +83,13 @@ pub(super) struct Group {
     pub tools: Vec<String>,
 }
 
-/// The accepted splits of one driver's toolsets, by the id of the set they split.
-pub(super) type Splits = HashMap<String, Vec<Group>>;
+/// The accepted splits of one driver's toolsets. A split applies to the set whose tools it
+/// partitions (not to an id, which may change when other drivers come and go).
+pub(super) type Splits = Vec<Vec<Group>>;
 
 /// The toolsets of the driver registered as `source` (`title` is what the driver calls
-/// itself), ids not yet unique across drivers. `splits` replace the sets they still match
-/// exactly; a set whose tools changed since it was split stays whole.
+/// itself), ids not yet unique across drivers. A split replaces the set whose tools it
+/// partitions exactly; a set whose tools changed since it was split stays whole.
 pub(super) fn group(
     source: &str,
     title: &str,
@@ -123,8 +124,8 @@ pub(super) fn group(
     }
     let mut out = Vec::with_capacity(sets.len());
     for set in sets {
-        match splits.get(&set.id) {
-            Some(groups) if partitions(groups, &set.tools) => {
+        match splits.iter().find(|groups| partitions(groups, &set.tools)) {
+            Some(groups) => {
                 out.extend(groups.iter().map(|group| Toolset {
                     id: format!("{}_{}", set.id, fragment(&group.name)),
                     title: group.name.clone(),
@@ -523,7 +524,7 @@ mod tests {
                 tools: vec!["c".into()],
             },
         ];
-        let splits = Splits::from([("s_all".to_owned(), groups)]);
+        let splits: Splits = vec![groups];
         let sets = group("s", "S", &Grouping::AllInOne, &entries(tools), &splits);
         let ids: Vec<&str> = sets.iter().map(Toolset::id).collect();
         assert_eq!(ids, ["s_all_Read-stuff", "s_all_Write"]);
