@@ -147,6 +147,7 @@ pub(crate) fn plan_v3(
         Some(schema) => builder.convert(schema, &media_loc.child("schema"))?,
         None => json!({}),
     };
+    let encoding = sent_as(encoding, &schema);
     Ok(Some(BodyPlan {
         media_type: wire_media_type(media, encoding),
         encoding,
@@ -154,6 +155,21 @@ pub(crate) fn plan_v3(
         required: body.get("required").and_then(Value::as_bool) == Some(true),
         description: body.get("description").cloned(),
     }))
+}
+
+/// How a body of `encoding` whose schema is `schema` is sent: a binary media type whose
+/// schema is a base64 string (`format: byte`, `contentEncoding: base64`) takes that text as
+/// it is — Spotify's playlist cover is `image/jpeg` carrying base64 — rather than a file
+/// whose bytes are decoded first.
+fn sent_as(encoding: BodyEncoding, schema: &Value) -> BodyEncoding {
+    let base64_text = schema.get("type").and_then(Value::as_str) == Some("string")
+        && (schema.get("format").and_then(Value::as_str) == Some("byte")
+            || schema.get("contentEncoding").and_then(Value::as_str) == Some("base64"));
+    if encoding == BodyEncoding::Binary && base64_text {
+        BodyEncoding::Text
+    } else {
+        encoding
+    }
 }
 
 /// The body of a Swagger 2.0 operation, from its `in: body` or `in: formData` parameters
@@ -176,6 +192,7 @@ pub(crate) fn plan_v2(
             Some(schema) => builder.convert(schema, &body.loc.child("schema"))?,
             None => json!({}),
         };
+        let encoding = sent_as(encoding, &schema);
         return Ok(Some(BodyPlan {
             media_type: wire_media_type(media, encoding),
             encoding,

@@ -70,11 +70,12 @@ pub(crate) fn file_schema(description: Option<&str>) -> Value {
         "type": "object",
         "description": description,
         "properties": {
-            "base64": {"type": "string"},
+            "base64": {"type": "string", "contentEncoding": "base64"},
             "filename": {"type": "string"},
             "content_type": {"type": "string"},
             "path": {"type": "string"},
         },
+        "anyOf": [{"required": ["base64"]}, {"required": ["path"]}],
     })
 }
 

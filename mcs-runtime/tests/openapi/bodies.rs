@@ -16,11 +16,12 @@ fn file_schema(description: Option<&str>) -> serde_json::Value {
         "type": "object",
         "description": description,
         "properties": {
-            "base64": {"type": "string"},
+            "base64": {"type": "string", "contentEncoding": "base64"},
             "filename": {"type": "string"},
             "content_type": {"type": "string"},
             "path": {"type": "string"}
-        }
+        },
+        "anyOf": [{"required": ["base64"]}, {"required": ["path"]}]
     })
 }
 
@@ -240,6 +241,29 @@ fn text_and_binary_bodies() {
         schema(post)["properties"]["body"],
         file_schema(Some("The thing."))
     );
+}
+
+/// A binary media type whose schema is base64 text (Spotify's playlist cover: `image/jpeg`,
+/// `format: byte`) sends that text as it is, under the document's media type; Prism's
+/// validation found mcs decoding it as a file instead.
+#[test]
+fn base64_text_under_a_binary_media_type_is_sent_as_text() {
+    for schema_text in [
+        "{type: string, format: byte}",
+        "{type: string, contentEncoding: base64}",
+    ] {
+        let doc = read(&body_doc(&format!(
+            "          image/jpeg: {{schema: {schema_text}}}"
+        )));
+        let post = op(&doc, "post");
+        let body = post.body.as_ref().unwrap();
+        assert_eq!(
+            (body.encoding, body.media_type.as_ref()),
+            (BodyEncoding::Text, "image/jpeg"),
+            "{schema_text}"
+        );
+        assert_eq!(schema(post)["properties"]["body"]["type"], "string");
+    }
 }
 
 #[test]

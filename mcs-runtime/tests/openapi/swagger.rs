@@ -155,7 +155,7 @@ fn swagger_bodies() {
     assert_eq!(upload_schema["required"], json!(["id", "file"]));
     assert_eq!(
         upload_schema["properties"]["file"]["properties"]["base64"],
-        json!({"type": "string"})
+        json!({"type": "string", "contentEncoding": "base64"})
     );
     assert!(
         upload_schema["properties"]["file"]["description"]

@@ -1,0 +1,261 @@
+//! Conformance against an independent judge: Prism mocks each document of `../shared/specs`
+//! with request validation, and the generated driver of each calls every operation with
+//! arguments built from the tool's own schema (every argument, required and optional) and
+//! the credentials its security asks for. Prism answers 404 for a route the document does
+//! not have, 422 for an invalid request, 401 for missing credentials: none may occur.
+//!
+//! Then arguments the schema refuses (a required argument left out, a value of the wrong
+//! type): mcs refuses them before sending — nothing reaches Prism — with a hint that names
+//! the argument.
+//!
+//! Needs Node.js and `npm ci --prefix tests/conformance` (`.ci/run` does both); without
+//! them the test says why and passes. `cargo test -p generated-specs --test prism --
+//! --nocapture` prints the report per document.
+#![cfg(shared_specs)]
+
+mod support;
+
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+
+use generated_specs::{Gitlab, OpenAi, Slack, Spotify, Vercel, Xkcd};
+use mcs::rest::{HttpRequest, HttpResponse, HttpTransport, ReqwestTransport, TransportError};
+use mcs::{BoxFuture, ToolDriver, ToolError};
+use support::arguments::{invalid_arguments, valid_arguments};
+use support::prism::{Mock, prism, refusal};
+
+/// Sends through reqwest and keeps what went out and what came back.
+#[derive(Debug, Default)]
+struct Recorder {
+    inner: ReqwestTransport,
+    exchanges: Mutex<Vec<(String, u16, String)>>,
+}
+
+impl Recorder {
+    fn take(&self) -> Vec<(String, u16, String)> {
+        std::mem::take(&mut *self.exchanges.lock().unwrap())
+    }
+}
+
+impl HttpTransport for Recorder {
+    fn send(&self, request: HttpRequest) -> BoxFuture<'_, Result<HttpResponse, TransportError>> {
+        Box::pin(async move {
+            let content_type = request
+                .headers
+                .iter()
+                .find(|(name, _)| name.eq_ignore_ascii_case("content-type"))
+                .map_or("", |(_, value)| value.as_str());
+            let line = format!("{:?} {} ({content_type})", request.method, request.url);
+            let answer = self.inner.send(request).await;
+            let (status, body) = match &answer {
+                Ok(response) => (
+                    response.status,
+                    String::from_utf8_lossy(&response.body).into_owned(),
+                ),
+                Err(error) => (0, error.to_string()),
+            };
+            self.exchanges.lock().unwrap().push((line, status, body));
+            answer
+        })
+    }
+}
+
+/// Each generated driver, pointed at `url` with every kind of credential, over `recorder`.
+fn drivers(url: &str, recorder: &Arc<Recorder>) -> Vec<(&'static str, Box<dyn ToolDriver>)> {
+    let transport: Arc<dyn HttpTransport> = recorder.clone();
+    macro_rules! configured {
+        ($driver:ty) => {
+            Box::new(
+                <$driver>::new()
+                    .with_base_url(url)
+                    .with_bearer_token("test-token")
+                    .with_basic_auth("user", "password")
+                    .with_api_key("test-key")
+                    .with_transport(Arc::clone(&transport)),
+            ) as Box<dyn ToolDriver>
+        };
+    }
+    vec![
+        ("xkcd.com.json", configured!(Xkcd)),
+        ("openai.com.json", configured!(OpenAi)),
+        ("spotify.com.json", configured!(Spotify)),
+        ("slack.com.json", configured!(Slack)),
+        ("gitlab.com.json", configured!(Gitlab)),
+        ("vercel.com.json", configured!(Vercel)),
+    ]
+}
+
+#[derive(Default)]
+struct Report {
+    operations: usize,
+    called: usize,
+    accepted: usize,
+    /// Refused only because Prism cannot read arrays in form-urlencoded bodies.
+    prism_limits: Vec<String>,
+    problems: Vec<String>,
+}
+
+/// Prism reads no array out of an `application/x-www-form-urlencoded` body: neither
+/// repeated keys (what OpenAPI's default `style: form, explode: true` means, and what mcs
+/// sends) nor any other encoding — stoplightio/prism#2473, open; fix proposed in #2654. A
+/// refusal whose every complaint is "body property X must be array" on such a body is
+/// Prism's limit, not the request's fault.
+fn prism_cannot_read_form_arrays(line: &str, body: &str) -> bool {
+    let Ok(problem) = serde_json::from_str::<serde_json::Value>(body) else {
+        return false;
+    };
+    let Some(errors) = problem["validation"].as_array() else {
+        return false;
+    };
+    line.contains("application/x-www-form-urlencoded")
+        && !errors.is_empty()
+        && errors.iter().all(|error| {
+            error["location"][0] == "body"
+                && error["message"]
+                    .as_str()
+                    .is_some_and(|m| m.ends_with("must be array"))
+        })
+}
+
+async fn conform(file: &str, driver: &dyn ToolDriver, recorder: &Recorder) -> Report {
+    let mut report = Report::default();
+    for tool in driver.list_tools().iter() {
+        report.operations += 1;
+        let schema = tool.input_schema();
+        let arguments = match valid_arguments(&schema) {
+            Ok(arguments) => arguments,
+            Err(why) => {
+                report
+                    .problems
+                    .push(format!("{file} {}: no valid arguments: {why}", tool.name()));
+                continue;
+            }
+        };
+        report.called += 1;
+        let result = driver.execute_tool(tool.name(), arguments.clone()).await;
+        if let Err(ToolError::InvalidArguments { problems, .. }) = &result {
+            report.problems.push(format!(
+                "{file} {}: mcs refused {arguments}: {problems:?}",
+                tool.name()
+            ));
+            recorder.take();
+            continue;
+        }
+        let exchanges = recorder.take();
+        let refused: Vec<String> = exchanges
+            .iter()
+            .filter_map(|(line, status, body)| {
+                refusal(*status, body).map(|why| format!("{line}: {why}"))
+            })
+            .collect();
+        if !refused.is_empty()
+            && exchanges.iter().all(|(line, status, body)| {
+                refusal(*status, body).is_none() || prism_cannot_read_form_arrays(line, body)
+            })
+        {
+            report
+                .prism_limits
+                .push(format!("{file} {}: {}", tool.name(), refused.join(" | ")));
+            continue;
+        }
+        match (exchanges.is_empty(), refused.is_empty()) {
+            (true, _) => report.problems.push(format!(
+                "{file} {}: nothing was sent ({result:?})",
+                tool.name()
+            )),
+            (false, true) => report.accepted += 1,
+            (false, false) => report.problems.push(format!(
+                "{file} {} with {arguments}: {}",
+                tool.name(),
+                refused.join(" | ")
+            )),
+        }
+    }
+    report
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_operation_of_every_document_passes_prisms_request_validation() {
+    let bin = match prism() {
+        Ok(bin) => bin,
+        Err(why) => {
+            println!("skipped: {why}");
+            return;
+        }
+    };
+    let specs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/specs");
+    let recorder = Arc::new(Recorder::default());
+    let mut problems = Vec::new();
+    let mut limits = Vec::new();
+    println!(
+        "| document | operations | called | accepted by Prism | refused by Prism's form-array limit |"
+    );
+    println!("|---|---:|---:|---:|---:|");
+    for index in 0..drivers("", &recorder).len() {
+        let file = drivers("", &recorder)[index].0;
+        let mock = Mock::start(&bin, &specs.join(file)).unwrap();
+        let (_, driver) = drivers(&mock.url, &recorder).swap_remove(index);
+        let report = conform(file, driver.as_ref(), &recorder).await;
+        println!(
+            "| {file} | {} | {} | {} | {} |",
+            report.operations,
+            report.called,
+            report.accepted,
+            report.prism_limits.len()
+        );
+        problems.extend(report.problems);
+        limits.extend(report.prism_limits);
+    }
+    for limit in &limits {
+        println!("Prism's form-array limit: {limit}");
+    }
+    for problem in &problems {
+        println!("{problem}");
+    }
+    assert!(
+        problems.is_empty(),
+        "{} operations failed (listed above)",
+        problems.len()
+    );
+}
+
+#[tokio::test]
+async fn arguments_the_schema_refuses_never_leave_the_process() {
+    let recorder = Arc::new(Recorder::default());
+    // Nothing listens here: a request that went out would fail to connect, not be refused.
+    let mut checked = 0;
+    for (file, driver) in drivers("http://127.0.0.1:9", &recorder) {
+        for tool in driver.list_tools().iter() {
+            let schema = tool.input_schema();
+            let Ok(valid) = valid_arguments(&schema) else {
+                continue;
+            };
+            let Some((invalid, argument)) = invalid_arguments(&schema, &valid) else {
+                continue;
+            };
+            let error = driver
+                .execute_tool(tool.name(), invalid.clone())
+                .await
+                .expect_err(&format!("{file} {} accepted {invalid}", tool.name()));
+            let ToolError::InvalidArguments { problems, .. } = &error else {
+                panic!("{file} {}: {error}", tool.name());
+            };
+            assert!(
+                problems
+                    .iter()
+                    .any(|p| p.argument == argument
+                        || p.argument.starts_with(&format!("{argument}."))),
+                "{file} {}: the hint does not name `{argument}`: {error}",
+                tool.name()
+            );
+            assert!(error.to_string().contains(&argument), "{error}");
+            checked += 1;
+        }
+        assert!(
+            recorder.take().is_empty(),
+            "{file}: a refused call was sent"
+        );
+    }
+    println!("{checked} refused calls, none sent");
+    assert!(checked > 600, "only {checked} tools had arguments to break");
+}
