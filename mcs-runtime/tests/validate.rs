@@ -1349,3 +1349,26 @@ mod argument_coercion {
         );
     }
 }
+
+/// `oneOf` means exactly one: a value that fits two alternatives is refused (as Prism and
+/// JSON Schema validators refuse it), with a hint that says which; `anyOf` takes it.
+#[test]
+fn one_of_wants_exactly_one_alternative() {
+    let alternatives = json!([
+        {"type": "object", "required": ["id"], "properties": {"id": {"type": "integer"}}},
+        {"type": "object", "required": ["owner", "number"],
+         "properties": {"owner": {"type": "string"}, "number": {"type": "integer"}}}
+    ]);
+    let one_of = json!({"oneOf": alternatives});
+    let any_of = json!({"anyOf": alternatives});
+    let both = json!({"id": 1, "owner": "me", "number": 2});
+    assert!(validate_value("item", &one_of, &json!({"id": 1})).is_ok());
+    assert!(validate_value("item", &one_of, &json!({"owner": "me", "number": 2})).is_ok());
+    assert!(validate_value("item", &any_of, &both).is_ok());
+    let problems = validate_value("item", &one_of, &both).unwrap_err();
+    let text = problems[0].to_string();
+    assert!(text.contains("argument `item`"), "{text}");
+    assert!(text.contains("fits alternatives 1 and 2"), "{text}");
+    // Fitting none is still explained through the closest alternative.
+    assert!(validate_value("item", &one_of, &json!({"id": "x"})).is_err());
+}

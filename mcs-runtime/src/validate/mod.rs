@@ -39,6 +39,7 @@ use crate::types::Tool;
 use unique::same_value;
 
 pub use coerce::{coerce_arguments, coerce_text};
+pub use pattern::ecma_regex;
 
 /// How deep validation follows nested values and references. Deeper parts are accepted
 /// unchecked: recursion on hostile input must not exhaust the stack.
@@ -168,9 +169,17 @@ impl<'s> Validator<'s> {
                 return;
             }
         }
-        for key in ["anyOf", "oneOf"] {
+        for (key, exclusive) in [("anyOf", false), ("oneOf", true)] {
             if let Some(Value::Array(alternatives)) = field(object, key)
-                && !self.check_alternatives(schema, alternatives, value, path, depth, out)
+                && !self.check_alternatives(
+                    schema,
+                    alternatives,
+                    exclusive,
+                    value,
+                    path,
+                    depth,
+                    out,
+                )
             {
                 return;
             }
@@ -254,23 +263,47 @@ impl<'s> Validator<'s> {
     /// its discriminating constants) singles out one alternative, that alternative's
     /// problems are the precise ones; else the error lists every alternative.
     /// Returns whether checking may go on.
+    #[allow(clippy::too_many_arguments)]
     fn check_alternatives(
         &self,
         schema: &Value,
         alternatives: &[Value],
+        exclusive: bool,
         value: &Value,
         path: &mut Vec<PathSegment>,
         depth: usize,
         out: &mut Vec<ArgumentError>,
     ) -> bool {
         let mut outcomes = Vec::with_capacity(alternatives.len());
-        for alternative in alternatives {
+        let mut matched: Vec<usize> = Vec::new();
+        for (index, alternative) in alternatives.iter().enumerate() {
             let mut problems = Vec::new();
             self.check(alternative, value, path, depth + 1, &mut problems);
             if problems.is_empty() {
-                return true;
+                // `anyOf` is content with one; `oneOf` wants no second.
+                if !exclusive {
+                    return true;
+                }
+                matched.push(index + 1);
+                continue;
             }
             outcomes.push((alternative, problems));
+        }
+        match matched.as_slice() {
+            [] => {}
+            [_] => return true,
+            [first, second, ..] => {
+                out.push(ArgumentError::invalid(
+                    join_path(self.base, path),
+                    format!(
+                        "a value that fits exactly one of the `oneOf` alternatives (it fits \
+                         alternatives {first} and {second}; leave out what only one of them \
+                         has, or what tells them apart)"
+                    ),
+                    describe_received(value),
+                ));
+                return false;
+            }
         }
         let mut plausible: Vec<_> = outcomes
             .into_iter()

@@ -4,12 +4,62 @@
 //! `$` anchor them when the schema wants that). The `regex` crate reads the common part of
 //! that syntax; what it cannot compile (lookaround, backreferences) or what would compile to
 //! more than [`SIZE_LIMIT`] is accepted unchecked: the server still checks, and a schema's
-//! oddity must not turn into an error the model cannot fix. Its `\d`, `\w` and `\s` are
-//! Unicode-aware where ECMA's are ASCII, so a pattern may accept a little more than it would
-//! in JavaScript, never less.
+//! oddity must not turn into an error the model cannot fix. ECMA's `\d` and `\w` are ASCII
+//! where the `regex` crate's are Unicode: [`ecma_regex`] spells them out as ASCII classes
+//! first, so that `\d` refuses `٣` as the server would (Prism found a GitHub pattern that
+//! mcs let through).
 //!
 //! Without the `pattern` feature nothing is compiled and every string matches: a crate that
 //! only annotates its own methods does not build a regex engine.
+
+/// `pattern`, an ECMA-262 regular expression as JSON Schema and OpenAPI mean it, in the
+/// `regex` crate's syntax: `\d`, `\D`, `\w` and `\W` become the ASCII classes they are in
+/// ECMA (`[0-9]`, `[^0-9]`, `[0-9A-Za-z_]`, `[^0-9A-Za-z_]`; inside a class, `0-9` and
+/// `0-9A-Za-z_`). Everything else is kept.
+pub fn ecma_regex(pattern: &str) -> std::borrow::Cow<'_, str> {
+    if !pattern.contains('\\') {
+        return std::borrow::Cow::Borrowed(pattern);
+    }
+    let mut out = String::with_capacity(pattern.len() + 16);
+    let mut in_class = false;
+    let mut chars = pattern.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => {
+                let Some(next) = chars.next() else {
+                    out.push(c);
+                    break;
+                };
+                let replacement = match (next, in_class) {
+                    ('d', false) => Some("[0-9]"),
+                    ('D', false) => Some("[^0-9]"),
+                    ('w', false) => Some("[0-9A-Za-z_]"),
+                    ('W', false) => Some("[^0-9A-Za-z_]"),
+                    ('d', true) => Some("0-9"),
+                    ('w', true) => Some("0-9A-Za-z_"),
+                    _ => None,
+                };
+                match replacement {
+                    Some(ascii) => out.push_str(ascii),
+                    None => {
+                        out.push(c);
+                        out.push(next);
+                    }
+                }
+            }
+            '[' if !in_class => {
+                in_class = true;
+                out.push(c);
+            }
+            ']' if in_class => {
+                in_class = false;
+                out.push(c);
+            }
+            _ => out.push(c),
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
 
 /// Whether `text` matches `pattern`, or `pattern` cannot be checked here.
 #[cfg(feature = "pattern")]
@@ -62,7 +112,7 @@ mod cache {
         if let Some(entry) = lock().get(pattern) {
             return entry.clone();
         }
-        let regex = RegexBuilder::new(pattern)
+        let regex = RegexBuilder::new(&super::ecma_regex(pattern))
             .size_limit(SIZE_LIMIT)
             .dfa_size_limit(SIZE_LIMIT)
             .build()
@@ -99,6 +149,19 @@ mod tests {
     #[test]
     fn patterns_too_large_to_compile_are_not_checked() {
         assert!(matches("(a{1000}){1000}", "b"));
+    }
+
+    #[test]
+    fn digit_and_word_classes_are_ascii_as_in_ecma() {
+        assert!(matches(r"^\d+\.\d+$", "1.25"));
+        assert!(!matches(r"^\d+$", "١٢٣"));
+        assert!(!matches(r"^\w+$", "café"));
+        assert!(matches(r"^[\w.-]+$", "a.b-c_9"));
+        assert!(!matches(r"^[\w.-]+$", "é"));
+        assert!(matches(r"^\D\W$", "x!"));
+        assert!(matches(r"^[\\d]$", "\\"));
+        assert_eq!(ecma_regex(r"[\d\s]\d"), r"[0-9\s][0-9]");
+        assert_eq!(ecma_regex("plain"), "plain");
     }
 
     #[test]

@@ -9,6 +9,9 @@ mcs::include_driver!("spotify.rs");
 mcs::include_driver!("slack.rs");
 mcs::include_driver!("gitlab.rs");
 mcs::include_driver!("vercel.rs");
+// GitHub's whole REST API, generated only with `MCS_GITHUB=1` (see build.rs).
+#[cfg(github_spec)]
+mcs::include_driver!("github.rs");
 
 #[cfg(test)]
 mod tests {

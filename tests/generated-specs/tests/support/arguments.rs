@@ -237,10 +237,11 @@ impl Builder<'_> {
 
     /// A string matching `pattern` within the length bounds, from a few tries.
     fn matching(&mut self, pattern: &str, min: usize, max: Option<usize>) -> Option<String> {
-        let body = pattern.strip_prefix('^').unwrap_or(pattern);
-        let body = body.strip_suffix('$').unwrap_or(body);
-        let strategy = proptest::string::string_regex(body).ok()?;
-        let checker = regex::Regex::new(pattern).ok()?;
+        // What mcs checks (ECMA's ASCII `\d` and `\w`), anchors taken out for the generator
+        // (which cannot place them); the result is checked against the anchored pattern.
+        let ascii = mcs::validate::ecma_regex(pattern);
+        let strategy = proptest::string::string_regex(&without_anchors(&ascii)).ok()?;
+        let checker = regex::Regex::new(&ascii).ok()?;
         for _ in 0..32 {
             let text = strategy.new_tree(&mut self.runner).ok()?.current();
             let length = text.chars().count();
@@ -250,6 +251,34 @@ impl Builder<'_> {
         }
         None
     }
+}
+
+/// `pattern` without its `^` and `$` anchors (outside classes, not escaped).
+fn without_anchors(pattern: &str) -> String {
+    let mut out = String::with_capacity(pattern.len());
+    let mut chars = pattern.chars();
+    let mut in_class = false;
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => {
+                out.push(c);
+                if let Some(next) = chars.next() {
+                    out.push(next);
+                }
+            }
+            '[' => {
+                in_class = true;
+                out.push(c);
+            }
+            ']' => {
+                in_class = false;
+                out.push(c);
+            }
+            '^' | '$' if !in_class => {}
+            _ => out.push(c),
+        }
+    }
+    out
 }
 
 fn primary_type(object: &Map<String, Value>) -> Option<String> {
