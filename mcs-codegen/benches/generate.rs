@@ -1,12 +1,20 @@
 //! Generation time per document: read + emit + format, what a build script pays.
 //!
-//! `cargo bench -p mcs-codegen --bench generate` over every document in `../shared/specs`
-//! (and `MCS_BENCH_SPECS=dir` for more, e.g. GitHub's description). Figures in BENCHMARKS.md.
+//! `cargo bench -p mcs-codegen --bench generate` over every document in `../shared/specs`,
+//! GitHub's description (npm `@octokit/openapi`, installed by `npm ci --prefix
+//! tests/conformance`; `scripts/compare-progenitor.sh` does it) and `MCS_BENCH_SPECS=dir` for
+//! more. Figures in BENCHMARKS.md.
 
 use std::path::{Path, PathBuf};
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use mcs_codegen::Generator;
+
+/// GitHub's REST description, where npm installed it.
+fn github() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/conformance/node_modules/@octokit/openapi/generated/api.github.com.json")
+}
 
 fn documents() -> Vec<PathBuf> {
     let mut folders = vec![Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/specs")];
@@ -25,6 +33,13 @@ fn documents() -> Vec<PathBuf> {
         })
         .collect();
     documents.sort();
+    if github().is_file() {
+        documents.push(github());
+    } else {
+        println!(
+            "GitHub's description is not installed: `npm ci --prefix tests/conformance` adds it"
+        );
+    }
     documents
 }
 

@@ -52,7 +52,10 @@ pub struct RestDriver {
     table: Table,
     meta: DriverMeta,
     settings: Settings,
-    transport: Option<Arc<dyn HttpTransport>>,
+    /// The transport given with `with_transport`, or the default one, made on the first call
+    /// (a reqwest client loads its root certificates: milliseconds a driver that is only
+    /// listed, or given another transport, should not pay).
+    transport: OnceLock<Arc<dyn HttpTransport>>,
     hybrid: HybridOptions,
     built: OnceLock<Built>,
 }
@@ -91,7 +94,7 @@ impl RestDriver {
                 max_response_bytes: DEFAULT_MAX_RESPONSE_BYTES,
                 file_root: None,
             },
-            transport: default_transport(),
+            transport: OnceLock::new(),
             hybrid: HybridOptions::default(),
             built: OnceLock::new(),
         }
@@ -204,8 +207,17 @@ impl RestDriver {
     /// Sends requests through `transport` instead of the default client.
     #[must_use]
     pub fn with_transport(mut self, transport: Arc<dyn HttpTransport>) -> Self {
-        self.transport = Some(transport);
+        self.transport = OnceLock::from(transport);
         self
+    }
+
+    /// The transport calls go through: the one given, else the default (made now, once).
+    fn transport(&self) -> Option<&Arc<dyn HttpTransport>> {
+        if let Some(transport) = self.transport.get() {
+            return Some(transport);
+        }
+        let default = default_transport()?;
+        Some(self.transport.get_or_init(|| default))
     }
 
     /// Sends requests through this reqwest client (proxies, certificates, middleware).
@@ -303,7 +315,7 @@ impl RestDriver {
             ));
         };
         let request = request::build(self.api(), operation, arguments, &self.settings)?;
-        let Some(transport) = &self.transport else {
+        let Some(transport) = self.transport() else {
             return Err(ToolError::execution(
                 name,
                 "this driver has no HTTP transport: enable the `http` feature of mcs, or give it \

@@ -1,0 +1,90 @@
+//! What a large API's listing and prompts cost: `list_tools` and the system prompts of a
+//! driver read at run time, per document, from the smallest to GitHub's 1,223 operations.
+//! The time per operation stays flat as documents grow (no quadratic step), and the sizes
+//! printed are those recorded in BENCHMARKS.md.
+//!
+//! `cargo bench -p mcs-codegen --bench listing` (GitHub's description comes from
+//! `npm ci --prefix tests/conformance`).
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use mcs::hybrid::Hybrid;
+use mcs::openapi::{OpenApiDriver, ReadOptions};
+use mcs::orchestrator::{ConflictPolicy, Discovery, Orchestrator};
+use mcs::{Driver, ToolDriver};
+
+fn documents() -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut documents: Vec<PathBuf> = std::fs::read_dir(root.join("../../shared/specs"))
+        .into_iter()
+        .flatten()
+        .filter_map(Result::ok)
+        .map(|entry| entry.path())
+        .filter(|path| path.extension().is_some_and(|e| e == "json"))
+        .collect();
+    documents.sort();
+    let github = root
+        .join("../tests/conformance/node_modules/@octokit/openapi/generated/api.github.com.json");
+    if github.is_file() {
+        documents.push(github);
+    } else {
+        println!("GitHub's description is not installed: `npm ci --prefix tests/conformance`");
+    }
+    documents
+}
+
+fn listing(c: &mut Criterion) {
+    let mut group = c.benchmark_group("listing");
+    group.sample_size(10);
+    for document in documents() {
+        let name = document
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let text = std::fs::read_to_string(&document).expect("readable");
+        let options = ReadOptions::default().lenient(true);
+        let driver =
+            Arc::new(OpenApiDriver::from_document_text(&text, &name, &options).expect("reads"));
+        let operations = driver.list_tools().len();
+        let hybrid = Hybrid::new(Arc::clone(&driver));
+        let discovering =
+            Orchestrator::new("api", ConflictPolicy::Reject).with_discovery(Discovery::Always);
+        discovering
+            .register("api", Arc::clone(&driver) as Arc<dyn ToolDriver>)
+            .expect("registers");
+        let listing = serde_json::to_string(&*driver.list_tools()).unwrap_or_default();
+        println!(
+            "{name}: {operations} tools; list_tools as JSON {} bytes; compact prompt {} chars; \
+             discovery prompt {} chars",
+            listing.len(),
+            hybrid.get_driver_system_message(None).len(),
+            discovering.get_driver_system_message(None).len(),
+        );
+        group.bench_function(format!("{name}/read + list_tools"), |b| {
+            b.iter(|| {
+                let driver =
+                    OpenApiDriver::from_document_text(&text, &name, &options).expect("reads");
+                driver.list_tools().len()
+            })
+        });
+        group.bench_function(format!("{name}/compact system prompt"), |b| {
+            b.iter(|| hybrid.get_driver_system_message(None).len())
+        });
+        group.bench_function(format!("{name}/discovery: register + prompt"), |b| {
+            b.iter(|| {
+                let orchestrator = Orchestrator::new("api", ConflictPolicy::Reject)
+                    .with_discovery(Discovery::Always);
+                orchestrator
+                    .register("api", Arc::clone(&driver) as Arc<dyn ToolDriver>)
+                    .expect("registers");
+                orchestrator.get_driver_system_message(None).len()
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, listing);
+criterion_main!(benches);
