@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use mcs_runtime::rest::{
     Api, BodyArgument, BodyEncoding, Location, Method, Operation, Parameter, RequestBody,
-    SchemeKind, SecurityRequirement, SecurityScheme, Server, Style,
+    SchemeKind, SecurityScheme, Server, Style,
 };
 
 use crate::docs::doc_text;
@@ -54,8 +54,9 @@ fn ident(name: &str) -> proc_macro2::Ident {
 }
 
 /// `#[doc]` attributes, one per line, each starting with a space: rendered as `/// line`.
+/// A lone carriage return ends a line too: rustc refuses a bare CR in a `///` comment.
 fn doc(text: &str) -> TokenStream {
-    let lines = text.lines().map(|line| {
+    let lines = text.lines().flat_map(|line| line.split('\r')).map(|line| {
         let line = if line.is_empty() {
             String::new()
         } else {
@@ -64,38 +65,6 @@ fn doc(text: &str) -> TokenStream {
         quote!(#[doc = #line])
     });
     quote!(#(#lines)*)
-}
-
-/// A raw string literal (`r#"..."#`) for JSON, which is unreadable with escaped quotes.
-fn raw_text(value: &str) -> TokenStream {
-    let mut hashes = String::from("#");
-    while value.contains(&format!("\"{hashes}")) {
-        hashes.push('#');
-    }
-    match format!("r{hashes}\"{value}\"{hashes}").parse::<Literal>() {
-        Ok(literal) => quote!(B(#literal)),
-        Err(_) => text(value),
-    }
-}
-
-fn text(value: &str) -> TokenStream {
-    let literal = Literal::string(value);
-    quote!(B(#literal))
-}
-
-fn option_text(value: Option<&str>) -> TokenStream {
-    match value {
-        Some(value) => {
-            let value = text(value);
-            quote!(Some(#value))
-        }
-        None => quote!(None),
-    }
-}
-
-fn texts<'a>(values: impl IntoIterator<Item = &'a str>) -> TokenStream {
-    let values = values.into_iter().map(text);
-    quote!(B(&[#(#values),*]))
 }
 
 /// The module holding the whole driver, named after the driver in `snake_case`.
@@ -128,7 +97,9 @@ pub fn driver_module(api: &Api, source: &str) -> TokenStream {
         structs.push(definition);
         methods.push(method);
     }
-    let table = api_table(api);
+    let table: TokenStream = TABLE_PLACEHOLDER
+        .parse()
+        .unwrap_or_else(|_| unreachable!("the placeholder is one item of Rust"));
 
     let module_doc = doc(&module_doc);
     let driver_doc = doc(&driver_doc);
@@ -304,181 +275,235 @@ fn schema_types(schema: &Value) -> (Vec<String>, bool) {
     (types, nullable)
 }
 
-/// The `static API` the runtime executes.
-fn api_table(api: &Api) -> TokenStream {
-    let name = text(&api.name);
-    let title = text(&api.title);
-    let version = text(&api.version);
-    let servers = api.servers.iter().map(server);
-    let schemes = api.security_schemes.iter().map(scheme);
-    let operations = api.operations.iter().map(operation);
-    quote! {
-        /// The rows of every operation, executed by `mcs::rest::RestDriver`.
-        static API: ::mcs::rest::Api = {
-            use ::mcs::rest::*;
-            use ::std::borrow::Cow::Borrowed as B;
-            Api {
-                name: #name,
-                title: #title,
-                version: #version,
-                servers: B(&[#(#servers),*]),
-                security_schemes: B(&[#(#schemes),*]),
-                operations: B(&[#(#operations),*]),
-            }
-        };
+/// The item `driver_module` puts where the table goes; [`api_table`] replaces its line.
+pub const TABLE_PLACEHOLDER: &str = "static API: ::mcs::rest::Api = __mcs_table!();";
+
+/// The `static API` the runtime executes, written out as formatted text at `indent` (in
+/// levels of four spaces) rather than built as tokens: the rows are half of a generated
+/// module, and parsing them back and printing them took half of generation's time.
+pub fn api_table(api: &Api, indent: usize) -> String {
+    let mut out = Writer {
+        text: String::with_capacity(api.operations.len() * 1024),
+        indent,
+    };
+    out.line("/// The rows of every operation, executed by `mcs::rest::RestDriver`.");
+    out.open("static API: ::mcs::rest::Api = {");
+    out.line("use ::mcs::rest::*;");
+    out.line("use ::std::borrow::Cow::Borrowed as B;");
+    out.open("Api {");
+    out.field("name", &text(&api.name));
+    out.field("title", &text(&api.title));
+    out.field("version", &text(&api.version));
+    out.list("servers", &api.servers, server);
+    out.list("security_schemes", &api.security_schemes, scheme);
+    out.list("operations", &api.operations, operation);
+    out.close("}");
+    out.close("};");
+    out.text
+}
+
+/// Formatted Rust, a line at a time.
+struct Writer {
+    text: String,
+    indent: usize,
+}
+
+impl Writer {
+    fn line(&mut self, line: &str) {
+        for _ in 0..self.indent {
+            self.text.push_str("    ");
+        }
+        self.text.push_str(line);
+        self.text.push('\n');
+    }
+
+    fn open(&mut self, line: &str) {
+        self.line(line);
+        self.indent += 1;
+    }
+
+    fn close(&mut self, line: &str) {
+        self.indent = self.indent.saturating_sub(1);
+        self.line(line);
+    }
+
+    fn field(&mut self, name: &str, value: &str) {
+        self.line(&format!("{name}: {value},"));
+    }
+
+    /// `name: B(&[...]),` with one struct per item, written by `item`.
+    fn list<T>(&mut self, name: &str, items: &[T], item: fn(&mut Writer, &T)) {
+        if items.is_empty() {
+            self.field(name, "B(&[])");
+            return;
+        }
+        self.open(&format!("{name}: B(&["));
+        for each in items {
+            item(self, each);
+        }
+        self.close("]),");
     }
 }
 
-fn server(server: &Server) -> TokenStream {
-    let url = text(&server.url);
-    let variables = server.variables.iter().map(|variable| {
-        let name = text(&variable.name);
-        let default = text(&variable.default);
-        let allowed = texts(variable.allowed.iter().map(AsRef::as_ref));
-        quote!(ServerVariable { name: #name, default: #default, allowed: #allowed })
+/// `value` as a Rust string literal: `Debug` of a `str` is valid Rust literal syntax.
+fn literal(value: &str) -> String {
+    format!("{value:?}")
+}
+
+fn text(value: &str) -> String {
+    format!("B({})", literal(value))
+}
+
+/// A raw string literal (`r#"..."#`) for JSON, which is unreadable with escaped quotes; an
+/// escaped one when the text holds a carriage return (not allowed in raw strings).
+fn raw_text(value: &str) -> String {
+    if value.contains('\r') {
+        return text(value);
+    }
+    let mut hashes = String::from("#");
+    while value.contains(&format!("\"{hashes}")) {
+        hashes.push('#');
+    }
+    format!("B(r{hashes}\"{value}\"{hashes})")
+}
+
+fn option_text(value: Option<&str>) -> String {
+    value.map_or_else(
+        || "None".to_owned(),
+        |value| format!("Some({})", text(value)),
+    )
+}
+
+fn texts<'a>(values: impl IntoIterator<Item = &'a str>) -> String {
+    let values: Vec<String> = values.into_iter().map(text).collect();
+    format!("B(&[{}])", values.join(", "))
+}
+
+fn server(out: &mut Writer, server: &Server) {
+    out.open("Server {");
+    out.field("url", &text(&server.url));
+    out.list("variables", &server.variables, |out, variable| {
+        out.open("ServerVariable {");
+        out.field("name", &text(&variable.name));
+        out.field("default", &text(&variable.default));
+        out.field(
+            "allowed",
+            &texts(variable.allowed.iter().map(AsRef::as_ref)),
+        );
+        out.close("},");
     });
-    quote!(Server { url: #url, variables: B(&[#(#variables),*]) })
+    out.close("},");
 }
 
-fn location(location: Location) -> TokenStream {
+fn location(location: Location) -> &'static str {
     match location {
-        Location::Path => quote!(Location::Path),
-        Location::Query => quote!(Location::Query),
-        Location::Header => quote!(Location::Header),
-        Location::Cookie => quote!(Location::Cookie),
+        Location::Path => "Location::Path",
+        Location::Query => "Location::Query",
+        Location::Header => "Location::Header",
+        Location::Cookie => "Location::Cookie",
     }
 }
 
-fn scheme(scheme: &SecurityScheme) -> TokenStream {
-    let name = text(&scheme.name);
-    let kind = match &scheme.kind {
-        SchemeKind::Bearer => quote!(SchemeKind::Bearer),
-        SchemeKind::Basic => quote!(SchemeKind::Basic),
-        SchemeKind::OAuth2 => quote!(SchemeKind::OAuth2),
-        SchemeKind::OpenIdConnect => quote!(SchemeKind::OpenIdConnect),
+fn scheme(out: &mut Writer, scheme: &SecurityScheme) {
+    out.open("SecurityScheme {");
+    out.field("name", &text(&scheme.name));
+    match &scheme.kind {
+        SchemeKind::Bearer => out.field("kind", "SchemeKind::Bearer"),
+        SchemeKind::Basic => out.field("kind", "SchemeKind::Basic"),
+        SchemeKind::OAuth2 => out.field("kind", "SchemeKind::OAuth2"),
+        SchemeKind::OpenIdConnect => out.field("kind", "SchemeKind::OpenIdConnect"),
         SchemeKind::ApiKey { location: at, name } => {
-            let at = location(*at);
-            let name = text(name);
-            quote!(SchemeKind::ApiKey { location: #at, name: #name })
+            out.open("kind: SchemeKind::ApiKey {");
+            out.field("location", location(*at));
+            out.field("name", &text(name));
+            out.close("},");
         }
-    };
-    quote!(SecurityScheme { name: #name, kind: #kind })
+    }
+    out.close("},");
 }
 
-fn method(method: Method) -> TokenStream {
+fn method(method: Method) -> &'static str {
     match method {
-        Method::Get => quote!(Method::Get),
-        Method::Put => quote!(Method::Put),
-        Method::Post => quote!(Method::Post),
-        Method::Delete => quote!(Method::Delete),
-        Method::Patch => quote!(Method::Patch),
-        Method::Head => quote!(Method::Head),
-        Method::Options => quote!(Method::Options),
-        Method::Trace => quote!(Method::Trace),
+        Method::Get => "Method::Get",
+        Method::Put => "Method::Put",
+        Method::Post => "Method::Post",
+        Method::Delete => "Method::Delete",
+        Method::Patch => "Method::Patch",
+        Method::Head => "Method::Head",
+        Method::Options => "Method::Options",
+        Method::Trace => "Method::Trace",
     }
 }
 
-fn style(style: Style) -> TokenStream {
+fn style(style: Style) -> &'static str {
     match style {
-        Style::Simple => quote!(Style::Simple),
-        Style::Label => quote!(Style::Label),
-        Style::Matrix => quote!(Style::Matrix),
-        Style::Form => quote!(Style::Form),
-        Style::SpaceDelimited => quote!(Style::SpaceDelimited),
-        Style::PipeDelimited => quote!(Style::PipeDelimited),
-        Style::DeepObject => quote!(Style::DeepObject),
+        Style::Simple => "Style::Simple",
+        Style::Label => "Style::Label",
+        Style::Matrix => "Style::Matrix",
+        Style::Form => "Style::Form",
+        Style::SpaceDelimited => "Style::SpaceDelimited",
+        Style::PipeDelimited => "Style::PipeDelimited",
+        Style::DeepObject => "Style::DeepObject",
     }
 }
 
-fn parameter(parameter: &Parameter) -> TokenStream {
-    let argument = text(&parameter.argument);
-    let name = text(&parameter.name);
-    let at = location(parameter.location);
-    let style = style(parameter.style);
-    let explode = parameter.explode;
-    let allow_reserved = parameter.allow_reserved;
-    let required = parameter.required;
-    quote! {
-        Parameter {
-            argument: #argument,
-            name: #name,
-            location: #at,
-            style: #style,
-            explode: #explode,
-            allow_reserved: #allow_reserved,
-            required: #required,
-        }
-    }
+fn parameter(out: &mut Writer, parameter: &Parameter) {
+    out.open("Parameter {");
+    out.field("argument", &text(&parameter.argument));
+    out.field("name", &text(&parameter.name));
+    out.field("location", location(parameter.location));
+    out.field("style", style(parameter.style));
+    out.field("explode", &parameter.explode.to_string());
+    out.field("allow_reserved", &parameter.allow_reserved.to_string());
+    out.field("required", &parameter.required.to_string());
+    out.close("},");
 }
 
-fn body(body: &RequestBody) -> TokenStream {
-    let media_type = text(&body.media_type);
+fn body(out: &mut Writer, body: &RequestBody) {
+    out.open("body: Some(RequestBody {");
+    out.field("media_type", &text(&body.media_type));
     let encoding = match body.encoding {
-        BodyEncoding::Json => quote!(BodyEncoding::Json),
-        BodyEncoding::Form => quote!(BodyEncoding::Form),
-        BodyEncoding::Multipart => quote!(BodyEncoding::Multipart),
-        BodyEncoding::Text => quote!(BodyEncoding::Text),
-        BodyEncoding::Binary => quote!(BodyEncoding::Binary),
+        BodyEncoding::Json => "BodyEncoding::Json",
+        BodyEncoding::Form => "BodyEncoding::Form",
+        BodyEncoding::Multipart => "BodyEncoding::Multipart",
+        BodyEncoding::Text => "BodyEncoding::Text",
+        BodyEncoding::Binary => "BodyEncoding::Binary",
     };
+    out.field("encoding", encoding);
     let argument = match &body.argument {
-        BodyArgument::Whole(name) => {
-            let name = text(name);
-            quote!(BodyArgument::Whole(#name))
-        }
-        BodyArgument::Properties(names) => {
-            let names = texts(names.iter().map(AsRef::as_ref));
-            quote!(BodyArgument::Properties(#names))
-        }
+        BodyArgument::Whole(name) => format!("BodyArgument::Whole({})", text(name)),
+        BodyArgument::Properties(names) => format!(
+            "BodyArgument::Properties({})",
+            texts(names.iter().map(AsRef::as_ref))
+        ),
     };
-    let files = texts(body.files.iter().map(AsRef::as_ref));
-    let required = body.required;
-    quote! {
-        RequestBody {
-            media_type: #media_type,
-            encoding: #encoding,
-            argument: #argument,
-            files: #files,
-            required: #required,
-        }
-    }
+    out.field("argument", &argument);
+    out.field("files", &texts(body.files.iter().map(AsRef::as_ref)));
+    out.field("required", &body.required.to_string());
+    out.close("}),");
 }
 
-fn requirement(requirement: &SecurityRequirement) -> TokenStream {
-    let schemes = texts(requirement.schemes.iter().map(AsRef::as_ref));
-    quote!(SecurityRequirement { schemes: #schemes })
-}
-
-fn operation(operation: &Operation) -> TokenStream {
-    let name = text(&operation.name);
-    let title = option_text(operation.title.as_deref());
-    let description = option_text(operation.description.as_deref());
-    let method = method(operation.method);
-    let path = text(&operation.path);
-    let parameters = operation.parameters.iter().map(parameter);
-    let body = match &operation.body {
-        Some(b) => {
-            let b = body(b);
-            quote!(Some(#b))
-        }
-        None => quote!(None),
-    };
-    let security = operation.security.iter().map(requirement);
-    let tags = texts(operation.tags.iter().map(AsRef::as_ref));
-    let deprecated = operation.deprecated;
-    let schema = raw_text(&operation.schema);
-    quote! {
-        Operation {
-            name: #name,
-            title: #title,
-            description: #description,
-            method: #method,
-            path: #path,
-            parameters: B(&[#(#parameters),*]),
-            body: #body,
-            security: B(&[#(#security),*]),
-            tags: #tags,
-            deprecated: #deprecated,
-            schema: #schema,
-        }
+fn operation(out: &mut Writer, operation: &Operation) {
+    out.open("Operation {");
+    out.field("name", &text(&operation.name));
+    out.field("title", &option_text(operation.title.as_deref()));
+    out.field(
+        "description",
+        &option_text(operation.description.as_deref()),
+    );
+    out.field("method", method(operation.method));
+    out.field("path", &text(&operation.path));
+    out.list("parameters", &operation.parameters, parameter);
+    match &operation.body {
+        Some(b) => body(out, b),
+        None => out.field("body", "None"),
     }
+    out.list("security", &operation.security, |out, requirement| {
+        let schemes = texts(requirement.schemes.iter().map(AsRef::as_ref));
+        out.line(&format!("SecurityRequirement {{ schemes: {schemes} }},"));
+    });
+    out.field("tags", &texts(operation.tags.iter().map(AsRef::as_ref)));
+    out.field("deprecated", &operation.deprecated.to_string());
+    out.field("schema", &raw_text(&operation.schema));
+    out.close("},");
 }

@@ -151,7 +151,25 @@ pub fn render(api: &Api, source: &str) -> Result<String, Error> {
          build script.\n\n",
         env!("CARGO_PKG_VERSION"),
     );
-    Ok(header + &prettyplease::unparse(&file))
+    let formatted = prettyplease::unparse(&file);
+    // The table is written as text where the placeholder item was printed.
+    let Some(at) = formatted.find(emit::TABLE_PLACEHOLDER) else {
+        return Err(Error::Syntax(
+            "the table's placeholder was not printed".to_owned(),
+        ));
+    };
+    let line_start = formatted[..at].rfind('\n').map_or(0, |i| i + 1);
+    let indent = (at - line_start) / 4;
+    let line_end = formatted[at..]
+        .find('\n')
+        .map_or(formatted.len(), |i| at + i + 1);
+    let table = emit::api_table(api, indent);
+    let mut out = String::with_capacity(header.len() + formatted.len() + table.len());
+    out.push_str(&header);
+    out.push_str(&formatted[..line_start]);
+    out.push_str(&table);
+    out.push_str(&formatted[line_end..]);
+    Ok(out)
 }
 
 impl Generator {

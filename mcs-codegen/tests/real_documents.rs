@@ -220,7 +220,12 @@ fn outcome(document: Value) -> Result<(), String> {
                 };
                 match render(&read.api, "mutated.json") {
                     Err(Error::Syntax(message)) => return Err(message),
-                    Ok(_) | Err(_) => {}
+                    Ok(source) => {
+                        if let Err(error) = syn::parse_file(&source) {
+                            return Err(format!("the output does not parse: {error}"));
+                        }
+                    }
+                    Err(_) => {}
                 }
             }
             Ok(())

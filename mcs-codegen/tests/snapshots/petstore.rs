@@ -143,235 +143,177 @@ pub mod petstore {
             name: B("Petstore"),
             title: B("Petstore"),
             version: B("1.2.0"),
-            servers: B(
-                &[
-                    Server {
-                        url: B("https://{region}.petstore.example/v1"),
-                        variables: B(
-                            &[
-                                ServerVariable {
-                                    name: B("region"),
-                                    default: B("eu"),
-                                    allowed: B(&[B("eu"), B("us")]),
-                                },
-                            ],
-                        ),
-                    },
-                ],
-            ),
-            security_schemes: B(
-                &[
-                    SecurityScheme {
-                        name: B("apiKey"),
-                        kind: SchemeKind::ApiKey {
-                            location: Location::Header,
-                            name: B("X-Api-Key"),
+            servers: B(&[
+                Server {
+                    url: B("https://{region}.petstore.example/v1"),
+                    variables: B(&[
+                        ServerVariable {
+                            name: B("region"),
+                            default: B("eu"),
+                            allowed: B(&[B("eu"), B("us")]),
                         },
+                    ]),
+                },
+            ]),
+            security_schemes: B(&[
+                SecurityScheme {
+                    name: B("apiKey"),
+                    kind: SchemeKind::ApiKey {
+                        location: Location::Header,
+                        name: B("X-Api-Key"),
                     },
-                ],
-            ),
-            operations: B(
-                &[
-                    Operation {
-                        name: B("listPets"),
-                        title: Some(B("List the pets in the shop")),
-                        description: Some(
-                            B(
-                                "Pets are returned oldest first. Filter by tag and cap the number returned.",
-                            ),
-                        ),
-                        method: Method::Get,
-                        path: B("/pets"),
-                        parameters: B(
-                            &[
-                                Parameter {
-                                    argument: B("tags"),
-                                    name: B("tags"),
-                                    location: Location::Query,
-                                    style: Style::Form,
-                                    explode: true,
-                                    allow_reserved: false,
-                                    required: false,
-                                },
-                                Parameter {
-                                    argument: B("limit"),
-                                    name: B("limit"),
-                                    location: Location::Query,
-                                    style: Style::Form,
-                                    explode: true,
-                                    allow_reserved: false,
-                                    required: false,
-                                },
-                            ],
-                        ),
-                        body: None,
-                        security: B(
-                            &[
-                                SecurityRequirement {
-                                    schemes: B(&[B("apiKey")]),
-                                },
-                            ],
-                        ),
-                        tags: B(&[B("pets")]),
-                        deprecated: false,
-                        schema: B(
-                            r#"{"type":"object","properties":{"tags":{"type":"array","items":{"type":"string"},"description":"Only pets with one of these tags."},"limit":{"type":"integer","minimum":1,"maximum":100,"default":20,"description":"How many pets to return at most."}}}"#,
-                        ),
-                    },
-                    Operation {
-                        name: B("addPet"),
-                        title: Some(B("Add a pet to the shop")),
-                        description: None,
-                        method: Method::Post,
-                        path: B("/pets"),
-                        parameters: B(&[]),
-                        body: Some(RequestBody {
-                            media_type: B("application/json"),
-                            encoding: BodyEncoding::Json,
-                            argument: BodyArgument::Properties(
-                                B(&[B("name"), B("tag"), B("status")]),
-                            ),
-                            files: B(&[]),
+                },
+            ]),
+            operations: B(&[
+                Operation {
+                    name: B("listPets"),
+                    title: Some(B("List the pets in the shop")),
+                    description: Some(B("Pets are returned oldest first. Filter by tag and cap the number returned.")),
+                    method: Method::Get,
+                    path: B("/pets"),
+                    parameters: B(&[
+                        Parameter {
+                            argument: B("tags"),
+                            name: B("tags"),
+                            location: Location::Query,
+                            style: Style::Form,
+                            explode: true,
+                            allow_reserved: false,
+                            required: false,
+                        },
+                        Parameter {
+                            argument: B("limit"),
+                            name: B("limit"),
+                            location: Location::Query,
+                            style: Style::Form,
+                            explode: true,
+                            allow_reserved: false,
+                            required: false,
+                        },
+                    ]),
+                    body: None,
+                    security: B(&[
+                        SecurityRequirement { schemes: B(&[B("apiKey")]) },
+                    ]),
+                    tags: B(&[B("pets")]),
+                    deprecated: false,
+                    schema: B(r#"{"type":"object","properties":{"tags":{"type":"array","items":{"type":"string"},"description":"Only pets with one of these tags."},"limit":{"type":"integer","minimum":1,"maximum":100,"default":20,"description":"How many pets to return at most."}}}"#),
+                },
+                Operation {
+                    name: B("addPet"),
+                    title: Some(B("Add a pet to the shop")),
+                    description: None,
+                    method: Method::Post,
+                    path: B("/pets"),
+                    parameters: B(&[]),
+                    body: Some(RequestBody {
+                        media_type: B("application/json"),
+                        encoding: BodyEncoding::Json,
+                        argument: BodyArgument::Properties(B(&[B("name"), B("tag"), B("status")])),
+                        files: B(&[]),
+                        required: true,
+                    }),
+                    security: B(&[
+                        SecurityRequirement { schemes: B(&[B("apiKey")]) },
+                    ]),
+                    tags: B(&[B("pets")]),
+                    deprecated: false,
+                    schema: B(r#"{"type":"object","properties":{"name":{"type":"string","description":"The pet's name.","minLength":1},"tag":{"type":"string","description":"A tag such as `dog` or `cat`."},"status":{"type":"string","enum":["available","pending","sold"],"description":"Where the pet is in the sale."}},"required":["name"]}"#),
+                },
+                Operation {
+                    name: B("getPet"),
+                    title: Some(B("One pet by its id")),
+                    description: None,
+                    method: Method::Get,
+                    path: B("/pets/{petId}"),
+                    parameters: B(&[
+                        Parameter {
+                            argument: B("petId"),
+                            name: B("petId"),
+                            location: Location::Path,
+                            style: Style::Simple,
+                            explode: false,
+                            allow_reserved: false,
                             required: true,
-                        }),
-                        security: B(
-                            &[
-                                SecurityRequirement {
-                                    schemes: B(&[B("apiKey")]),
-                                },
-                            ],
-                        ),
-                        tags: B(&[B("pets")]),
-                        deprecated: false,
-                        schema: B(
-                            r#"{"type":"object","properties":{"name":{"type":"string","description":"The pet's name.","minLength":1},"tag":{"type":"string","description":"A tag such as `dog` or `cat`."},"status":{"type":"string","enum":["available","pending","sold"],"description":"Where the pet is in the sale."}},"required":["name"]}"#,
-                        ),
-                    },
-                    Operation {
-                        name: B("getPet"),
-                        title: Some(B("One pet by its id")),
-                        description: None,
-                        method: Method::Get,
-                        path: B("/pets/{petId}"),
-                        parameters: B(
-                            &[
-                                Parameter {
-                                    argument: B("petId"),
-                                    name: B("petId"),
-                                    location: Location::Path,
-                                    style: Style::Simple,
-                                    explode: false,
-                                    allow_reserved: false,
-                                    required: true,
-                                },
-                            ],
-                        ),
-                        body: None,
-                        security: B(
-                            &[
-                                SecurityRequirement {
-                                    schemes: B(&[B("apiKey")]),
-                                },
-                            ],
-                        ),
-                        tags: B(&[B("pets")]),
-                        deprecated: false,
-                        schema: B(
-                            r#"{"type":"object","properties":{"petId":{"type":"integer","format":"int64","description":"The pet's id."}},"required":["petId"]}"#,
-                        ),
-                    },
-                    Operation {
-                        name: B("deletePet"),
-                        title: Some(B("Remove a pet")),
-                        description: None,
-                        method: Method::Delete,
-                        path: B("/pets/{petId}"),
-                        parameters: B(
-                            &[
-                                Parameter {
-                                    argument: B("petId"),
-                                    name: B("petId"),
-                                    location: Location::Path,
-                                    style: Style::Simple,
-                                    explode: false,
-                                    allow_reserved: false,
-                                    required: true,
-                                },
-                                Parameter {
-                                    argument: B("X-Reason"),
-                                    name: B("X-Reason"),
-                                    location: Location::Header,
-                                    style: Style::Simple,
-                                    explode: false,
-                                    allow_reserved: false,
-                                    required: false,
-                                },
-                            ],
-                        ),
-                        body: None,
-                        security: B(
-                            &[
-                                SecurityRequirement {
-                                    schemes: B(&[B("apiKey")]),
-                                },
-                            ],
-                        ),
-                        tags: B(&[B("pets")]),
-                        deprecated: false,
-                        schema: B(
-                            r#"{"type":"object","properties":{"petId":{"type":"integer","format":"int64","description":"The pet's id."},"X-Reason":{"type":"string","description":"Why the pet leaves the shop (kept in the shop's records)."}},"required":["petId"]}"#,
-                        ),
-                    },
-                    Operation {
-                        name: B("placeOrder"),
-                        title: Some(B("Order a pet")),
-                        description: Some(
-                            B(
-                                "Reserves a pet for a customer. The order is confirmed by e-mail.",
-                            ),
-                        ),
-                        method: Method::Post,
-                        path: B("/store/orders"),
-                        parameters: B(&[]),
-                        body: Some(RequestBody {
-                            media_type: B("application/x-www-form-urlencoded"),
-                            encoding: BodyEncoding::Form,
-                            argument: BodyArgument::Properties(
-                                B(&[B("petId"), B("email"), B("pickup")]),
-                            ),
-                            files: B(&[]),
+                        },
+                    ]),
+                    body: None,
+                    security: B(&[
+                        SecurityRequirement { schemes: B(&[B("apiKey")]) },
+                    ]),
+                    tags: B(&[B("pets")]),
+                    deprecated: false,
+                    schema: B(r#"{"type":"object","properties":{"petId":{"type":"integer","format":"int64","description":"The pet's id."}},"required":["petId"]}"#),
+                },
+                Operation {
+                    name: B("deletePet"),
+                    title: Some(B("Remove a pet")),
+                    description: None,
+                    method: Method::Delete,
+                    path: B("/pets/{petId}"),
+                    parameters: B(&[
+                        Parameter {
+                            argument: B("petId"),
+                            name: B("petId"),
+                            location: Location::Path,
+                            style: Style::Simple,
+                            explode: false,
+                            allow_reserved: false,
                             required: true,
-                        }),
-                        security: B(
-                            &[
-                                SecurityRequirement {
-                                    schemes: B(&[B("apiKey")]),
-                                },
-                            ],
-                        ),
-                        tags: B(&[B("store")]),
-                        deprecated: false,
-                        schema: B(
-                            r#"{"type":"object","properties":{"petId":{"type":"integer","description":"The pet to order."},"email":{"type":"string","format":"email","description":"Where the confirmation goes."},"pickup":{"type":"string","format":"date","description":"The day the pet is collected."}},"required":["petId","email"]}"#,
-                        ),
-                    },
-                    Operation {
-                        name: B("getInventory"),
-                        title: Some(B("How many pets of each status there are")),
-                        description: Some(
-                            B("Deprecated. How many pets of each status there are"),
-                        ),
-                        method: Method::Get,
-                        path: B("/store/inventory"),
-                        parameters: B(&[]),
-                        body: None,
-                        security: B(&[]),
-                        tags: B(&[B("store")]),
-                        deprecated: true,
-                        schema: B(r#"{"type":"object","properties":{}}"#),
-                    },
-                ],
-            ),
+                        },
+                        Parameter {
+                            argument: B("X-Reason"),
+                            name: B("X-Reason"),
+                            location: Location::Header,
+                            style: Style::Simple,
+                            explode: false,
+                            allow_reserved: false,
+                            required: false,
+                        },
+                    ]),
+                    body: None,
+                    security: B(&[
+                        SecurityRequirement { schemes: B(&[B("apiKey")]) },
+                    ]),
+                    tags: B(&[B("pets")]),
+                    deprecated: false,
+                    schema: B(r#"{"type":"object","properties":{"petId":{"type":"integer","format":"int64","description":"The pet's id."},"X-Reason":{"type":"string","description":"Why the pet leaves the shop (kept in the shop's records)."}},"required":["petId"]}"#),
+                },
+                Operation {
+                    name: B("placeOrder"),
+                    title: Some(B("Order a pet")),
+                    description: Some(B("Reserves a pet for a customer. The order is confirmed by e-mail.")),
+                    method: Method::Post,
+                    path: B("/store/orders"),
+                    parameters: B(&[]),
+                    body: Some(RequestBody {
+                        media_type: B("application/x-www-form-urlencoded"),
+                        encoding: BodyEncoding::Form,
+                        argument: BodyArgument::Properties(B(&[B("petId"), B("email"), B("pickup")])),
+                        files: B(&[]),
+                        required: true,
+                    }),
+                    security: B(&[
+                        SecurityRequirement { schemes: B(&[B("apiKey")]) },
+                    ]),
+                    tags: B(&[B("store")]),
+                    deprecated: false,
+                    schema: B(r#"{"type":"object","properties":{"petId":{"type":"integer","description":"The pet to order."},"email":{"type":"string","format":"email","description":"Where the confirmation goes."},"pickup":{"type":"string","format":"date","description":"The day the pet is collected."}},"required":["petId","email"]}"#),
+                },
+                Operation {
+                    name: B("getInventory"),
+                    title: Some(B("How many pets of each status there are")),
+                    description: Some(B("Deprecated. How many pets of each status there are")),
+                    method: Method::Get,
+                    path: B("/store/inventory"),
+                    parameters: B(&[]),
+                    body: None,
+                    security: B(&[]),
+                    tags: B(&[B("store")]),
+                    deprecated: true,
+                    schema: B(r#"{"type":"object","properties":{}}"#),
+                },
+            ]),
         }
     };
 }
