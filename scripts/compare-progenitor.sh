@@ -48,7 +48,11 @@ for doc in ../shared/specs/*.json "$github"; do
   if out=$(gen_progenitor "$doc" "$work/pg-real" pg-real 2>&1); then
     p=yes
   else
-    p="no: $(echo "$out" | grep -v '^ *at \|^ *[0-9]*: \|^$\|backtrace\|^Error: generation' | head -2 | tr '\n' ' ' | cut -c1-110)"
+    if echo "$out" | grep -q 'panicked at'; then
+      p="no, panics: $(echo "$out" | grep -A1 'panicked at' | tail -1 | cut -c1-100)"
+    else
+      p="no: $(echo "$out" | grep -v '^ *at \|^ *[0-9]*: \|^$\|backtrace\|^Error: generation' | head -1 | cut -c1-100)"
+    fi
   fi
   printf '%-24s %-10s %s\n' "$name" "$m" "$p"
 done
