@@ -153,11 +153,19 @@ impl FsError {
     }
 
     pub(crate) fn not_dir(path: &FsPath) -> Self {
-        FsError::new(FsErrorKind::NotADirectory, path, "this is a file, not a directory")
+        FsError::new(
+            FsErrorKind::NotADirectory,
+            path,
+            "this is a file, not a directory",
+        )
     }
 
     pub(crate) fn is_dir(path: &FsPath) -> Self {
-        FsError::new(FsErrorKind::NotAFile, path, "this is a directory, not a file")
+        FsError::new(
+            FsErrorKind::NotAFile,
+            path,
+            "this is a directory, not a file",
+        )
     }
 
     pub(crate) fn exists(path: &FsPath) -> Self {
@@ -264,8 +272,9 @@ pub struct Stat {
 }
 
 /// How [`Adapter::write`] treats an existing file.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, serde::Deserialize)]
-#[derive(schemars::JsonSchema)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, serde::Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum WriteMode {
     /// Create a new file; fail with `already_exists` if the path exists.
@@ -333,8 +342,13 @@ pub trait Adapter: Send + Sync + 'static {
 
     /// Copies a file (directories are refused with [`FsErrorKind::NotAFile`]) and returns
     /// the bytes copied; at most `max_bytes`.
-    fn copy(&self, from: &FsPath, to: &FsPath, overwrite: bool, max_bytes: u64)
-    -> Result<u64, FsError>;
+    fn copy(
+        &self,
+        from: &FsPath,
+        to: &FsPath,
+        overwrite: bool,
+        max_bytes: u64,
+    ) -> Result<u64, FsError>;
 
     /// The entries under `path`, depth first, names in byte order, a directory before its
     /// contents, at most `limit` of them. Symlinks are listed, not followed.

@@ -49,7 +49,10 @@ pub fn guess_kind(head: &[u8]) -> &'static str {
         (b"GIF87a", "GIF image"),
         (b"GIF89a", "GIF image"),
         (b"%PDF-", "PDF document"),
-        (b"PK\x03\x04", "ZIP archive (or a format built on it: docx, xlsx, jar, ...)"),
+        (
+            b"PK\x03\x04",
+            "ZIP archive (or a format built on it: docx, xlsx, jar, ...)",
+        ),
         (b"\x1f\x8b", "gzip-compressed data"),
         (b"BZh", "bzip2-compressed data"),
         (b"\xfd7zXZ\x00", "xz-compressed data"),
@@ -106,7 +109,10 @@ mod tests {
         let png = BinarySummary::new(b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR", 1234);
         assert_eq!(png.kind, "PNG image");
         assert!(png.head_hex.starts_with("89 50 4e 47"));
-        assert_eq!(guess_kind(&[0xff, 0xfe, 0x41]), "text in an encoding other than UTF-8, or binary data");
+        assert_eq!(
+            guess_kind(&[0xff, 0xfe, 0x41]),
+            "text in an encoding other than UTF-8, or binary data"
+        );
         assert_eq!(cut_chars("héllo", 2), "hé…");
         assert_eq!(cut_chars("hé", 2), "hé");
     }

@@ -526,7 +526,11 @@ impl<A: Adapter> Files<A> {
     /// * `path` - What to delete, relative to the root.
     /// * `recursive` - Delete a directory with everything in it. Default false.
     #[tool(tags = ["write"])]
-    pub fn delete(&self, path: String, #[arg(default)] recursive: bool) -> Result<Changed, FsError> {
+    pub fn delete(
+        &self,
+        path: String,
+        #[arg(default)] recursive: bool,
+    ) -> Result<Changed, FsError> {
         let path = FsPath::parse(&path)?;
         self.writable(&path)?;
         self.adapter.remove(&path, recursive)?;

@@ -229,7 +229,8 @@ fn kind_of(file_type: cap_std::fs::FileType) -> EntryKind {
 fn io_error(path: &FsPath, error: io::Error) -> FsError {
     use io::ErrorKind as K;
     // cap-std's word for a path that resolved outside the root.
-    if error.kind() == K::PermissionDenied && error.to_string().contains("outside of the filesystem")
+    if error.kind() == K::PermissionDenied
+        && error.to_string().contains("outside of the filesystem")
     {
         return FsError::new(
             FsErrorKind::OutsideRoot,
@@ -256,9 +257,11 @@ fn io_error(path: &FsPath, error: io::Error) -> FsError {
             path,
             "the filesystem is mounted read-only",
         ),
-        K::InvalidFilename => {
-            FsError::new(FsErrorKind::InvalidPath, path, format!("not a valid name here: {error}"))
-        }
+        K::InvalidFilename => FsError::new(
+            FsErrorKind::InvalidPath,
+            path,
+            format!("not a valid name here: {error}"),
+        ),
         K::PermissionDenied => FsError::new(
             FsErrorKind::PermissionDenied,
             path,
@@ -270,7 +273,10 @@ fn io_error(path: &FsPath, error: io::Error) -> FsError {
 
 fn modified_secs(metadata: &Metadata) -> Option<u64> {
     let modified = metadata.modified().ok()?.into_std();
-    modified.duration_since(UNIX_EPOCH).ok().map(|d| d.as_secs())
+    modified
+        .duration_since(UNIX_EPOCH)
+        .ok()
+        .map(|d| d.as_secs())
 }
 
 impl Adapter for LocalFs {
@@ -352,7 +358,8 @@ impl Adapter for LocalFs {
                     .map_err(|error| io_error(path, error))?;
                 let metadata = file.metadata().map_err(|error| io_error(path, error))?;
                 check_regular(path, &metadata)?;
-                file.write_all(data).map_err(|error| io_error(path, error))?;
+                file.write_all(data)
+                    .map_err(|error| io_error(path, error))?;
                 Ok(metadata.len() + data.len() as u64)
             }
         }

@@ -72,7 +72,9 @@ impl MemoryFs {
     fn lock(&self) -> MutexGuard<'_, BTreeMap<String, Node>> {
         // Every change below is made in one step on the tree, so a panic elsewhere while
         // the lock was held cannot have left it half-changed.
-        self.root.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+        self.root
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
     fn check_writable(&self, path: &FsPath) -> Result<(), FsError> {
@@ -197,7 +199,13 @@ impl Adapter for MemoryFs {
         match (dir.get_mut(name), mode) {
             (Some(Node::Dir(_)), _) => Err(FsError::is_dir(path)),
             (Some(Node::File { .. }), WriteMode::Create) => Err(FsError::exists(path)),
-            (Some(Node::File { data: old, modified: at }), WriteMode::Append) => {
+            (
+                Some(Node::File {
+                    data: old,
+                    modified: at,
+                }),
+                WriteMode::Append,
+            ) => {
                 old.extend_from_slice(data);
                 *at = modified;
                 Ok(old.len() as u64)

@@ -239,7 +239,12 @@ mod tests {
             assert_eq!(FsPath::parse(text).unwrap_err().kind(), kind, "{text:?}");
         }
         let long = "x".repeat(MAX_NAME_BYTES + 1);
-        assert!(FsPath::parse(&long).unwrap_err().to_string().contains("255"));
+        assert!(
+            FsPath::parse(&long)
+                .unwrap_err()
+                .to_string()
+                .contains("255")
+        );
     }
 
     #[test]
@@ -250,7 +255,11 @@ mod tests {
         let ancestors: Vec<String> = path.ancestors().iter().map(|p| p.to_string()).collect();
         assert_eq!(ancestors, ["a", "a/b"]);
         assert!(path.starts_with(&FsPath::parse("a/b").unwrap()));
-        assert!(!FsPath::parse("a/bc").unwrap().starts_with(&FsPath::parse("a/b").unwrap()));
+        assert!(
+            !FsPath::parse("a/bc")
+                .unwrap()
+                .starts_with(&FsPath::parse("a/b").unwrap())
+        );
         assert!(FsPath::root().join("a/b").is_err());
         assert_eq!(FsPath::root().to_string(), ".");
     }

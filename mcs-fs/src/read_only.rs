@@ -47,7 +47,12 @@ impl<A: Adapter> ReadOnlyFiles<A> {
         let tools = inner
             .list_tools()
             .iter()
-            .filter(|tool| inner.tool_tags(tool.name()).iter().any(|tag| tag == READ_TAG))
+            .filter(|tool| {
+                inner
+                    .tool_tags(tool.name())
+                    .iter()
+                    .any(|tag| tag == READ_TAG)
+            })
             .cloned()
             .collect();
         ReadOnlyFiles { inner, tools }

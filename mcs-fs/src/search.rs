@@ -196,7 +196,10 @@ impl Matcher {
                     FsError::new(
                         FsErrorKind::InvalidArgument,
                         "",
-                        format!("`{}` is not a valid regular expression: {error}", query.pattern),
+                        format!(
+                            "`{}` is not a valid regular expression: {error}",
+                            query.pattern
+                        ),
                     )
                 })
         } else {
@@ -213,7 +216,10 @@ impl Matcher {
     fn is_match(&self, line: &str) -> bool {
         match self {
             Matcher::Text { needle, fold: true } => line.to_lowercase().contains(needle.as_str()),
-            Matcher::Text { needle, fold: false } => line.contains(needle.as_str()),
+            Matcher::Text {
+                needle,
+                fold: false,
+            } => line.contains(needle.as_str()),
             Matcher::Regex(regex) => regex.is_match(line),
         }
     }
