@@ -189,11 +189,7 @@ fn check_regular(path: &FsPath, metadata: &Metadata) -> Result<(), FsError> {
         return Err(FsError::is_dir(path));
     }
     if !metadata.is_file() {
-        return Err(FsError::new(
-            FsErrorKind::NotAFile,
-            path,
-            "this is a FIFO, socket or device, which is never opened",
-        ));
+        return Err(special(path));
     }
     #[cfg(unix)]
     {
@@ -211,6 +207,14 @@ fn check_regular(path: &FsPath, metadata: &Metadata) -> Result<(), FsError> {
         }
     }
     Ok(())
+}
+
+fn special(path: &FsPath) -> FsError {
+    FsError::new(
+        FsErrorKind::NotAFile,
+        path,
+        "this is a FIFO, socket or device, which is never opened",
+    )
 }
 
 fn kind_of(file_type: cap_std::fs::FileType) -> EntryKind {
@@ -327,6 +331,9 @@ impl Adapter for LocalFs {
         let existing = self.entry_at(path)?;
         match &existing {
             Some(metadata) if metadata.is_dir() => return Err(FsError::is_dir(path)),
+            Some(metadata) if !metadata.is_file() && !metadata.is_symlink() => {
+                return Err(special(path));
+            }
             Some(_) if mode == WriteMode::Create => return Err(FsError::exists(path)),
             _ => {}
         }
