@@ -361,8 +361,7 @@ impl<A: Adapter> Files<A> {
                 },
             });
         };
-        let lines: Vec<&str> = text.split_inclusive('\n').collect();
-        let total = lines.len() as u64;
+        let total = text.split_inclusive('\n').count() as u64;
         let first = start_line.unwrap_or(1);
         let last = end_line.unwrap_or(total).min(total);
         if first == 0 || (by_lines && first > last && !(total == 0 && first == 1)) {
@@ -376,10 +375,13 @@ impl<A: Adapter> Files<A> {
                 ),
             ));
         }
-        let chosen: String = if total == 0 {
-            String::new()
+        let chosen: String = if !by_lines || total == 0 {
+            text.to_owned()
         } else {
-            lines[(first - 1) as usize..last as usize].concat()
+            text.split_inclusive('\n')
+                .skip((first - 1) as usize)
+                .take((last + 1 - first) as usize)
+                .collect()
         };
         let max = self.limits.max_read_bytes;
         if chosen.len() as u64 > max {

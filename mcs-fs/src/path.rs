@@ -156,23 +156,36 @@ impl FsPath {
         out
     }
 
-    /// This path with `name` appended. `name` must be one valid name (no `/`); names read
-    /// from a backend that are not valid are reported by [`FsPath::parse`] instead.
+    /// This path with `name` appended. `name` must be one valid name: not empty, `.` or
+    /// `..`, without `/`, and acceptable to [`FsPath::parse`]. Names read from a backend
+    /// that are not valid are reported as errors, so that listings leave them out.
     pub fn join(&self, name: &str) -> Result<FsPath, FsError> {
-        let joined = if self.is_root() {
-            name.to_owned()
-        } else {
-            format!("{}/{name}", self.text)
+        let joined = || {
+            if self.is_root() {
+                name.to_owned()
+            } else {
+                format!("{}/{name}", self.text)
+            }
         };
-        let path = FsPath::parse(&joined)?;
-        if path.parent().as_ref() != Some(self) {
-            return Err(FsError::new(
-                FsErrorKind::InvalidPath,
-                joined,
-                format!("`{name}` is not a single name"),
-            ));
+        // Checked here rather than by parsing the joined text: listings join every entry.
+        let single = !matches!(name, "" | "." | "..")
+            && name.len() <= MAX_NAME_BYTES
+            && self.text.len() + 1 + name.len() <= MAX_PATH_BYTES
+            && !name.contains(['/', '\\'])
+            && !name.chars().any(forbidden_char)
+            && !(self.is_root() && is_drive_prefix(name));
+        if !single {
+            let joined = joined();
+            return Err(match FsPath::parse(&joined) {
+                Err(error) => error,
+                Ok(_) => FsError::new(
+                    FsErrorKind::InvalidPath,
+                    joined,
+                    format!("`{name}` is not a single name"),
+                ),
+            });
         }
-        Ok(path)
+        Ok(FsPath { text: joined() })
     }
 
     /// Whether `self` is `other` or inside it.
@@ -261,6 +274,10 @@ mod tests {
                 .starts_with(&FsPath::parse("a/b").unwrap())
         );
         assert!(FsPath::root().join("a/b").is_err());
+        assert!(FsPath::root().join("..").is_err());
+        assert!(FsPath::root().join("").is_err());
+        assert!(path.join("x\0").is_err());
+        assert_eq!(path.join("d").unwrap().as_str(), "a/b/c/d");
         assert_eq!(FsPath::root().to_string(), ".");
     }
 }
