@@ -47,24 +47,24 @@
 //! The Model Context Standard's recommended workflow is bottom-up. This crate follows it
 //! file by file; each step is a reusable building block.
 //!
-//! 1. **The adapter interface** — [`src/adapter.rs`](adapter): the [`Adapter`] trait, the
+//! 1. **The adapter interface** — `src/adapter.rs`: the [`Adapter`] trait, the
 //!    operations the capability needs (`read`, `write`, `list_dir`, `stat`, `remove`,
 //!    `create_dir`, `rename`, `copy`), and one error type with defined kinds
 //!    ([`FsErrorKind`]) so that every backend fails the same way. Derived operations
 //!    (`walk`, `find`, `search`) are provided methods built on the primitives, so every
 //!    backend has them with the same meaning. Paths reach adapters already checked
 //!    ([`FsPath`], `src/path.rs`).
-//! 2. **The adapters** — [`src/local.rs`](LocalFs) (a directory, confined with `cap-std`)
-//!    and [`src/memory.rs`](MemoryFs) (a tree in memory). A new backend (SFTP, SMB, a
-//!    storage API) is one more `impl Adapter`. The adapter consistency rule: each gives the
-//!    same tools the same meaning, and where one cannot, the difference is in the tool
-//!    descriptions or answered with a defined error kind (the memory backend has no
+//! 2. **The adapters** — `src/local.rs` ([`LocalFs`], a directory confined with
+//!    `cap-std`) and `src/memory.rs` ([`MemoryFs`], a tree in memory). A new backend
+//!    (SFTP, SMB, a storage API) is one more `impl Adapter`. The adapter consistency
+//!    rule: each gives the same tools the same meaning, and where one cannot, the
+//!    difference is in the tool descriptions or answered with a defined error kind (the memory backend has no
 //!    symlinks; [`FsErrorKind::HardLinked`] and [`FsErrorKind::Unsupported`] exist for
 //!    what a backend refuses). `tests/suite.rs` runs one suite against every adapter, and
 //!    `tests/equivalence.rs` runs random operation sequences on both and compares.
-//! 3. **The ToolDriver** — [`src/driver.rs`](Files): `#[mcs::tool_driver]` on an impl block
-//!    generic over the adapter, one `#[tool]` method per operation, its doc comment the
-//!    description the model reads. Each method checks its arguments, applies the
+//! 3. **The ToolDriver** — `src/driver.rs` ([`Files`]): `#[mcs::tool_driver]` on an impl
+//!    block generic over the adapter, one `#[tool]` method per operation, its doc comment
+//!    the description the model reads. Each method checks its arguments, applies the
 //!    [`Limits`] and delegates to the adapter; none knows which backend it runs on.
 //! 4. **The hybrid Driver** — `#[mcs::hybrid]` on the same block adds the model side:
 //!    system prompts, finding calls in any format, validated execution, answers in the
@@ -83,6 +83,7 @@ mod content;
 mod driver;
 mod local;
 mod memory;
+mod output;
 mod path;
 mod read_only;
 mod search;
@@ -91,9 +92,10 @@ pub use adapter::{
     Adapter, DirEntry, Entry, EntryKind, FsError, FsErrorKind, Stat, Walked, WriteMode,
 };
 pub use content::{BinarySummary, HEX_HEAD_BYTES, guess_kind};
-pub use driver::{Body, Changed, FileContent, Files, Limits, Listing, StatResult, Written};
+pub use driver::{Files, Limits};
 pub use local::LocalFs;
 pub use memory::MemoryFs;
+pub use output::{Body, Changed, FileContent, Listing, StatResult, Written};
 pub use path::{FsPath, MAX_NAME_BYTES, MAX_PATH_BYTES};
 pub use read_only::ReadOnlyFiles;
 pub use search::{Found, MAX_LINE_CHARS, SCAN_LIMIT, SearchMatch, SearchQuery, Searched};

@@ -168,13 +168,13 @@ impl FsPath {
             }
         };
         // Checked here rather than by parsing the joined text: listings join every entry.
-        let single = !matches!(name, "" | "." | "..")
-            && name.len() <= MAX_NAME_BYTES
-            && self.text.len() + 1 + name.len() <= MAX_PATH_BYTES
-            && !name.contains(['/', '\\'])
-            && !name.chars().any(forbidden_char)
-            && !(self.is_root() && is_drive_prefix(name));
-        if !single {
+        let odd = matches!(name, "" | "." | "..")
+            || name.len() > MAX_NAME_BYTES
+            || self.text.len() + 1 + name.len() > MAX_PATH_BYTES
+            || name.contains(['/', '\\'])
+            || name.chars().any(forbidden_char)
+            || (self.is_root() && is_drive_prefix(name));
+        if odd {
             let joined = joined();
             return Err(match FsPath::parse(&joined) {
                 Err(error) => error,

@@ -24,7 +24,7 @@ const READ_TAG: &str = "read";
 ///
 /// Hand-written rather than annotated: it derives its tools from another driver's at run
 /// time, which is what `ToolDriver` by hand is for; the `Driver` side is the same
-/// [`mcs::hybrid`] machinery the macro uses.
+/// [`mod@mcs::hybrid`] machinery the macro uses.
 ///
 /// ```
 /// use mcs::ToolDriver;
