@@ -13,279 +13,14 @@
 //! [`MemoryFs`]: crate::MemoryFs
 //! [`Files`]: crate::Files
 
-use std::fmt;
-
-use serde::Serialize;
-
+use crate::content;
+use crate::error::{FsError, FsErrorKind};
 use crate::path::FsPath;
-use crate::search::{self, Found, SearchQuery, Searched};
-
-/// What kind of failure an [`FsError`] is. Every adapter answers the same situation with
-/// the same kind; tests hold them to it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "snake_case")]
-#[non_exhaustive]
-pub enum FsErrorKind {
-    /// Nothing exists at the path (or at one of its parent directories).
-    NotFound,
-    /// Something already exists where the operation would create something.
-    AlreadyExists,
-    /// The operation needs a regular file and the path is a directory or a special file
-    /// (FIFO, socket, device).
-    NotAFile,
-    /// The operation needs a directory, or a parent of the path is not one.
-    NotADirectory,
-    /// A directory still has entries and the operation was not recursive.
-    DirectoryNotEmpty,
-    /// The path text is not acceptable (control characters, `\`, a name too long).
-    InvalidPath,
-    /// The path would lead outside the root: `..`, an absolute path, a drive, or a symlink
-    /// that points out.
-    OutsideRoot,
-    /// The file has other hard links, which may be outside the root: its content is not
-    /// read or changed through this name.
-    HardLinked,
-    /// The adapter or driver is read-only.
-    ReadOnly,
-    /// A size limit was reached; the message names the limit.
-    TooLarge,
-    /// An argument is wrong in itself (a bad glob or regex, a range that ends before it
-    /// starts, moving a directory into itself, text to replace that is not there).
-    InvalidArgument,
-    /// The backend refused access.
-    PermissionDenied,
-    /// This backend cannot do the operation.
-    Unsupported,
-    /// Any other backend failure; the message has the backend's words.
-    Io,
-}
-
-impl FsErrorKind {
-    /// A short lowercase label: `not found`, `outside the root`, ...
-    pub fn label(self) -> &'static str {
-        match self {
-            FsErrorKind::NotFound => "not found",
-            FsErrorKind::AlreadyExists => "already exists",
-            FsErrorKind::NotAFile => "not a file",
-            FsErrorKind::NotADirectory => "not a directory",
-            FsErrorKind::DirectoryNotEmpty => "directory not empty",
-            FsErrorKind::InvalidPath => "invalid path",
-            FsErrorKind::OutsideRoot => "outside the root",
-            FsErrorKind::HardLinked => "hard-linked file",
-            FsErrorKind::ReadOnly => "read-only",
-            FsErrorKind::TooLarge => "too large",
-            FsErrorKind::InvalidArgument => "invalid argument",
-            FsErrorKind::PermissionDenied => "permission denied",
-            FsErrorKind::Unsupported => "unsupported",
-            FsErrorKind::Io => "I/O error",
-        }
-    }
-}
-
-impl fmt::Display for FsErrorKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.label())
-    }
-}
-
-/// A failed filesystem operation: what kind of failure, at which path, and why, in words a
-/// model can act on.
-///
-/// ```
-/// use mcs_fs::{FsError, FsErrorKind};
-///
-/// let error = FsError::new(FsErrorKind::NotFound, "notes/a.txt", "no such file or directory");
-/// assert_eq!(error.to_string(), "not found: `notes/a.txt`: no such file or directory");
-/// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct FsError {
-    kind: FsErrorKind,
-    path: String,
-    message: String,
-}
-
-impl FsError {
-    /// An error of `kind` about `path`.
-    pub fn new(kind: FsErrorKind, path: impl fmt::Display, message: impl Into<String>) -> Self {
-        let path = path.to_string();
-        FsError {
-            kind,
-            path: if path.is_empty() { ".".into() } else { path },
-            message: message.into(),
-        }
-    }
-
-    /// What kind of failure this is.
-    pub fn kind(&self) -> FsErrorKind {
-        self.kind
-    }
-
-    /// The path the error is about, as the caller wrote it or normalised (`.` for the root).
-    pub fn path(&self) -> &str {
-        &self.path
-    }
-
-    /// Why, without the kind and path.
-    pub fn message(&self) -> &str {
-        &self.message
-    }
-
-    // The errors both adapters give, worded once so that they say the same thing.
-
-    pub(crate) fn read_only(path: &FsPath) -> Self {
-        FsError::new(
-            FsErrorKind::ReadOnly,
-            path,
-            "this directory is read-only: nothing can be written, moved or deleted",
-        )
-    }
-
-    pub(crate) fn not_found(path: &FsPath) -> Self {
-        FsError::new(FsErrorKind::NotFound, path, "no such file or directory")
-    }
-
-    pub(crate) fn parent_not_dir(path: &FsPath) -> Self {
-        FsError::new(
-            FsErrorKind::NotADirectory,
-            path,
-            "a parent of this path is a file, not a directory",
-        )
-    }
-
-    pub(crate) fn not_dir(path: &FsPath) -> Self {
-        FsError::new(
-            FsErrorKind::NotADirectory,
-            path,
-            "this is a file, not a directory",
-        )
-    }
-
-    pub(crate) fn is_dir(path: &FsPath) -> Self {
-        FsError::new(
-            FsErrorKind::NotAFile,
-            path,
-            "this is a directory, not a file",
-        )
-    }
-
-    pub(crate) fn exists(path: &FsPath) -> Self {
-        FsError::new(
-            FsErrorKind::AlreadyExists,
-            path,
-            "something already exists at this path (pass `overwrite: true` to replace a file)",
-        )
-    }
-
-    pub(crate) fn dir_not_empty(path: &FsPath) -> Self {
-        FsError::new(
-            FsErrorKind::DirectoryNotEmpty,
-            path,
-            "the directory is not empty (pass `recursive: true` to delete it with its contents)",
-        )
-    }
-
-    pub(crate) fn too_large(path: &FsPath, size: u64, max: u64) -> Self {
-        FsError::new(
-            FsErrorKind::TooLarge,
-            path,
-            format!("the file is {size} bytes; the limit here is {max} bytes"),
-        )
-    }
-
-    pub(crate) fn root(path: &FsPath, what: &str) -> Self {
-        FsError::new(
-            FsErrorKind::InvalidArgument,
-            path,
-            format!("the root directory itself cannot be {what}"),
-        )
-    }
-
-    pub(crate) fn into_itself(path: &FsPath) -> Self {
-        FsError::new(
-            FsErrorKind::InvalidArgument,
-            path,
-            "a directory cannot be moved into itself",
-        )
-    }
-
-    pub(crate) fn kind_clash(path: &FsPath) -> Self {
-        FsError::new(
-            FsErrorKind::AlreadyExists,
-            path,
-            "only a file replaces a file, and a directory is never replaced; delete the \
-             destination first",
-        )
-    }
-
-    pub(crate) fn same_file(path: &FsPath) -> Self {
-        FsError::new(
-            FsErrorKind::InvalidArgument,
-            path,
-            "the source and the destination are the same file",
-        )
-    }
-}
-
-impl fmt::Display for FsError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: `{}`: {}", self.kind, self.path, self.message)
-    }
-}
-
-impl std::error::Error for FsError {}
-
-/// What a directory entry is. Symlinks are reported as such, never followed by a listing.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum EntryKind {
-    /// A regular file.
-    File,
-    /// A directory.
-    Dir,
-    /// A symbolic link (only backends that have them: the local adapter).
-    Symlink,
-    /// A FIFO, socket or device: listed, never opened.
-    Special,
-}
-
-/// One entry of a directory, as [`Adapter::list_dir`] gives it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct DirEntry {
-    /// The entry's name in its directory.
-    pub name: String,
-    /// What it is.
-    pub kind: EntryKind,
-    /// Its size in bytes, for files.
-    pub size: Option<u64>,
-}
-
-/// What [`Adapter::stat`] tells about a path.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Stat {
-    /// What it is (a symlink at the path itself is reported as [`EntryKind::Symlink`]).
-    pub kind: EntryKind,
-    /// Size in bytes (0 for directories).
-    pub size: u64,
-    /// Last modification, in seconds since the Unix epoch, when the backend knows it.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub modified: Option<u64>,
-}
-
-/// How [`Adapter::write`] treats an existing file.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, serde::Deserialize, schemars::JsonSchema,
-)]
-#[serde(rename_all = "snake_case")]
-pub enum WriteMode {
-    /// Create a new file; fail with `already_exists` if the path exists.
-    Create,
-    /// Create the file or replace it whole. The replacement is atomic: readers see the old
-    /// content or the new, never a mix.
-    #[default]
-    Overwrite,
-    /// Add to the end of the file, creating it if it does not exist.
-    Append,
-}
+use crate::search::{
+    Found, MAX_LINE_CHARS, Matcher, SCAN_LIMIT, SearchMatch, SearchQuery, Searched, glob,
+    glob_subject,
+};
+use crate::types::{DirEntry, Entry, EntryKind, Stat, Walked, WriteMode};
 
 /// The filesystem capability's backend interface: the operations the [`Files`](crate::Files)
 /// tools delegate to.
@@ -353,40 +88,19 @@ pub trait Adapter: Send + Sync + 'static {
     /// The entries under `path`, depth first, names in byte order, a directory before its
     /// contents, at most `limit` of them. Symlinks are listed, not followed.
     fn walk(&self, path: &FsPath, limit: usize) -> Result<Walked, FsError> {
-        search::walk(self, path, limit)
+        walk_tree(self, path, limit)
     }
 
     /// Files and directories under `base` whose path matches a glob (see
     /// [`Files::find`](crate::Files::find) for the glob's meaning).
     fn find(&self, base: &FsPath, pattern: &str, limit: usize) -> Result<Found, FsError> {
-        search::find(self, base, pattern, limit)
+        find_in(self, base, pattern, limit)
     }
 
     /// Lines of text files under `base` that match `query`.
     fn search(&self, base: &FsPath, query: &SearchQuery) -> Result<Searched, FsError> {
-        search::search(self, base, query)
+        search_in(self, base, query)
     }
-}
-
-/// One entry found under a directory.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Entry {
-    /// Path from the root.
-    pub path: String,
-    /// What it is.
-    pub kind: EntryKind,
-    /// Size in bytes, for files.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub size: Option<u64>,
-}
-
-/// What [`Adapter::walk`] found.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Walked {
-    /// The entries, in walk order.
-    pub entries: Vec<Entry>,
-    /// Whether the limit cut the walk short.
-    pub truncated: bool,
 }
 
 impl<A: Adapter + ?Sized> Adapter for std::sync::Arc<A> {
@@ -438,4 +152,150 @@ impl<A: Adapter + ?Sized> Adapter for std::sync::Arc<A> {
     fn search(&self, base: &FsPath, query: &SearchQuery) -> Result<Searched, FsError> {
         (**self).search(base, query)
     }
+}
+
+// The provided methods, on the primitives alone.
+
+fn walk_tree<A: Adapter + ?Sized>(
+    adapter: &A,
+    path: &FsPath,
+    limit: usize,
+) -> Result<Walked, FsError> {
+    // The starting directory must exist; directories that vanish during the walk are
+    // skipped (see `level`).
+    let first = level(path, adapter.list_dir(path)?);
+    let mut entries = Vec::new();
+    let mut truncated = false;
+    // An explicit stack of iterators keeps deep trees from growing the call stack.
+    let mut stack: Vec<std::vec::IntoIter<Entry>> = vec![first.into_iter()];
+    while let Some(top) = stack.last_mut() {
+        let Some(entry) = top.next() else {
+            stack.pop();
+            continue;
+        };
+        if entries.len() >= limit {
+            truncated = true;
+            break;
+        }
+        let subdir = (entry.kind == EntryKind::Dir).then(|| entry.path.clone());
+        entries.push(entry);
+        if let Some(subdir) = subdir {
+            let dir = FsPath::parse(&subdir)?;
+            let children = match adapter.list_dir(&dir) {
+                Ok(children) => children,
+                Err(error) if error.kind() == FsErrorKind::NotFound => Vec::new(),
+                Err(error) => return Err(error),
+            };
+            stack.push(level(&dir, children).into_iter());
+        }
+    }
+    Ok(Walked { entries, truncated })
+}
+
+/// One directory's entries as walk entries, in name order. Names that are not valid paths
+/// here (a backend may hold names no model could address) are left out.
+fn level(dir: &FsPath, mut children: Vec<DirEntry>) -> Vec<Entry> {
+    children.sort_by(|a, b| a.name.cmp(&b.name));
+    children
+        .into_iter()
+        .filter_map(|child| {
+            let path = dir.join(&child.name).ok()?;
+            Some(Entry {
+                path: path.to_string(),
+                kind: child.kind,
+                size: child.size,
+            })
+        })
+        .collect()
+}
+
+fn find_in<A: Adapter + ?Sized>(
+    adapter: &A,
+    base: &FsPath,
+    pattern: &str,
+    limit: usize,
+) -> Result<Found, FsError> {
+    let matcher = glob(pattern)?;
+    let walked = adapter.walk(base, SCAN_LIMIT)?;
+    let mut matches = Vec::new();
+    let mut truncated = walked.truncated;
+    for entry in walked.entries {
+        if matcher.is_match(glob_subject(pattern, base, &entry.path)) {
+            if matches.len() == limit {
+                truncated = true;
+                break;
+            }
+            matches.push(entry);
+        }
+    }
+    Ok(Found { matches, truncated })
+}
+
+fn search_in<A: Adapter + ?Sized>(
+    adapter: &A,
+    base: &FsPath,
+    query: &SearchQuery,
+) -> Result<Searched, FsError> {
+    let matcher = Matcher::new(query)?;
+    let file_glob = query.glob.as_deref().map(glob).transpose()?;
+    let stat = adapter.stat(base)?;
+    let (files, mut truncated) = if stat.kind == EntryKind::File {
+        (vec![(base.to_string(), stat.size)], false)
+    } else {
+        let walked = adapter.walk(base, SCAN_LIMIT)?;
+        let files = walked
+            .entries
+            .into_iter()
+            .filter(|entry| entry.kind == EntryKind::File)
+            .map(|entry| (entry.path, entry.size.unwrap_or(0)))
+            .collect();
+        (files, walked.truncated)
+    };
+    let mut out = Searched {
+        matches: Vec::new(),
+        files_searched: 0,
+        skipped_binary: 0,
+        skipped_large: 0,
+        skipped_unreadable: 0,
+        truncated: false,
+    };
+    'files: for (path, size) in files {
+        if let (Some(matcher), Some(pattern)) = (&file_glob, &query.glob)
+            && !matcher.is_match(glob_subject(pattern, base, &path))
+        {
+            continue;
+        }
+        if size > query.max_file_bytes {
+            out.skipped_large += 1;
+            continue;
+        }
+        let bytes = match adapter.read(&FsPath::parse(&path)?, query.max_file_bytes) {
+            Ok(bytes) => bytes,
+            // Changed, grown or made unreadable since the walk: not this search's concern.
+            Err(_) => {
+                out.skipped_unreadable += 1;
+                continue;
+            }
+        };
+        let Some(text) = content::as_text(&bytes) else {
+            out.skipped_binary += 1;
+            continue;
+        };
+        out.files_searched += 1;
+        for (index, line) in text.lines().enumerate() {
+            if matcher.is_match(line) {
+                if out.matches.len() == query.max_matches {
+                    truncated = true;
+                    break 'files;
+                }
+                out.matches.push(SearchMatch {
+                    path: path.clone(),
+                    line: index as u64 + 1,
+                    text: content::cut_chars(line, MAX_LINE_CHARS),
+                });
+            }
+        }
+    }
+    out.truncated = truncated;
+    Ok(out)
 }

@@ -5,11 +5,13 @@
 //! nothing of tools. `#[mcs::tool_driver]` makes the `ToolDriver`, `#[mcs::hybrid]` the
 //! `Driver` (prompts, reading a model's calls in any format).
 
-use crate::adapter::{Adapter, Entry, FsError, FsErrorKind, WriteMode};
+use crate::adapter::Adapter;
 use crate::content::{self, BinarySummary};
+use crate::error::{FsError, FsErrorKind};
 use crate::output::{Body, Changed, FileContent, Listing, StatResult, Written};
 use crate::path::FsPath;
 use crate::search::{Found, SearchQuery, Searched};
+use crate::types::{Entry, Walked, WriteMode};
 
 /// The sizes a [`Files`] driver keeps to. Each refusal names the limit it hit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -202,7 +204,7 @@ impl<A: Adapter> Files<A> {
                 })
                 .take(limit)
                 .collect();
-            crate::adapter::Walked { entries, truncated }
+            Walked { entries, truncated }
         };
         Ok(Listing {
             path: dir.to_string(),

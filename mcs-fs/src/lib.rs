@@ -81,21 +81,23 @@
 mod adapter;
 mod content;
 mod driver;
+mod error;
 mod local;
 mod memory;
 mod output;
 mod path;
 mod read_only;
 mod search;
+mod types;
 
-pub use adapter::{
-    Adapter, DirEntry, Entry, EntryKind, FsError, FsErrorKind, Stat, Walked, WriteMode,
-};
+pub use adapter::Adapter;
 pub use content::{BinarySummary, HEX_HEAD_BYTES, guess_kind};
 pub use driver::{Files, Limits};
+pub use error::{FsError, FsErrorKind};
 pub use local::LocalFs;
 pub use memory::MemoryFs;
 pub use output::{Body, Changed, FileContent, Listing, StatResult, Written};
 pub use path::{FsPath, MAX_NAME_BYTES, MAX_PATH_BYTES};
 pub use read_only::ReadOnlyFiles;
 pub use search::{Found, MAX_LINE_CHARS, SCAN_LIMIT, SearchMatch, SearchQuery, Searched};
+pub use types::{DirEntry, Entry, EntryKind, Stat, Walked, WriteMode};

@@ -25,8 +25,10 @@ use std::time::UNIX_EPOCH;
 use cap_std::ambient_authority;
 use cap_std::fs::{Dir, File, Metadata, OpenOptions};
 
-use crate::adapter::{Adapter, DirEntry, EntryKind, FsError, FsErrorKind, Stat, WriteMode};
+use crate::adapter::Adapter;
+use crate::error::{FsError, FsErrorKind};
 use crate::path::FsPath;
+use crate::types::{DirEntry, EntryKind, Stat, WriteMode};
 
 /// A directory on the local filesystem, and nothing outside it.
 ///

@@ -5,8 +5,10 @@ use std::collections::BTreeMap;
 use std::sync::{Mutex, MutexGuard};
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use crate::adapter::{Adapter, DirEntry, EntryKind, FsError, Stat, WriteMode};
+use crate::adapter::Adapter;
+use crate::error::FsError;
 use crate::path::FsPath;
+use crate::types::{DirEntry, EntryKind, Stat, WriteMode};
 
 enum Node {
     File { data: Vec<u8>, modified: u64 },

@@ -3,8 +3,8 @@
 
 use serde::Serialize;
 
-use crate::adapter::Entry;
 use crate::content::BinarySummary;
+use crate::types::Entry;
 
 /// What `list` answers.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -84,7 +84,7 @@ pub struct StatResult {
     pub path: String,
     /// What it is, its size and when it changed.
     #[serde(flatten)]
-    pub stat: crate::adapter::Stat,
+    pub stat: crate::types::Stat,
 }
 
 /// What `delete`, `make_dir` and `move` answer.

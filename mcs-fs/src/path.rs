@@ -7,7 +7,7 @@
 
 use std::fmt;
 
-use crate::adapter::{FsError, FsErrorKind};
+use crate::error::{FsError, FsErrorKind};
 
 /// The longest path accepted, in bytes (Linux's `PATH_MAX`).
 pub const MAX_PATH_BYTES: usize = 4096;
