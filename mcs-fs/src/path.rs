@@ -36,6 +36,11 @@ impl FsPath {
     /// characters, invisible or direction-changing Unicode (zero-width spaces, bidi
     /// overrides), and names or paths over [`MAX_NAME_BYTES`] / [`MAX_PATH_BYTES`].
     ///
+    /// Names are kept byte for byte, without Unicode normalisation: `café` written with a
+    /// precomposed `é` and with `e` plus a combining accent are two names, as they are on
+    /// Linux and in [`MemoryFs`](crate::MemoryFs). (A filesystem that normalises names,
+    /// like macOS's, treats them as one.)
+    ///
     /// ```
     /// use mcs_fs::{FsErrorKind, FsPath};
     ///

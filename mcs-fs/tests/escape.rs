@@ -326,8 +326,11 @@ fn a_symlink_swapped_during_reads_never_leaks() {
             }
         })
     };
-    let (mut inside, mut refused) = (0, 0);
-    for _ in 0..2000 {
+    // Read until the swaps have been seen from both sides (or for at most ten seconds, on
+    // a machine too busy to run the swapper): every read is checked either way.
+    let (mut inside, mut refused) = (0u32, 0u32);
+    let started = std::time::Instant::now();
+    while (inside < 100 || refused < 100) && started.elapsed().as_secs() < 10 {
         match sandbox
             .files
             .read_file("link/secret.txt".into(), None, None, None, None)
@@ -354,8 +357,8 @@ fn a_symlink_swapped_during_reads_never_leaks() {
     stop.store(true, Ordering::Relaxed);
     swapper.join().unwrap();
     assert!(
-        inside + refused == 2000 && refused > 0,
-        "{inside} read, {refused} refused"
+        refused > 0,
+        "the link never pointed outside: {inside} reads, none refused"
     );
     sandbox.assert_outside_untouched();
 }
