@@ -259,6 +259,7 @@ fn search_in<A: Adapter + ?Sized>(
         skipped_unreadable: 0,
         truncated: false,
     };
+    let mut read_so_far = 0u64;
     'files: for (path, size) in files {
         if let (Some(matcher), Some(pattern)) = (&file_glob, &query.glob)
             && !matcher.is_match(glob_subject(pattern, base, &path))
@@ -269,6 +270,12 @@ fn search_in<A: Adapter + ?Sized>(
             out.skipped_large += 1;
             continue;
         }
+        if read_so_far.saturating_add(size) > query.max_total_bytes {
+            // The search has read as much as one call may: what it found so far stands.
+            truncated = true;
+            break;
+        }
+        read_so_far += size;
         let bytes = match adapter.read(&FsPath::parse(&path)?, query.max_file_bytes) {
             Ok(bytes) => bytes,
             // Changed, grown or made unreadable since the walk: not this search's concern.

@@ -27,6 +27,9 @@ pub struct Limits {
     pub max_entries: usize,
     /// The most matching lines one search returns (default 200; a call may ask fewer).
     pub max_matches: usize,
+    /// The most bytes one search reads, over all its files (default 64 MiB): past it the
+    /// search stops and says `truncated`.
+    pub max_search_bytes: u64,
 }
 
 impl Default for Limits {
@@ -37,6 +40,7 @@ impl Default for Limits {
             max_write_bytes: 1024 * 1024,
             max_entries: 1000,
             max_matches: 200,
+            max_search_bytes: 64 * 1024 * 1024,
         }
     }
 }
@@ -551,8 +555,9 @@ impl<A: Adapter> Files<A> {
     /// line, and returns each matching line with its file and line number.
     ///
     /// Binary files and files over 8 MiB (by default) are skipped, and counted.
-    /// `truncated: true` means there were more matches than the limit: narrow the search
-    /// with `path` or `glob`.
+    /// `truncated: true` means the search stopped early — more matches than the limit, or
+    /// more content than one search reads (64 MiB by default): narrow it with `path` or
+    /// `glob`.
     ///
     /// # Arguments
     ///
@@ -582,6 +587,7 @@ impl<A: Adapter> Files<A> {
             glob,
             max_matches: clamp(limit, DEFAULT_MATCHES, self.limits.max_matches),
             max_file_bytes: self.limits.max_file_bytes,
+            max_total_bytes: self.limits.max_search_bytes,
         };
         self.adapter.search(&base, &query)
     }

@@ -29,8 +29,8 @@
 //! (`not found: \`notes/a.txt\`: no such file or directory`), and a model can act on them.
 //!
 //! - **Sizes.** [`Limits`]: one read returns at most 64 KiB, larger files are read by lines
-//!   or bytes; files up to 8 MiB are loaded to read by lines, edit or search; a write takes
-//!   at most 1 MiB. Every refusal names the limit.
+//!   or bytes; files up to 8 MiB are loaded to read by lines, edit or search; one search
+//!   reads at most 64 MiB in all; a write takes at most 1 MiB. Every refusal names the limit.
 //! - **Binary files** are summarised — size, a guess at the format, the first bytes in
 //!   hex — never dumped into the model's context.
 //! - **Read-only.** [`Files::read_only`] (or [`LocalFs::read_only`], [`MemoryFs::read_only`])

@@ -66,6 +66,8 @@ pub struct SearchQuery {
     pub max_matches: usize,
     /// Skip files larger than this.
     pub max_file_bytes: u64,
+    /// Stop (with `truncated`) before reading more than this many bytes in all.
+    pub max_total_bytes: u64,
 }
 
 /// One matching line.

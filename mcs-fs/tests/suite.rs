@@ -241,6 +241,20 @@ fn limits_are_named<A: Adapter>(adapter: impl Fn() -> A) {
         .search("a".into(), None, false, false, None, None)
         .unwrap();
     assert_eq!(searched.skipped_large, 1);
+    // A budget for the whole search: three 30-byte files fit in 100 bytes, a fourth not.
+    let budget = Files::new(adapter()).with_limits(Limits {
+        max_search_bytes: 100,
+        ..Limits::default()
+    });
+    for name in ["s/1", "s/2", "s/3", "s/4"] {
+        budget
+            .write_file(name.into(), "needle\n".repeat(4) + "xx", None)
+            .unwrap();
+    }
+    let searched = budget.search("needle".into(), Some("s".into()), false, false, None, None);
+    let searched = searched.unwrap();
+    assert_eq!((searched.files_searched, searched.matches.len()), (3, 12));
+    assert!(searched.truncated);
 }
 
 fn binary_files_are_summarised<A: Adapter>(adapter: impl Fn() -> A) {
