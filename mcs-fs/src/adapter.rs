@@ -26,7 +26,7 @@ use crate::types::{DirEntry, Entry, EntryKind, Stat, Walked, WriteMode};
 /// tools delegate to.
 ///
 /// Paths arrive checked ([`FsPath`]). Shared semantics every implementation keeps (the
-/// shared test suite in `tests/suite.rs` checks each one):
+/// shared test suite in `tests/suite/` checks each one):
 /// - a missing path gives [`FsErrorKind::NotFound`]; a file where a directory is needed
 ///   (also as a parent) gives [`FsErrorKind::NotADirectory`] naming that path; a directory
 ///   where a file is needed gives [`FsErrorKind::NotAFile`];
