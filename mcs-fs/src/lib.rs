@@ -58,9 +58,9 @@
 //!    `cap-std`) and `src/memory.rs` ([`MemoryFs`], a tree in memory). A new backend
 //!    (SFTP, SMB, a storage API) is one more `impl Adapter`. The adapter consistency
 //!    rule: each gives the same tools the same meaning, and where one cannot, the
-//!    difference is in the tool descriptions or answered with a defined error kind (the memory backend has no
-//!    symlinks; [`FsErrorKind::HardLinked`] and [`FsErrorKind::Unsupported`] exist for
-//!    what a backend refuses). `tests/suite/` runs one suite against every adapter, and
+//!    difference is in the tool descriptions or answered with a defined error kind (the
+//!    memory backend has no symlinks; [`FsErrorKind::HardLinked`] and
+//!    [`FsErrorKind::Unsupported`] exist for what a backend refuses). `tests/suite/` runs one suite against every adapter, and
 //!    `tests/equivalence.rs` runs random operation sequences on both and compares.
 //! 3. **The ToolDriver** — `src/driver.rs` ([`Files`]): `#[mcs::tool_driver]` on an impl
 //!    block generic over the adapter, one `#[tool]` method per operation, its doc comment

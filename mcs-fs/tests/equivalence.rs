@@ -188,7 +188,12 @@ proptest! {
                 if let Err((_, named)) = &in_memory {
                     let mut allowed = names_for(path);
                     allowed.extend(names_for(other));
-                    prop_assert!(allowed.contains(named), "error names {:?}, not {:?}", named, allowed);
+                    prop_assert!(
+                        allowed.contains(named),
+                        "error names {:?}, not {:?}",
+                        named,
+                        allowed
+                    );
                 }
                 prop_assert_eq!(&in_memory, &on_disk, "step {} on {:?} / {:?}", step, path, other);
             }
