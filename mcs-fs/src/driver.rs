@@ -169,9 +169,10 @@ fn clamp(asked: Option<u32>, default: usize, max: usize) -> usize {
 )]
 #[mcs::hybrid]
 impl<A: Adapter> Files<A> {
-    /// Lists a directory: each entry's path, kind (`file`, `dir`, `symlink`, `special`) and,
-    /// for files, size in bytes.
+    /// Lists a directory.
     ///
+    /// Each entry has its path, its kind (`file`, `dir`, `symlink`, `special`) and, for
+    /// files, its size in bytes.
     /// Entries come in name order; with `recursive`, depth first, each directory right
     /// before its contents. Symbolic links (local directories only) are listed and not
     /// followed. `truncated: true` means there were more entries than the limit: list a
@@ -327,9 +328,10 @@ impl<A: Adapter> Files<A> {
         })
     }
 
-    /// Writes a file: creates it, replaces it whole, or appends to it. Missing parent
-    /// directories are created. Replacing is atomic: the file holds the old content or
-    /// the new, never a mix. One write takes at most 1 MiB (by default).
+    /// Writes a file: creates it, replaces it whole, or appends to it.
+    ///
+    /// Missing parent directories are created. Replacing is atomic: the file holds the old
+    /// content or the new, never a mix. One write takes at most 1 MiB (by default).
     ///
     /// # Arguments
     ///
@@ -419,8 +421,10 @@ impl<A: Adapter> Files<A> {
         })
     }
 
-    /// Tells what is at a path: its kind, size and last modification (seconds since the
-    /// Unix epoch, when known). Symbolic links are followed.
+    /// Tells what is at a path.
+    ///
+    /// Its kind, size and last modification (seconds since the Unix epoch, when known).
+    /// Symbolic links are followed.
     ///
     /// # Arguments
     ///
@@ -435,8 +439,9 @@ impl<A: Adapter> Files<A> {
         })
     }
 
-    /// Deletes a file, a symbolic link (not what it points to) or a directory. A directory
-    /// with contents needs `recursive`.
+    /// Deletes a file, a symbolic link (not what it points to) or a directory.
+    ///
+    /// A directory with contents needs `recursive`.
     ///
     /// # Arguments
     ///
@@ -457,8 +462,9 @@ impl<A: Adapter> Files<A> {
         })
     }
 
-    /// Creates a directory, with any missing parents. An existing directory is fine
-    /// (`changed: false`).
+    /// Creates a directory, with any missing parents.
+    ///
+    /// An existing directory is fine (`changed: false`).
     ///
     /// # Arguments
     ///
@@ -474,9 +480,10 @@ impl<A: Adapter> Files<A> {
         })
     }
 
-    /// Moves or renames a file or directory. Missing parent directories of the
-    /// destination are created. An existing destination is an error unless `overwrite`,
-    /// and only a file replaces a file.
+    /// Moves or renames a file or directory.
+    ///
+    /// Missing parent directories of the destination are created. An existing destination
+    /// is an error unless `overwrite`, and only a file replaces a file.
     ///
     /// # Arguments
     ///
@@ -500,8 +507,10 @@ impl<A: Adapter> Files<A> {
         })
     }
 
-    /// Copies a file (not a directory). Missing parent directories of the destination are
-    /// created; an existing destination is an error unless `overwrite`.
+    /// Copies a file (not a directory).
+    ///
+    /// Missing parent directories of the destination are created; an existing destination
+    /// is an error unless `overwrite`.
     ///
     /// # Arguments
     ///
@@ -529,9 +538,11 @@ impl<A: Adapter> Files<A> {
         })
     }
 
-    /// Finds files and directories by name with a glob: `*.md`, `report-202?.csv`,
-    /// `{a,b}*`. A pattern with `/` is matched against the path below `path` instead
-    /// (`src/**/*.rs`; `*` stays within one directory, `**` crosses them).
+    /// Finds files and directories by name with a glob.
+    ///
+    /// Globs like `*.md`, `report-202?.csv` or `{a,b}*` are matched against names. A
+    /// pattern with `/` is matched against the path below `path` instead (`src/**/*.rs`;
+    /// `*` stays within one directory, `**` crosses them).
     ///
     /// # Arguments
     ///
@@ -551,8 +562,10 @@ impl<A: Adapter> Files<A> {
         self.adapter.find(&base, &pattern, limit)
     }
 
-    /// Searches the content of text files for a text or a regular expression, line by
-    /// line, and returns each matching line with its file and line number.
+    /// Searches the content of text files, line by line.
+    ///
+    /// Finds a text or a regular expression and returns each matching line with its file
+    /// and line number.
     ///
     /// Binary files and files over 8 MiB (by default) are skipped, and counted.
     /// `truncated: true` means the search stopped early — more matches than the limit, or

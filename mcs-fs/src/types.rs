@@ -40,7 +40,8 @@ pub struct Stat {
     pub modified: Option<u64>,
 }
 
-/// How [`Adapter::write`](crate::Adapter::write) treats an existing file.
+/// How a write treats an existing file.
+// (This doc comment reaches the model through the `mode` schema: no rustdoc links.)
 #[derive(
     Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, serde::Deserialize, schemars::JsonSchema,
 )]

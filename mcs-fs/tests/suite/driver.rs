@@ -132,3 +132,21 @@ fn both_adapters_are_usable_as_trait_objects() {
         assert_eq!(files.stat("x".into()).unwrap().stat.size, 1, "{name}");
     }
 }
+
+/// What the model reads: a title that is a whole sentence, and no rustdoc syntax anywhere
+/// in descriptions or schemas.
+#[test]
+fn tool_texts_are_written_for_models() {
+    let files = Files::new(MemoryFs::new());
+    for tool in files.list_tools().iter() {
+        let title = tool.title().unwrap_or_default();
+        assert!(
+            title.ends_with('.') && !title.contains('\n'),
+            "{}: title {title:?}",
+            tool.name()
+        );
+        let text = format!("{} {}", tool.description(), tool.input_schema());
+        assert!(!text.contains("](crate::"), "{}: {text}", tool.name());
+        assert!(!text.contains("[`"), "{}: {text}", tool.name());
+    }
+}
