@@ -49,6 +49,9 @@
 //! and type name, stable across builds), `version` (default: the crate's
 //! `CARGO_PKG_VERSION`), `capability` and `adapter` (the [`Binding`]; default `custom` /
 //! `native`), `spec_format`, and `crate = "path"` for a renamed `mcs` dependency.
+//! `meta = "driver_meta"` takes the metadata whole from a method `fn driver_meta(&self) ->
+//! &DriverMeta` instead, per instance: a driver generic over its backend (`mcs_fs::Files<A>`)
+//! names the backend it holds. The tool list stays one for the type.
 //! Generated code refers to `::mcs` by default; with `crate = "my_mcs"` it writes
 //! `my_mcs::...`, which resolves where the impl block is, like any path written there: a
 //! dependency renamed in `Cargo.toml` is found from every module, a `use mcs as my_mcs;`

@@ -19,6 +19,9 @@ pub struct DriverAttrs {
     pub capability: Option<LitStr>,
     pub adapter: Option<LitStr>,
     pub spec_format: Option<LitStr>,
+    /// `meta = "method"`: the metadata comes from `self.method()`, per instance (a driver
+    /// generic over its backend names the backend it holds).
+    pub meta: Option<syn::Ident>,
     /// Where the `mcs` crate is, for users who renamed it.
     pub krate: Option<Path>,
 }
@@ -41,6 +44,7 @@ const DRIVER_KEYS: &[&str] = &[
     "capability",
     "adapter",
     "spec_format",
+    "meta",
     "crate",
 ];
 const HYBRID_KEYS: &[&str] = &[
@@ -89,6 +93,16 @@ impl DriverAttrs {
             &mut self.spec_format
         } else if meta.path.is_ident("crate") {
             return set_once(&mut self.krate, crate_value(meta)?, meta);
+        } else if meta.path.is_ident("meta") {
+            let value: LitStr = meta.value()?.parse()?;
+            let method = value.parse::<syn::Ident>().map_err(|_| {
+                syn::Error::new(
+                    value.span(),
+                    "`meta` takes the name of a method `fn(&self) -> &DriverMeta`, such as \
+                     `meta = \"driver_meta\"`",
+                )
+            })?;
+            return set_once(&mut self.meta, method, meta);
         } else {
             return Err(unknown_key(meta, "#[mcs::tool_driver]", DRIVER_KEYS, ""));
         };

@@ -35,7 +35,24 @@ impl Expansion<'_> {
         let item = self.item;
         let self_ty = &item.self_ty;
         let (impl_generics, _, where_clause) = item.generics.split_for_impl();
-        let meta = self.meta();
+        let meta = match &self.attrs.meta {
+            Some(method) => quote! {
+                fn meta(&self) -> &#krate::__private::DriverMeta {
+                    self.#method()
+                }
+            },
+            None => {
+                let meta = self.meta();
+                quote! {
+                    fn meta(&self) -> &#krate::__private::DriverMeta {
+                        static __MCS_META: #krate::__private::OnceLock<
+                            #krate::__private::DriverMeta,
+                        > = #krate::__private::OnceLock::new();
+                        __MCS_META.get_or_init(|| #meta)
+                    }
+                }
+            }
+        };
         let table = self.table();
         let tags = self.tags();
         let arms = self
@@ -48,11 +65,7 @@ impl Expansion<'_> {
 
             #[automatically_derived]
             impl #impl_generics #krate::__private::ToolDriver for #self_ty #where_clause {
-                fn meta(&self) -> &#krate::__private::DriverMeta {
-                    static __MCS_META: #krate::__private::OnceLock<#krate::__private::DriverMeta> =
-                        #krate::__private::OnceLock::new();
-                    __MCS_META.get_or_init(|| #meta)
-                }
+                #meta
 
                 fn list_tools(&self) -> #krate::__private::Arc<[#krate::__private::Tool]> {
                     Self::__mcs_tool_set().tools()

@@ -12,7 +12,7 @@ use syn::visit::Visit;
 use syn::{FnArg, Generics, ItemImpl, LitStr, ReturnType, Signature, Type};
 
 use crate::ast::{ImplBlock, Param, StrayAttr, StrayPlace, ToolMethod};
-use crate::attr::HybridAttrs;
+use crate::attr::{DriverAttrs, HybridAttrs};
 use crate::errors::Errors;
 
 /// Providers' common ground for names: at most 64 characters.
@@ -487,6 +487,33 @@ fn uses_generic(ty: &Type, generics: &Generics) -> Option<String> {
 }
 
 /// Every rule of `#[mcs::hybrid]` that reading the attribute did not already apply.
+/// `meta = "method"` gives the whole metadata: the keys that set parts of the default
+/// metadata would be ignored, so each is an error on its value.
+pub fn check_driver_attrs(attrs: &DriverAttrs, errors: &mut Errors) {
+    let Some(method) = &attrs.meta else {
+        return;
+    };
+    let parts = [
+        ("name", &attrs.name),
+        ("id", &attrs.id),
+        ("version", &attrs.version),
+        ("capability", &attrs.capability),
+        ("adapter", &attrs.adapter),
+        ("spec_format", &attrs.spec_format),
+    ];
+    for (key, value) in parts {
+        if let Some(lit) = value {
+            errors.push(syn::Error::new(
+                lit.span(),
+                format!(
+                    "`{key}` has no effect with `meta = \"{method}\"`: the metadata comes \
+                     whole from `self.{method}()`; set the {key} there"
+                ),
+            ));
+        }
+    }
+}
+
 pub fn check_hybrid(attrs: &HybridAttrs, errors: &mut Errors) {
     if let (Some(system), Some(file)) = (&attrs.system, &attrs.prompt_file) {
         let mut error = syn::Error::new(

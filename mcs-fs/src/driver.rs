@@ -77,6 +77,8 @@ pub struct Files<A> {
     adapter: A,
     limits: Limits,
     read_only: bool,
+    /// Per instance: the binding names the adapter this driver holds.
+    meta: mcs::DriverMeta,
 }
 
 impl<A: Adapter + std::fmt::Debug> std::fmt::Debug for Files<A> {
@@ -92,11 +94,20 @@ impl<A: Adapter + std::fmt::Debug> std::fmt::Debug for Files<A> {
 impl<A: Adapter> Files<A> {
     /// File tools over `adapter`, with the default [`Limits`]; read-only if the adapter is.
     pub fn new(adapter: A) -> Self {
+        let meta = mcs::DriverMeta::new("mcs_fs::Files", "files", env!("CARGO_PKG_VERSION"))
+            .with_binding(mcs::Binding::new("filesystem", adapter.name()));
         Files {
             adapter,
             limits: Limits::default(),
             read_only: false,
+            meta,
         }
+    }
+
+    /// The metadata, whose binding names the adapter (`filesystem / local`, `filesystem /
+    /// memory`): `#[mcs::tool_driver(meta = "driver_meta")]` reads it per instance.
+    fn driver_meta(&self) -> &mcs::DriverMeta {
+        &self.meta
     }
 
     /// Uses these limits.
@@ -162,11 +173,7 @@ fn clamp(asked: Option<u32>, default: usize, max: usize) -> usize {
     asked.map_or(default, |n| n as usize).clamp(1, max.max(1))
 }
 
-#[mcs::tool_driver(
-    name = "files",
-    capability = "filesystem",
-    adapter = "pluggable (local directory or memory)"
-)]
+#[mcs::tool_driver(meta = "driver_meta")]
 #[mcs::hybrid]
 impl<A: Adapter> Files<A> {
     /// Lists a directory.

@@ -128,6 +128,13 @@ fn both_adapters_are_usable_as_trait_objects() {
     for adapter in adapters {
         let name = adapter.name().to_owned();
         let files = Files::new(adapter);
+        // The metadata is per instance (`#[mcs::tool_driver(meta = "...")]`): the binding
+        // names the adapter this driver holds.
+        let binding = &ToolDriver::meta(&files).bindings[0];
+        assert_eq!(
+            (binding.capability.as_str(), binding.adapter.as_str()),
+            ("filesystem", name.as_str())
+        );
         files.write_file("x".into(), "1".into(), None).unwrap();
         assert_eq!(files.stat("x".into()).unwrap().stat.size, 1, "{name}");
     }
