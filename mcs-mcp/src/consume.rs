@@ -173,6 +173,7 @@ impl State {
                 format!("error {}: {}", error.code.0, error.message)
             }
             ServiceError::TransportClosed => "the connection closed".to_owned(),
+            ServiceError::UnexpectedResponse => format!("the answer is not a `{request}` result"),
             other => other.to_string(),
         };
         McpError::Request {

@@ -13,7 +13,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use rmcp::model::ServerJsonRpcMessage;
+use rmcp::model::{CallToolResult, ListToolsResult, ServerJsonRpcMessage};
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWriteExt, BufReader, DuplexStream};
 use tokio::process::{ChildStdin, Command};
@@ -63,12 +63,10 @@ impl Diagnostics {
             let garbage = lock(&self.garbage);
             if let Some(first) = &garbage.first {
                 let lines = match garbage.lines {
-                    1 => "1 line".to_owned(),
-                    n => format!("{n} lines"),
+                    1 => "1 line on stdout that is not an MCP message".to_owned(),
+                    n => format!("{n} lines on stdout that are not MCP messages, the first"),
                 };
-                parts.push(format!(
-                    "it wrote {lines} on stdout that are not MCP messages, the first: {first}"
-                ));
+                parts.push(format!("it wrote {lines}: {first}"));
             }
         }
         let stderr = lock(&self.stderr);
@@ -114,13 +112,21 @@ pub(crate) struct ChildServer {
     pub(crate) guard: DropGuard,
 }
 
-/// The command line, for messages: the program and its arguments.
+/// The command line, for messages: the program and its arguments, a long or multi-line
+/// argument (an inline script) cut short.
 pub(crate) fn command_line(command: &Command) -> String {
     let command = command.as_std();
     let mut line = command.get_program().to_string_lossy().into_owned();
     for argument in command.get_args() {
+        let argument = argument.to_string_lossy();
         line.push(' ');
-        line.push_str(&argument.to_string_lossy());
+        let first = argument.trim().lines().next().unwrap_or_default();
+        if first.len() < argument.len() || first.chars().count() > 60 {
+            let cut: String = first.chars().take(40).collect();
+            line.push_str(&format!("'{cut}…'"));
+        } else {
+            line.push_str(&argument);
+        }
     }
     line
 }
@@ -250,13 +256,21 @@ fn check(line: &[u8]) -> Result<(), Unreadable> {
         (Some(id), None) => Some((*id).clone()),
         _ => None,
     };
-    match serde_json::from_value::<ServerJsonRpcMessage>(value) {
-        Ok(_) => Ok(()),
-        Err(error) => Err(Unreadable {
-            why: format!("not an MCP message: {error}"),
-            answer_to,
-        }),
-    }
+    // rmcp reads any result it does not know as a custom one, so the two results a driver
+    // asks for are read here, where the reason can still be told.
+    let result = value.get("result");
+    let known = |key: &str| result.is_some_and(|result| result.get(key).is_some());
+    let read = if known("tools") {
+        serde_json::from_value::<ListToolsResult>(result.cloned().unwrap_or_default()).map(drop)
+    } else if known("content") || known("structuredContent") || known("isError") {
+        serde_json::from_value::<CallToolResult>(result.cloned().unwrap_or_default()).map(drop)
+    } else {
+        serde_json::from_value::<ServerJsonRpcMessage>(value).map(drop)
+    };
+    read.map_err(|error| Unreadable {
+        why: format!("not an MCP message: {error}"),
+        answer_to,
+    })
 }
 
 async fn keep_stderr(stderr: impl AsyncRead + Unpin, diagnostics: std::sync::Arc<Diagnostics>) {
