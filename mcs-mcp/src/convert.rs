@@ -384,7 +384,7 @@ fn parameters(schema: &JsonObject) -> Result<Vec<ToolParameter>, String> {
         };
         rewrite_draft7_refs(&mut property);
         let description = match &mut property {
-            Value::Object(object) => match object.remove("description") {
+            Value::Object(object) => match object.shift_remove("description") {
                 Some(Value::String(text)) => text,
                 Some(other) => {
                     object.insert("description".to_owned(), other);
