@@ -207,3 +207,61 @@ async fn invalid_schemas_are_skipped_with_the_reason_and_the_rest_works() {
     // The last listing is kept.
     assert_eq!(remote.list_tools().len(), 4);
 }
+
+#[tokio::test]
+async fn a_url_where_nothing_listens_fails_within_the_timeout() {
+    // Bind and drop a listener so the port is (almost certainly) closed.
+    let port = {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        listener.local_addr().unwrap().port()
+    };
+    let url = format!("http://127.0.0.1:{port}/mcp");
+    let started = Instant::now();
+    let error = McpToolDriver::connect_url_with(&url, quick())
+        .await
+        .unwrap_err();
+    assert!(
+        started.elapsed() < Duration::from_secs(4),
+        "{:?}",
+        started.elapsed()
+    );
+    let error = error.to_string();
+    assert!(error.contains(&url), "{error}");
+    assert!(error.contains("`initialize`"), "{error}");
+}
+
+#[tokio::test]
+async fn a_web_server_that_is_not_mcp_is_named_as_such() {
+    // Answers every request with a plain page.
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/mcp", listener.local_addr().unwrap());
+    tokio::spawn(async move {
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        while let Ok((mut socket, _)) = listener.accept().await {
+            tokio::spawn(async move {
+                let mut buffer = [0u8; 4096];
+                let _ = socket.read(&mut buffer).await;
+                let page = "<html>hello</html>";
+                let answer = format!(
+                    "HTTP/1.1 200 OK\r\ncontent-type: text/html\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{page}",
+                    page.len()
+                );
+                let _ = socket.write_all(answer.as_bytes()).await;
+            });
+        }
+    });
+    let started = Instant::now();
+    let error = McpToolDriver::connect_url_with(&url, quick())
+        .await
+        .unwrap_err();
+    assert!(
+        started.elapsed() < Duration::from_secs(4),
+        "{:?}",
+        started.elapsed()
+    );
+    let error = error.to_string();
+    assert!(
+        error.contains(&url) && error.contains("`initialize`"),
+        "{error}"
+    );
+}
