@@ -15,6 +15,8 @@ use mcs_mcp::{ConnectOptions, McpServer, McpToolDriver};
 use serde_json::{Value, json};
 use tokio::process::Command;
 
+mod common;
+
 #[path = "../../examples/common/todo.rs"]
 mod todo;
 
@@ -63,7 +65,7 @@ async fn server_everything_is_consumed_whole() {
     let remote = McpToolDriver::spawn_with(everything_command(&entry), options())
         .await
         .expect("server-everything starts");
-    assert_eq!(remote.meta().binding_adapter(), "stdio");
+    assert_eq!(remote.meta().bindings[0].adapter, "stdio");
 
     // What the server lists, read with rmcp alone, is what the driver offers.
     let raw = ().serve(TokioChildProcess::new(everything_command(&entry)).unwrap()).await.unwrap();
@@ -147,16 +149,6 @@ async fn server_everything_is_consumed_whole() {
     assert!(wrong.to_string().contains("get-sum"), "{wrong}");
 }
 
-trait BindingAdapter {
-    fn binding_adapter(&self) -> &str;
-}
-
-impl BindingAdapter for mcs::DriverMeta {
-    fn binding_adapter(&self) -> &str {
-        self.bindings.first().map_or("", |b| b.adapter.as_str())
-    }
-}
-
 /// Runs the inspector's CLI against `target` (a command line or a URL) and reads its JSON.
 async fn inspect(cli: &Path, target: &[&str], method: &[&str]) -> Value {
     // The CLI finds its own package.json relative to the working directory.
@@ -181,22 +173,12 @@ async fn inspect(cli: &Path, target: &[&str], method: &[&str]) -> Value {
     serde_json::from_str(&stdout).unwrap_or_else(|error| panic!("{error}: {stdout}"))
 }
 
-fn example_binary() -> PathBuf {
-    let mut path = std::env::current_exe().unwrap();
-    path.pop();
-    if path.ends_with("deps") {
-        path.pop();
-    }
-    path.join("examples")
-        .join(format!("mcp_server{}", std::env::consts::EXE_SUFFIX))
-}
-
 #[tokio::test]
 async fn the_inspector_lists_and_calls_the_mcs_server_over_stdio() {
     let Some(cli) = package("inspector-cli/build/index.js") else {
         return;
     };
-    let server = example_binary();
+    let server = common::example_server();
     let server = server.to_str().unwrap();
     let listed = inspect(&cli, &[server], &["--method", "tools/list"]).await;
     let names: Vec<&str> = listed["tools"]

@@ -2,7 +2,6 @@
 //! and answers the same calls with the same results and errors: in process, through a child
 //! process, and over streamable HTTP. List changes reach the consumer.
 
-use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -11,6 +10,8 @@ use mcs::{Driver, ToolDriver, ToolError};
 use mcs_mcp::rmcp;
 use mcs_mcp::{ConnectOptions, McpServer, McpToolDriver};
 use serde_json::{Value, json};
+
+mod common;
 
 #[path = "../../examples/common/todo.rs"]
 mod todo;
@@ -104,21 +105,9 @@ async fn in_process_round_trip_gives_the_same_listing_and_results() {
     same_as_direct(&remote).await;
 }
 
-/// The example server binary, which `cargo test` builds beside the tests.
-fn example_binary() -> PathBuf {
-    let mut path = std::env::current_exe().expect("the test knows where it is");
-    path.pop();
-    if path.ends_with("deps") {
-        path.pop();
-    }
-    path.join("examples")
-        .join(format!("mcp_server{}", std::env::consts::EXE_SUFFIX))
-}
-
 #[tokio::test]
 async fn child_process_round_trip_gives_the_same_listing_and_results() {
-    let binary = example_binary();
-    assert!(binary.exists(), "{} was not built", binary.display());
+    let binary = common::example_server();
     let remote = McpToolDriver::spawn(tokio::process::Command::new(&binary))
         .await
         .expect("the example server starts");
