@@ -1,0 +1,478 @@
+//! Any MCP server as a [`ToolDriver`].
+
+use std::sync::{Arc, Mutex, RwLock};
+use std::time::Duration;
+
+use mcs::{ArgumentError, Binding, DriverMeta, Tool, ToolDriver, ToolError, ToolFuture};
+use rmcp::model::{
+    CallToolRequestParams, ClientCapabilities, ClientConfig, Implementation, ProtocolVersion,
+};
+use rmcp::service::{NotificationContext, RunningService, ServiceError};
+use rmcp::transport::StreamableHttpClientTransport;
+use rmcp::{ClientHandler, Peer, RoleClient, ServiceExt};
+use serde_json::Value;
+use tokio::process::Command;
+use tokio::sync::watch;
+use tokio_util::sync::DropGuard;
+
+use crate::convert;
+use crate::error::McpError;
+use crate::process::{self, Diagnostics};
+
+/// How long to wait, and what to call the driver; see [`McpToolDriver::connect`].
+#[derive(Clone, Debug)]
+pub struct ConnectOptions {
+    connect_timeout: Duration,
+    list_timeout: Duration,
+    call_timeout: Duration,
+    id: Option<String>,
+    name: Option<String>,
+}
+
+impl Default for ConnectOptions {
+    fn default() -> Self {
+        ConnectOptions {
+            connect_timeout: Duration::from_secs(30),
+            list_timeout: Duration::from_secs(30),
+            call_timeout: Duration::from_secs(120),
+            id: None,
+            name: None,
+        }
+    }
+}
+
+impl ConnectOptions {
+    /// The longest wait for the server to start and answer `initialize` (default 30 s; a
+    /// server started through `npx` may download itself first).
+    #[must_use]
+    pub fn connect_timeout(mut self, timeout: Duration) -> Self {
+        self.connect_timeout = timeout;
+        self
+    }
+
+    /// The longest wait for a `tools/list` answer, all pages together (default 30 s).
+    #[must_use]
+    pub fn list_timeout(mut self, timeout: Duration) -> Self {
+        self.list_timeout = timeout;
+        self
+    }
+
+    /// The longest wait for one `tools/call` answer (default 120 s). A call that takes
+    /// longer fails with a [`ToolError::Execution`] and is cancelled on the server.
+    #[must_use]
+    pub fn call_timeout(mut self, timeout: Duration) -> Self {
+        self.call_timeout = timeout;
+        self
+    }
+
+    /// The driver's [`DriverMeta::id`] (default `mcp:` and the server's name).
+    #[must_use]
+    pub fn id(mut self, id: impl Into<String>) -> Self {
+        self.id = Some(id.into());
+        self
+    }
+
+    /// The driver's [`DriverMeta::name`] (default the server's title or name).
+    #[must_use]
+    pub fn name(mut self, name: impl Into<String>) -> Self {
+        self.name = Some(name.into());
+        self
+    }
+}
+
+/// A tool the server listed that cannot be an mcs [`Tool`], and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SkippedTool {
+    /// The tool's name as listed.
+    pub name: String,
+    /// What is wrong with it.
+    pub reason: String,
+}
+
+/// An MCP server as an ordinary [`ToolDriver`]: a child process spoken to over stdio, a
+/// streamable-HTTP URL, or any rmcp transport.
+///
+/// The tools are listed when the driver connects and kept, so [`list_tools`] never waits on
+/// the network; [`refresh`](Self::refresh) lists them again, and so does a
+/// `notifications/tools/list_changed` from the server (watch
+/// [`tools_changed`](Self::tools_changed) to hear of it). A listed tool whose schema mcs
+/// cannot use is left out and reported by [`skipped_tools`](Self::skipped_tools); see
+/// the crate docs for how tools and results are mapped.
+///
+/// [`execute_tool`] sends `tools/call`. A result with `isError: true` is a [`ToolError`] (the
+/// very one, when the server is an mcs [`McpServer`](crate::McpServer)); a server that
+/// answers with a protocol error, closes, exits or does not answer within the call timeout
+/// gives a [`ToolError::Execution`] that says so. A call for a tool the server did not list
+/// is a [`ToolError::UnknownTool`] without a round trip.
+///
+/// Wrapped in [`mcs::hybrid::Hybrid`] it is a [`Driver`](mcs::Driver): a model gets the
+/// server's tools in every call format mcs reads.
+///
+/// ```no_run
+/// use mcs::ToolDriver;
+/// use mcs_mcp::McpToolDriver;
+///
+/// # #[tokio::main]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// let mut command = tokio::process::Command::new("npx");
+/// command.args(["-y", "@modelcontextprotocol/server-everything"]);
+/// let everything = McpToolDriver::spawn(command).await?;
+/// for tool in everything.list_tools().iter() {
+///     println!("{}: {}", tool.name(), tool.label());
+/// }
+/// let echoed = everything
+///     .execute_tool("echo", serde_json::json!({"message": "hi"}))
+///     .await?;
+/// # Ok(())
+/// # }
+/// ```
+///
+/// [`list_tools`]: ToolDriver::list_tools
+/// [`execute_tool`]: ToolDriver::execute_tool
+pub struct McpToolDriver {
+    meta: DriverMeta,
+    state: Arc<State>,
+    peer: Peer<RoleClient>,
+    call_timeout: Duration,
+    service: Mutex<Option<RunningService<RoleClient, ClientSide>>>,
+    /// Kills the child process, if there is one, when the driver goes.
+    _child: Option<DropGuard>,
+}
+
+impl std::fmt::Debug for McpToolDriver {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("McpToolDriver")
+            .field("server", &self.state.server)
+            .field("meta", &self.meta)
+            .field("tools", &self.list_tools().len())
+            .finish_non_exhaustive()
+    }
+}
+
+/// The listing, shared with the handler that hears of changes.
+struct State {
+    server: String,
+    diagnostics: Option<Arc<Diagnostics>>,
+    list_timeout: Duration,
+    tools: RwLock<Arc<[Tool]>>,
+    skipped: RwLock<Arc<[SkippedTool]>>,
+    changes: watch::Sender<u64>,
+}
+
+impl State {
+    async fn context(&self) -> String {
+        match &self.diagnostics {
+            Some(diagnostics) => diagnostics.context().await,
+            None => String::new(),
+        }
+    }
+
+    async fn request_error(&self, request: &'static str, error: ServiceError) -> McpError {
+        let detail = match error {
+            ServiceError::McpError(error) => {
+                format!("error {}: {}", error.code.0, error.message)
+            }
+            ServiceError::TransportClosed => "the connection closed".to_owned(),
+            ServiceError::UnexpectedResponse => format!("the answer is not a `{request}` result"),
+            other => other.to_string(),
+        };
+        McpError::Request {
+            server: self.server.clone(),
+            request,
+            detail,
+            context: self.context().await,
+        }
+    }
+
+    async fn timeout(&self, request: &'static str, timeout: Duration) -> McpError {
+        McpError::Timeout {
+            server: self.server.clone(),
+            request,
+            timeout,
+            context: self.context().await,
+        }
+    }
+
+    /// Lists the tools again and keeps them.
+    async fn refresh(&self, peer: &Peer<RoleClient>) -> Result<Arc<[Tool]>, McpError> {
+        let listed = match tokio::time::timeout(self.list_timeout, peer.list_all_tools()).await {
+            Ok(Ok(listed)) => listed,
+            Ok(Err(error)) => return Err(self.request_error("tools/list", error).await),
+            Err(_) => return Err(self.timeout("tools/list", self.list_timeout).await),
+        };
+        let mut tools = Vec::with_capacity(listed.len());
+        let mut skipped = Vec::new();
+        for tool in &listed {
+            if tools.iter().any(|t: &Tool| t.name() == tool.name.as_ref()) {
+                skipped.push(SkippedTool {
+                    name: tool.name.to_string(),
+                    reason: format!("tool `{}` is listed twice; the first is kept", tool.name),
+                });
+                continue;
+            }
+            match convert::mcs_tool(tool) {
+                Ok(tool) => tools.push(tool),
+                Err(reason) => skipped.push(SkippedTool {
+                    name: tool.name.to_string(),
+                    reason,
+                }),
+            }
+        }
+        let tools: Arc<[Tool]> = tools.into();
+        *self.tools.write().unwrap_or_else(|p| p.into_inner()) = Arc::clone(&tools);
+        *self.skipped.write().unwrap_or_else(|p| p.into_inner()) = skipped.into();
+        self.changes.send_modify(|generation| *generation += 1);
+        Ok(tools)
+    }
+}
+
+/// The client side of the connection: who we are, and a listener for tool changes.
+struct ClientSide {
+    config: ClientConfig,
+    state: Arc<State>,
+}
+
+impl ClientHandler for ClientSide {
+    fn get_info(&self) -> ClientConfig {
+        self.config.clone()
+    }
+
+    async fn on_tool_list_changed(&self, context: NotificationContext<RoleClient>) {
+        let state = Arc::clone(&self.state);
+        // Listed from a task of its own: the connection's loop is what delivers the answer.
+        tokio::spawn(async move {
+            // A failed refresh keeps the previous listing; the next call reports the fault.
+            let _ = state.refresh(&context.peer).await;
+        });
+    }
+}
+
+impl McpToolDriver {
+    /// Starts `command` as an MCP server speaking over its stdin and stdout, connects, and
+    /// lists its tools. The process is killed when the driver is dropped.
+    pub async fn spawn(command: Command) -> Result<Self, McpError> {
+        Self::spawn_with(command, ConnectOptions::default()).await
+    }
+
+    /// [`spawn`](Self::spawn) with these options.
+    pub async fn spawn_with(command: Command, options: ConnectOptions) -> Result<Self, McpError> {
+        let server = process::command_line(&command);
+        let child = process::spawn(command).map_err(|source| McpError::Spawn {
+            server: server.clone(),
+            source,
+        })?;
+        let transport = (child.stdout, child.stdin);
+        Self::start(
+            server,
+            "stdio",
+            transport,
+            Some(child.diagnostics),
+            Some(child.guard),
+            options,
+        )
+        .await
+    }
+
+    /// Connects to the streamable-HTTP MCP endpoint at `url` (`http://127.0.0.1:8000/mcp`)
+    /// and lists its tools.
+    pub async fn connect_url(url: &str) -> Result<Self, McpError> {
+        Self::connect_url_with(url, ConnectOptions::default()).await
+    }
+
+    /// [`connect_url`](Self::connect_url) with these options.
+    pub async fn connect_url_with(url: &str, options: ConnectOptions) -> Result<Self, McpError> {
+        // rmcp's HTTP client is reqwest over rustls without a provider of its own.
+        mcs::tls::ensure_provider();
+        let transport = StreamableHttpClientTransport::from_uri(url);
+        Self::start(
+            url.to_owned(),
+            "streamable-http",
+            transport,
+            None,
+            None,
+            options,
+        )
+        .await
+    }
+
+    /// Connects over any rmcp transport (an in-process duplex pipe, a socket), naming the
+    /// server `server` in messages, and lists its tools.
+    pub async fn connect<T, E, A>(
+        server: impl Into<String>,
+        transport: T,
+        options: ConnectOptions,
+    ) -> Result<Self, McpError>
+    where
+        T: rmcp::transport::IntoTransport<RoleClient, E, A>,
+        E: std::error::Error + Send + Sync + 'static,
+    {
+        Self::start(server.into(), "custom", transport, None, None, options).await
+    }
+
+    async fn start<T, E, A>(
+        server: String,
+        adapter: &str,
+        transport: T,
+        diagnostics: Option<Arc<Diagnostics>>,
+        child: Option<DropGuard>,
+        options: ConnectOptions,
+    ) -> Result<Self, McpError>
+    where
+        T: rmcp::transport::IntoTransport<RoleClient, E, A>,
+        E: std::error::Error + Send + Sync + 'static,
+    {
+        let state = Arc::new(State {
+            server,
+            diagnostics,
+            list_timeout: options.list_timeout,
+            tools: RwLock::new(Arc::from(Vec::new())),
+            skipped: RwLock::new(Arc::from(Vec::new())),
+            changes: watch::Sender::new(0),
+        });
+        let config = ClientConfig::new(
+            ClientCapabilities::default(),
+            Implementation::new("mcs-mcp", env!("CARGO_PKG_VERSION")),
+        )
+        .with_protocol_version(ProtocolVersion::LATEST_WITH_INITIALIZE);
+        let handler = ClientSide {
+            config,
+            state: Arc::clone(&state),
+        };
+        let running = match tokio::time::timeout(
+            options.connect_timeout,
+            ServiceExt::serve(handler, transport),
+        )
+        .await
+        {
+            Ok(Ok(running)) => running,
+            Ok(Err(error)) => {
+                return Err(McpError::Request {
+                    server: state.server.clone(),
+                    request: "initialize",
+                    detail: error.to_string(),
+                    context: state.context().await,
+                });
+            }
+            Err(_) => return Err(state.timeout("initialize", options.connect_timeout).await),
+        };
+        let peer = running.peer().clone();
+        state.refresh(&peer).await?;
+        let meta = meta(&peer, &state.server, adapter, &options);
+        Ok(McpToolDriver {
+            meta,
+            state,
+            peer,
+            call_timeout: options.call_timeout,
+            service: Mutex::new(Some(running)),
+            _child: child,
+        })
+    }
+
+    /// Lists the tools again, keeps them, and returns them.
+    pub async fn refresh(&self) -> Result<Arc<[Tool]>, McpError> {
+        self.state.refresh(&self.peer).await
+    }
+
+    /// The listed tools that were left out, and why (see [`McpToolDriver`]).
+    pub fn skipped_tools(&self) -> Arc<[SkippedTool]> {
+        Arc::clone(&self.state.skipped.read().unwrap_or_else(|p| p.into_inner()))
+    }
+
+    /// A receiver that changes each time the listing is taken again (by
+    /// [`refresh`](Self::refresh) or on the server's `notifications/tools/list_changed`).
+    pub fn tools_changed(&self) -> watch::Receiver<u64> {
+        self.state.changes.subscribe()
+    }
+
+    /// The server's command line or URL, as messages name it.
+    pub fn server(&self) -> &str {
+        &self.state.server
+    }
+
+    /// Closes the connection (and ends the child process, if there is one). Calls made
+    /// afterwards fail.
+    pub async fn close(&self) {
+        let running = self
+            .service
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .take();
+        if let Some(running) = running {
+            let _ = running.cancel().await;
+        }
+    }
+
+    async fn call(&self, name: &str, arguments: Value) -> Result<Value, ToolError> {
+        let tools = self.list_tools();
+        if !tools.iter().any(|tool| tool.name() == name) {
+            return Err(ToolError::unknown_tool_among(
+                name,
+                tools.iter().map(Tool::name),
+            ));
+        }
+        let mut request = CallToolRequestParams::new(name.to_owned());
+        match arguments {
+            Value::Object(arguments) => request = request.with_arguments(arguments),
+            Value::Null => {}
+            other => {
+                return Err(ToolError::invalid_argument(
+                    name,
+                    ArgumentError::invalid(
+                        "",
+                        "a JSON object of named arguments",
+                        mcs::schema::describe_received(&other),
+                    ),
+                ));
+            }
+        }
+        let state = &self.state;
+        let failure = |error: McpError| ToolError::execution_source(name, error);
+        match tokio::time::timeout(self.call_timeout, self.peer.call_tool(request)).await {
+            Ok(Ok(result)) => convert::read_result(name, result),
+            Ok(Err(error)) => Err(failure(state.request_error("tools/call", error).await)),
+            Err(_) => Err(failure(
+                state.timeout("tools/call", self.call_timeout).await,
+            )),
+        }
+    }
+}
+
+fn meta(
+    peer: &Peer<RoleClient>,
+    server: &str,
+    adapter: &str,
+    options: &ConnectOptions,
+) -> DriverMeta {
+    let info = peer.peer_info();
+    let implementation = info.as_ref().and_then(|info| info.server_info.clone());
+    let (name, title, version) = match implementation {
+        Some(implementation) => (
+            implementation.name,
+            implementation.title,
+            implementation.version,
+        ),
+        None => (server.to_owned(), None, String::new()),
+    };
+    let id = options.id.clone().unwrap_or_else(|| format!("mcp:{name}"));
+    let display = options
+        .name
+        .clone()
+        .or(title)
+        .unwrap_or_else(|| name.clone());
+    DriverMeta::new(id, display, version)
+        .with_binding(Binding::new("mcp", adapter).with_spec_format("MCP"))
+}
+
+impl ToolDriver for McpToolDriver {
+    fn meta(&self) -> &DriverMeta {
+        &self.meta
+    }
+
+    fn list_tools(&self) -> Arc<[Tool]> {
+        Arc::clone(&self.state.tools.read().unwrap_or_else(|p| p.into_inner()))
+    }
+
+    fn execute_tool<'a>(&'a self, name: &'a str, arguments: Value) -> ToolFuture<'a> {
+        ToolFuture::new(self.call(name, arguments))
+    }
+}

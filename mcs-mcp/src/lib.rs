@@ -1,0 +1,75 @@
+//! mcs and the Model Context Protocol, both ways, over the official Rust SDK (`rmcp`).
+//!
+//! - **Serve**: [`McpServer`] makes any [`ToolDriver`](mcs::ToolDriver) (an annotated
+//!   driver, a generated REST driver, an orchestrator) an MCP server, over stdio
+//!   ([`McpServer::serve_stdio`]), streamable HTTP ([`McpServer::http`]) or any rmcp
+//!   transport ([`McpServer::serve`]).
+//! - **Consume**: [`McpToolDriver`] connects to an MCP server (a child process, a URL, any
+//!   rmcp transport) and is an ordinary `ToolDriver`; wrapped in
+//!   [`Hybrid`](mcs::hybrid::Hybrid), its tools reach any model in every call format mcs
+//!   reads.
+//!
+//! # How the two models meet
+//!
+//! | mcs | MCP |
+//! | --- | --- |
+//! | [`Tool`](mcs::Tool) name, title, description | `name`, `title` (or `annotations.title`), `description` |
+//! | parameters, [`Tool::input_schema`](mcs::Tool::input_schema) | `inputSchema` (properties, `required`, `$defs`) |
+//! | `Ok(value)` | text content (a string as itself, other values as JSON), an object also as `structuredContent` |
+//! | [`ToolError`](mcs::ToolError) (invalid arguments, failed, declined) | `isError: true`, the error and a retry hint as text |
+//! | unknown tool | protocol error `-32602` |
+//!
+//! Read back, `structuredContent` is the result when present; a lone text block is a string;
+//! images, audio and resources are summarised in words. A server written with this crate
+//! also describes its results and errors under the `_meta` key [`META_KEY`], so that a
+//! driver served and consumed again answers exactly as it did: the same values, the same
+//! [`ToolError`](mcs::ToolError) variants.
+//!
+//! # Example
+//!
+//! A driver served over an in-process pipe and consumed again:
+//!
+//! ```
+//! use mcs::ToolDriver;
+//! use mcs_mcp::{ConnectOptions, McpServer, McpToolDriver};
+//! use serde_json::json;
+//!
+//! struct Calculator;
+//!
+//! #[mcs::tool_driver]
+//! impl Calculator {
+//!     /// Adds two integers.
+//!     #[tool]
+//!     fn add(&self, a: i64, b: i64) -> i64 {
+//!         a + b
+//!     }
+//! }
+//!
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! let (server_end, client_end) = tokio::io::duplex(64 * 1024);
+//! let server = tokio::spawn(McpServer::new(Calculator).serve(server_end));
+//! let remote = McpToolDriver::connect("calculator", client_end, ConnectOptions::default()).await?;
+//! let _running = server.await??;
+//!
+//! assert_eq!(remote.list_tools()[0].name(), "add");
+//! assert_eq!(remote.execute_tool("add", json!({"a": 2, "b": 3})).await?, json!(5));
+//! let error = remote.execute_tool("add", json!({"a": 2})).await.unwrap_err();
+//! assert!(error.to_string().contains("missing required argument `b`"));
+//! # Ok(())
+//! # }
+//! ```
+
+mod consume;
+mod convert;
+mod error;
+mod process;
+mod serve;
+
+pub use consume::{ConnectOptions, McpToolDriver, SkippedTool};
+pub use convert::{META_KEY, retry_hint};
+pub use error::{McpError, ServeError};
+pub use serve::{HttpServer, MCP_PATH, McpServer, ToolsChanged};
+
+/// The rmcp version this crate speaks through, for transports and configuration types.
+pub use rmcp;

@@ -1,0 +1,286 @@
+//! Against MCP peers no one here wrote, from npm: `@modelcontextprotocol/server-everything`
+//! consumed through `McpToolDriver`, and the mcs server checked by
+//! `@modelcontextprotocol/inspector-cli`.
+//!
+//! `.ci/run` installs both into `tests/node/` (`npm ci`, versions pinned by the committed
+//! lock file). Without Node, or before that install, each test prints why and returns.
+
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::time::Duration;
+
+use mcs::{ToolDriver, ToolError};
+use mcs_mcp::rmcp::{ServiceExt, transport::TokioChildProcess};
+use mcs_mcp::{ConnectOptions, McpServer, McpToolDriver};
+use serde_json::{Value, json};
+use tokio::process::Command;
+
+mod common;
+
+#[path = "../../examples/common/todo.rs"]
+mod todo;
+
+fn node_modules() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/node/node_modules/@modelcontextprotocol")
+}
+
+/// The entry point of an installed package, or why the test cannot run.
+fn package(relative: &str) -> Option<PathBuf> {
+    let node = std::process::Command::new("node")
+        .arg("--version")
+        .stdout(Stdio::null())
+        .status();
+    if !node.is_ok_and(|status| status.success()) {
+        eprintln!("skipped: `node` is not on PATH; these tests need Node.js");
+        return None;
+    }
+    let path = node_modules().join(relative);
+    if !path.exists() {
+        eprintln!(
+            "skipped: {} is missing; run `npm ci --prefix mcs-mcp/tests/node` (as .ci/run does)",
+            path.display()
+        );
+        return None;
+    }
+    Some(path)
+}
+
+fn everything_command(entry: &Path) -> Command {
+    let mut command = Command::new("node");
+    command.arg(entry).arg("stdio");
+    command
+}
+
+fn options() -> ConnectOptions {
+    ConnectOptions::default()
+        .connect_timeout(Duration::from_secs(60))
+        .call_timeout(Duration::from_secs(30))
+}
+
+#[tokio::test]
+async fn server_everything_is_consumed_whole() {
+    let Some(entry) = package("server-everything/dist/index.js") else {
+        return;
+    };
+    let remote = McpToolDriver::spawn_with(everything_command(&entry), options())
+        .await
+        .expect("server-everything starts");
+    assert_eq!(remote.meta().bindings[0].adapter, "stdio");
+
+    // What the server lists, read with rmcp alone, is what the driver offers.
+    let raw = ().serve(TokioChildProcess::new(everything_command(&entry)).unwrap()).await.unwrap();
+    let listed = raw.list_all_tools().await.unwrap();
+    raw.cancel().await.unwrap();
+    let listed: Vec<String> = listed.iter().map(|t| t.name.to_string()).collect();
+    let ours: Vec<String> = remote
+        .list_tools()
+        .iter()
+        .map(|t| t.name().to_owned())
+        .collect();
+    assert!(
+        remote.skipped_tools().is_empty(),
+        "{:?}",
+        remote.skipped_tools()
+    );
+    assert_eq!(ours, listed);
+    assert!(ours.len() >= 10, "{ours:?}");
+    for tool in remote.list_tools().iter() {
+        assert!(tool.title().is_some(), "{} has its title", tool.name());
+        assert_eq!(tool.input_schema()["type"], "object");
+    }
+
+    let echo = remote
+        .execute_tool("echo", json!({"message": "hello from mcs"}))
+        .await
+        .unwrap();
+    assert_eq!(echo, json!("Echo: hello from mcs"));
+
+    let sum = remote
+        .execute_tool("get-sum", json!({"a": 2, "b": 3}))
+        .await
+        .unwrap();
+    assert!(sum.as_str().unwrap().contains('5'), "{sum}");
+
+    let image = remote
+        .execute_tool("get-tiny-image", json!({}))
+        .await
+        .unwrap();
+    assert!(
+        image.as_str().unwrap().contains("[image: image/png, "),
+        "{image}"
+    );
+
+    let weather = remote
+        .execute_tool("get-structured-content", json!({"location": "Chicago"}))
+        .await
+        .unwrap();
+    assert!(
+        weather.is_object(),
+        "structured content is the result: {weather}"
+    );
+
+    let links = remote
+        .execute_tool("get-resource-links", json!({"count": 2}))
+        .await
+        .unwrap();
+    assert!(
+        links.as_str().unwrap().contains("[resource link "),
+        "{links}"
+    );
+
+    let reference = remote
+        .execute_tool(
+            "get-resource-reference",
+            json!({"resourceType": "Text", "resourceId": 1}),
+        )
+        .await
+        .unwrap();
+    assert!(
+        reference.as_str().unwrap().contains("[resource "),
+        "{reference}"
+    );
+
+    // Wrong arguments come back as an error, not a panic or a hang.
+    let wrong = remote
+        .execute_tool("get-sum", json!({"a": "two", "b": 3}))
+        .await
+        .unwrap_err();
+    assert!(matches!(wrong, ToolError::Execution { .. }), "{wrong:?}");
+    assert!(wrong.to_string().contains("get-sum"), "{wrong}");
+}
+
+/// Runs the inspector's CLI against `target` (a command line or a URL) and reads its JSON.
+async fn inspect(cli: &Path, target: &[&str], method: &[&str]) -> Value {
+    // The CLI finds its own package.json relative to the working directory.
+    let directory = cli.parent().expect("the CLI is in its build directory");
+    let output = Command::new("node")
+        .arg(cli)
+        .args(target)
+        .args(method)
+        .current_dir(directory)
+        .kill_on_drop(true)
+        .output();
+    let output = tokio::time::timeout(Duration::from_secs(60), output)
+        .await
+        .expect("the inspector finishes")
+        .expect("the inspector runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "inspector {method:?} failed: {stdout}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_str(&stdout).unwrap_or_else(|error| panic!("{error}: {stdout}"))
+}
+
+#[tokio::test]
+async fn the_inspector_lists_and_calls_the_mcs_server_over_stdio() {
+    let Some(cli) = package("inspector-cli/build/index.js") else {
+        return;
+    };
+    let server = common::example_server();
+    let server = server.to_str().unwrap();
+    let listed = inspect(&cli, &[server], &["--method", "tools/list"]).await;
+    let names: Vec<&str> = listed["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "add_task",
+            "list_tasks",
+            "complete_task",
+            "celsius_to_fahrenheit",
+            "km_to_miles"
+        ]
+    );
+    let complete = &listed["tools"][2];
+    assert_eq!(complete["title"], "Complete a task");
+    assert_eq!(complete["inputSchema"]["required"], json!(["id"]));
+
+    let added = inspect(
+        &cli,
+        &[server],
+        &[
+            "--method",
+            "tools/call",
+            "--tool-name",
+            "add_task",
+            "--tool-arg",
+            "title=Buy milk",
+            "priority=high",
+        ],
+    )
+    .await;
+    assert_eq!(added["isError"], false);
+    assert_eq!(
+        added["structuredContent"],
+        json!({"id": 1, "title": "Buy milk", "priority": "high", "done": false})
+    );
+
+    let wrong = inspect(
+        &cli,
+        &[server],
+        &[
+            "--method",
+            "tools/call",
+            "--tool-name",
+            "add_task",
+            "--tool-arg",
+            "title=Buy milk",
+            "priority=urgent",
+        ],
+    )
+    .await;
+    assert_eq!(wrong["isError"], true);
+    let text = wrong["content"][0]["text"].as_str().unwrap();
+    assert!(
+        text.contains("argument `priority`: expected one of \"low\", \"normal\", \"high\""),
+        "{text}"
+    );
+    assert!(text.contains("Correct the arguments"), "{text}");
+}
+
+#[tokio::test]
+async fn the_inspector_lists_and_calls_the_mcs_server_over_http() {
+    let Some(cli) = package("inspector-cli/build/index.js") else {
+        return;
+    };
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/mcp", listener.local_addr().unwrap());
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let serving = tokio::spawn(McpServer::new(todo::Todo::default()).http().serve(
+        listener,
+        async move {
+            let _ = stopped.await;
+        },
+    ));
+    let listed = inspect(&cli, &[&url], &["--method", "tools/list"]).await;
+    assert_eq!(listed["tools"].as_array().unwrap().len(), 3);
+    let done = inspect(
+        &cli,
+        &[&url],
+        &[
+            "--method",
+            "tools/call",
+            "--tool-name",
+            "complete_task",
+            "--tool-arg",
+            "id=7",
+        ],
+    )
+    .await;
+    assert_eq!(done["isError"], true);
+    assert!(
+        done["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .contains("there is no task with id 7"),
+        "{done}"
+    );
+    stop.send(()).unwrap();
+    serving.await.unwrap().unwrap();
+}

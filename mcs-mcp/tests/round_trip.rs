@@ -1,0 +1,268 @@
+//! An mcs driver served over MCP and consumed again by `McpToolDriver` lists the same tools
+//! and answers the same calls with the same results and errors: in process, through a child
+//! process, and over streamable HTTP. List changes reach the consumer.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use mcs::orchestrator::{ConflictPolicy, Orchestrator};
+use mcs::{Driver, ToolDriver, ToolError};
+use mcs_mcp::rmcp;
+use mcs_mcp::{ConnectOptions, McpServer, McpToolDriver};
+use serde_json::{Value, json};
+
+mod common;
+
+#[path = "../../examples/common/todo.rs"]
+mod todo;
+
+/// The calls both sides answer, wrong ones included.
+fn calls() -> Vec<(&'static str, Value)> {
+    vec![
+        (
+            "add_task",
+            json!({"title": "Water the plants", "priority": "high"}),
+        ),
+        ("add_task", json!({"title": "Read a book"})),
+        ("complete_task", json!({"id": 2})),
+        ("list_tasks", json!({"include_done": true})),
+        ("list_tasks", Value::Null),
+        // Wrong: a priority that does not exist and an argument the tool does not have.
+        (
+            "add_task",
+            json!({"title": "Call mum", "priority": "urgent", "due": "friday"}),
+        ),
+        ("add_task", json!({})),
+        ("complete_task", json!({"id": "two"})),
+        // Fails while executing.
+        ("complete_task", json!({"id": 99})),
+        // Not a tool.
+        ("delete_task", json!({"id": 1})),
+        ("add_task", json!(["not", "an", "object"])),
+    ]
+}
+
+fn same_outcome(name: &str, direct: &Result<Value, ToolError>, remote: &Result<Value, ToolError>) {
+    match (direct, remote) {
+        (Ok(direct), Ok(remote)) => assert_eq!(direct, remote, "result of {name}"),
+        (Err(direct), Err(remote)) => {
+            assert_eq!(direct.to_string(), remote.to_string(), "error of {name}");
+            assert_eq!(
+                std::mem::discriminant(direct),
+                std::mem::discriminant(remote),
+                "kind of error of {name}: {direct:?} / {remote:?}"
+            );
+        }
+        _ => panic!("{name}: directly {direct:?}, through MCP {remote:?}"),
+    }
+}
+
+/// The listing as MCP and models see it: names, titles, descriptions, argument schemas.
+fn listing(driver: &dyn ToolDriver) -> Vec<Value> {
+    driver
+        .list_tools()
+        .iter()
+        .map(|tool| {
+            json!({
+                "name": tool.name(),
+                "title": tool.title(),
+                "description": tool.description(),
+                "schema": tool.input_schema(),
+            })
+        })
+        .collect()
+}
+
+async fn same_as_direct(remote: &McpToolDriver) {
+    let direct = todo::Todo::default();
+    assert_eq!(listing(remote), listing(&direct));
+    for (name, arguments) in calls() {
+        let expected = direct.execute_tool(name, arguments.clone()).await;
+        let got = remote.execute_tool(name, arguments).await;
+        same_outcome(name, &expected, &got);
+    }
+}
+
+/// The server's side of a connection: the session runs while this is held.
+type Serving<D> = rmcp::service::RunningService<rmcp::RoleServer, McpServer<D>>;
+
+async fn in_process<D: ToolDriver + 'static>(server: McpServer<D>) -> (McpToolDriver, Serving<D>) {
+    let (server_end, client_end) = tokio::io::duplex(64 * 1024);
+    let serving = tokio::spawn(server.serve(server_end));
+    let remote = McpToolDriver::connect("in-process", client_end, ConnectOptions::default())
+        .await
+        .expect("the consumer connects");
+    let running = serving.await.unwrap().expect("the server starts");
+    (remote, running)
+}
+
+#[tokio::test]
+async fn in_process_round_trip_gives_the_same_listing_and_results() {
+    let (remote, _serving) = in_process(McpServer::new(todo::Todo::default())).await;
+    assert_eq!(remote.meta().name, "todo");
+    assert_eq!(remote.meta().id, "mcp:todo");
+    assert!(remote.skipped_tools().is_empty());
+    same_as_direct(&remote).await;
+}
+
+#[tokio::test]
+async fn child_process_round_trip_gives_the_same_listing_and_results() {
+    let binary = common::example_server();
+    let remote = McpToolDriver::spawn(tokio::process::Command::new(&binary))
+        .await
+        .expect("the example server starts");
+    assert_eq!(remote.meta().name, "mcs-examples");
+    // The example serves the to-do list and a unit converter; the to-do tools come first.
+    let direct = todo::Todo::default();
+    let expected = listing(&direct);
+    assert_eq!(listing(&remote)[..expected.len()], expected[..]);
+    assert_eq!(
+        remote
+            .execute_tool("celsius_to_fahrenheit", json!({"celsius": 100}))
+            .await
+            .unwrap(),
+        json!(212.0)
+    );
+    for (name, arguments) in calls() {
+        let expected = direct.execute_tool(name, arguments.clone()).await;
+        let got = remote.execute_tool(name, arguments).await;
+        if name == "delete_task" {
+            // The server has more tools than the to-do list, so the suggestion may differ.
+            assert!(matches!(got, Err(ToolError::UnknownTool { .. })), "{got:?}");
+            continue;
+        }
+        same_outcome(name, &expected, &got);
+    }
+    remote.close().await;
+    let after = remote
+        .execute_tool("list_tasks", json!({}))
+        .await
+        .unwrap_err();
+    assert!(after.to_string().contains("mcp_server"), "{after}");
+}
+
+#[tokio::test]
+async fn streamable_http_round_trip_gives_the_same_listing_and_results() {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let serving = tokio::spawn(McpServer::new(todo::Todo::default()).http().serve(
+        listener,
+        async move {
+            let _ = stopped.await;
+        },
+    ));
+    let url = format!("http://{address}{}", mcs_mcp::MCP_PATH);
+    let remote = McpToolDriver::connect_url(&url)
+        .await
+        .expect("connects over HTTP");
+    assert_eq!(remote.meta().bindings[0].adapter, "streamable-http");
+    same_as_direct(&remote).await;
+    remote.close().await;
+    stop.send(()).unwrap();
+    tokio::time::timeout(Duration::from_secs(10), serving)
+        .await
+        .expect("the server stops when told")
+        .unwrap()
+        .unwrap();
+}
+
+/// Converts lengths.
+struct Lengths;
+
+#[mcs::tool_driver(name = "lengths")]
+impl Lengths {
+    /// Kilometres in miles.
+    #[tool]
+    fn km_to_miles(&self, km: f64) -> f64 {
+        km / 1.609_344
+    }
+}
+
+#[tokio::test]
+async fn an_orchestrators_new_tools_reach_the_consumer_through_list_changed() {
+    let orchestrator = Arc::new(Orchestrator::new("tools", ConflictPolicy::Reject));
+    orchestrator
+        .register("todo", Arc::new(todo::Todo::default()))
+        .unwrap();
+    let server = McpServer::new(Arc::clone(&orchestrator));
+    let changed = server.tools_changed();
+    let (remote, _serving) = in_process(server).await;
+    assert_eq!(remote.list_tools().len(), 3);
+    let mut heard = remote.tools_changed();
+    heard.mark_unchanged();
+
+    orchestrator.register("lengths", Arc::new(Lengths)).unwrap();
+    changed.notify();
+    tokio::time::timeout(Duration::from_secs(10), heard.changed())
+        .await
+        .expect("the consumer hears of the change")
+        .unwrap();
+    let names: Vec<String> = remote
+        .list_tools()
+        .iter()
+        .map(|t| t.name().to_owned())
+        .collect();
+    assert!(names.contains(&"km_to_miles".to_owned()), "{names:?}");
+    let miles = remote
+        .execute_tool("km_to_miles", json!({"km": 1.609344}))
+        .await
+        .unwrap();
+    assert_eq!(miles, json!(1.0));
+}
+
+#[tokio::test]
+async fn a_watch_channel_can_drive_the_notifications() {
+    let orchestrator = Arc::new(Orchestrator::new("tools", ConflictPolicy::Reject));
+    let server = McpServer::new(Arc::clone(&orchestrator));
+    let (signal, signals) = tokio::sync::watch::channel(());
+    server.tools_changed().forward(signals);
+    let (remote, _serving) = in_process(server).await;
+    assert!(remote.list_tools().is_empty());
+    let mut heard = remote.tools_changed();
+    heard.mark_unchanged();
+    orchestrator.register("lengths", Arc::new(Lengths)).unwrap();
+    signal.send(()).unwrap();
+    tokio::time::timeout(Duration::from_secs(10), heard.changed())
+        .await
+        .expect("the consumer hears of the change")
+        .unwrap();
+    assert_eq!(remote.list_tools()[0].name(), "km_to_miles");
+}
+
+#[tokio::test]
+async fn wrapped_in_hybrid_the_consumer_serves_a_model() {
+    let (remote, _serving) = in_process(McpServer::new(todo::Todo::default())).await;
+    let driver = mcs::hybrid::Hybrid::new(remote);
+    let prompt = driver.get_driver_system_message(None);
+    assert!(prompt.contains("add_task"), "{prompt}");
+
+    let answer = driver
+        .process_llm_response(
+            "<tool_call>\n{\"name\": \"add_task\", \"arguments\": {\"title\": \"Walk\"}}\n</tool_call>"
+                .into(),
+        )
+        .await;
+    assert!(answer.call_executed, "{answer:?}");
+    assert_eq!(answer.tool_call_result.unwrap()["title"], "Walk");
+
+    // A wrong call is caught before it leaves: the schema came over MCP.
+    let wrong = driver
+        .process_llm_response(
+            "{\"tool\": \"add_task\", \"arguments\": {\"title\": \"Run\", \"priority\": \"asap\"}}"
+                .into(),
+        )
+        .await;
+    assert!(wrong.call_failed, "{wrong:?}");
+    let retry = wrong.retry_prompt.unwrap();
+    assert!(
+        retry.contains("`priority`") && retry.contains("\"low\""),
+        "{retry}"
+    );
+
+    // A call for a tool the server does not have passes through.
+    let foreign = driver
+        .process_llm_response("{\"tool\": \"get_weather\", \"arguments\": {}}".into())
+        .await;
+    assert!(foreign.is_empty());
+}
