@@ -445,3 +445,31 @@ fn the_prompt_lists_every_tool_once_and_is_rendered_once_per_change() {
             .contains("words__lookup")
     );
 }
+
+#[test]
+fn listeners_hear_every_change_of_the_tools_and_nothing_else() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let heard = Arc::new(AtomicUsize::new(0));
+    let orchestrator = Orchestrator::new(
+        "office",
+        ConflictPolicy::ActiveTarget { switch_tool: false },
+    );
+    let counter = Arc::clone(&heard);
+    orchestrator.on_change(move || {
+        counter.fetch_add(1, Ordering::SeqCst);
+    });
+    let count = || heard.load(Ordering::SeqCst);
+    orchestrator.register("crm", Arc::new(Crm)).unwrap();
+    assert_eq!(count(), 1);
+    orchestrator.register("erp", Arc::new(Erp)).unwrap();
+    assert_eq!(count(), 2);
+    // Refused changes change nothing and are not announced.
+    assert!(orchestrator.register("erp", Arc::new(Erp)).is_err());
+    assert!(!orchestrator.remove("nobody"));
+    assert!(orchestrator.set_active("nobody").is_err());
+    assert_eq!(count(), 2);
+    orchestrator.set_active("erp").unwrap();
+    assert_eq!(count(), 3);
+    assert!(orchestrator.remove("crm"));
+    assert_eq!(count(), 4);
+}

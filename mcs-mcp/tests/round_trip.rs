@@ -186,14 +186,15 @@ async fn an_orchestrators_new_tools_reach_the_consumer_through_list_changed() {
         .register("todo", Arc::new(todo::Todo::default()))
         .unwrap();
     let server = McpServer::new(Arc::clone(&orchestrator));
+    // Every change of the orchestrator's tools is announced, with nothing else to call.
     let changed = server.tools_changed();
+    orchestrator.on_change(move || changed.notify());
     let (remote, _serving) = in_process(server).await;
     assert_eq!(remote.list_tools().len(), 3);
     let mut heard = remote.tools_changed();
     heard.mark_unchanged();
 
     orchestrator.register("lengths", Arc::new(Lengths)).unwrap();
-    changed.notify();
     tokio::time::timeout(Duration::from_secs(10), heard.changed())
         .await
         .expect("the consumer hears of the change")

@@ -131,7 +131,12 @@ pub struct Orchestrator {
     table: ArcSwap<Table>,
     /// Serialises changes; calls never take it.
     changes: Mutex<()>,
+    /// Told after every change of the tools (see [`Orchestrator::on_change`]).
+    listeners: Mutex<Vec<Arc<Listener>>>,
 }
+
+/// A function told that an orchestrator's tools changed.
+type Listener = dyn Fn() + Send + Sync;
 
 impl std::fmt::Debug for Orchestrator {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -163,6 +168,7 @@ impl Orchestrator {
             max_toolset: DEFAULT_MAX_TOOLSET,
             table: ArcSwap::from_pointee(Table::empty()),
             changes: Mutex::new(()),
+            listeners: Mutex::new(Vec::new()),
         }
     }
 
@@ -187,6 +193,19 @@ impl Orchestrator {
     pub fn with_max_toolset_size(mut self, max: usize) -> Self {
         self.max_toolset = max.max(1);
         self
+    }
+
+    /// Calls `listener` after every change of what the orchestrator lists: a driver
+    /// registered or removed, the active target switched, toolsets split. An MCP server
+    /// sends `notifications/tools/list_changed` from here (`mcs_mcp`:
+    /// `orchestrator.on_change(move || changed.notify())`); a client re-sends its tools.
+    /// Listeners run on the thread that made the change, after the new table is in place,
+    /// and should return quickly.
+    pub fn on_change(&self, listener: impl Fn() + Send + Sync + 'static) {
+        self.listeners
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(Arc::new(listener));
     }
 
     /// The conflict policy.
@@ -460,6 +479,16 @@ impl Orchestrator {
                 .insert(SWITCH_TOOL.to_owned(), table.tools.len() - 1);
         }
         self.table.store(Arc::new(table));
+        drop(_serialised);
+        // Copied out, so that a listener may register another without a deadlock.
+        let listeners = self
+            .listeners
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone();
+        for listener in listeners {
+            listener();
+        }
         Ok(())
     }
 
