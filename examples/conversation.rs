@@ -18,7 +18,6 @@
 
 use mcs::Driver;
 use mcs::llm::{Conversation, LlmClient, OpenAiClient, ScriptedClient, StopReason};
-use serde_json::Value;
 
 #[path = "common/todo.rs"]
 mod todo;
@@ -65,31 +64,9 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let opening = conversation.opening(client.model(), REQUEST);
     let transcript = conversation.run(client.as_ref(), opening).await?;
 
-    for message in &transcript.messages {
-        print_message(message);
-    }
-    println!("---\n{}", transcript.summary());
+    println!("{transcript}");
     if transcript.stop != StopReason::Answered {
         return Err("the model did not reach an answer".into());
     }
     Ok(())
-}
-
-fn print_message(message: &Value) {
-    let role = message.get("role").and_then(Value::as_str).unwrap_or("?");
-    let content = match message.get("content") {
-        Some(Value::String(text)) => text.clone(),
-        Some(other) => other.to_string(),
-        None => message.to_string(),
-    };
-    let shown = if role == "system" {
-        format!(
-            "{} … ({} characters)",
-            content.lines().next().unwrap_or_default(),
-            content.len()
-        )
-    } else {
-        content
-    };
-    println!("[{role}]\n{shown}\n");
 }

@@ -19,7 +19,6 @@ use std::path::Path;
 use mcs::Driver;
 use mcs::llm::{Conversation, LlmClient, OpenAiClient, ScriptedClient, StopReason};
 use mcs_fs::{Files, LocalFs};
-use serde_json::Value;
 
 const REQUEST: &str = "In this project, find where the greeting printed by the program is \
                        defined and change it to say \"Hello, MCS!\". Tell me which file you \
@@ -89,10 +88,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         .max_retries(3);
     let opening = conversation.opening(client.model(), REQUEST);
     let transcript = conversation.run(client.as_ref(), opening).await?;
-    for message in &transcript.messages {
-        print_message(message);
-    }
-    println!("---\n{}", transcript.summary());
+    println!("{transcript}");
 
     let main_rs = fs::read_to_string(dir.path().join("src/main.rs"))?;
     println!("\nsrc/main.rs on disk now:\n{main_rs}");
@@ -103,19 +99,4 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         return Err("the scripted edit did not reach the file".into());
     }
     Ok(())
-}
-
-fn print_message(message: &Value) {
-    let role = message.get("role").and_then(Value::as_str).unwrap_or("?");
-    let content = match message.get("content") {
-        Some(Value::String(text)) => text.clone(),
-        Some(other) => other.to_string(),
-        None => message.to_string(),
-    };
-    if role == "system" {
-        let first = content.lines().next().unwrap_or_default();
-        println!("[system]\n{first} … ({} characters)\n", content.len());
-    } else {
-        println!("[{role}]\n{content}\n");
-    }
 }

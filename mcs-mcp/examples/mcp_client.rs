@@ -20,7 +20,6 @@ use mcs::hybrid::Hybrid;
 use mcs::llm::{Conversation, LlmClient, OpenAiClient, ScriptedClient, StopReason};
 use mcs::{Driver, ToolDriver};
 use mcs_mcp::{ConnectOptions, McpServer, McpToolDriver};
-use serde_json::Value;
 
 #[path = "../../examples/common/todo.rs"]
 mod todo;
@@ -95,19 +94,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         .max_retries(2);
     let opening = conversation.opening(client.model(), REQUEST);
     let transcript = conversation.run(client.as_ref(), opening).await?;
-    for message in &transcript.messages {
-        let role = message.get("role").and_then(Value::as_str).unwrap_or("?");
-        if role == "system" {
-            continue;
-        }
-        let content = match message.get("content") {
-            Some(Value::String(text)) => text.clone(),
-            Some(other) => other.to_string(),
-            None => message.to_string(),
-        };
-        println!("[{role}]\n{content}\n");
-    }
-    println!("---\n{}", transcript.summary());
+    println!("{transcript}");
     if transcript.stop != StopReason::Answered {
         return Err("the model did not reach an answer".into());
     }

@@ -59,6 +59,28 @@ impl Transcript {
     }
 }
 
+/// The conversation as a reader follows it: each message as `[role]` and its text (the
+/// system prompt cut to its first line and its length), then the [summary](Transcript::summary).
+impl std::fmt::Display for Transcript {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for message in &self.messages {
+            let role = message.get("role").and_then(Value::as_str).unwrap_or("?");
+            let content = match message.get("content") {
+                Some(Value::String(text)) => text.clone(),
+                Some(other) => other.to_string(),
+                None => message.to_string(),
+            };
+            if role == "system" {
+                let first = content.lines().next().unwrap_or_default();
+                writeln!(f, "[system]\n{first} … ({} characters)\n", content.len())?;
+            } else {
+                writeln!(f, "[{role}]\n{content}\n")?;
+            }
+        }
+        write!(f, "---\n{}", self.summary())
+    }
+}
+
 impl<'d> Conversation<'d> {
     /// A conversation with one driver; at most 8 rounds and 2 failed calls in a row.
     pub fn new(driver: &'d dyn Driver) -> Self {
