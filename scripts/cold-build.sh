@@ -11,6 +11,7 @@ repo=$(pwd)
 root="$repo/target/cold-build"
 kinds=("$@")
 [ ${#kinds[@]} -gt 0 ] || kinds=(macros generated)
+mkdir -p "$root/.cargo" && cp scripts/cargo-default-profile.toml "$root/.cargo/config.toml"
 
 make_crate() { # kind dir
   local kind=$1 dir=$2

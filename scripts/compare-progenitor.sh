@@ -23,6 +23,7 @@ github="$repo/tests/conformance/node_modules/@octokit/openapi/generated/api.gith
 cargo build -q --release -p mcs-codegen --bin mcs-codegen
 mcs="$repo/target/release/mcs-codegen"
 mkdir -p "$work/docs"
+mkdir -p "$work/.cargo" && cp scripts/cargo-default-profile.toml "$work/.cargo/config.toml"
 
 now() { date +%s.%N; }
 # best_of N command...: the least wall time of N runs, in seconds (empty if a run fails).

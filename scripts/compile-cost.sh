@@ -11,6 +11,7 @@ cd "$(dirname "$0")/.."
 repo=$(pwd)
 work="$repo/target/compile-cost"
 mkdir -p "$work/src"
+mkdir -p "$work/.cargo" && cp scripts/cargo-default-profile.toml "$work/.cargo/config.toml"
 specs=("$@")
 [ ${#specs[@]} -gt 0 ] || specs=(../shared/specs/*.json)
 

@@ -215,9 +215,14 @@ fn typed_operation(
         .then(|| quote!(#[deprecated = "the API marks this operation as deprecated"]));
     let tool = Literal::string(&operation.name);
     let method_doc = doc(&method_doc);
+    // `#[inline]` makes rustc compile a typed method (and the serialization of its argument
+    // struct) in the crate that calls it, not here: a crate whose model calls tools through
+    // `execute_tool` compiles none of them, and one that calls a few pays for those few. A
+    // crate that calls every method pays what it did before (BENCHMARKS.md, "all used").
     let method = quote! {
         #method_doc
         #deprecated
+        #[inline]
         pub fn #method_name(&self, arguments: &#struct_name) -> ::mcs::ToolFuture<'_> {
             self.inner.call(#tool, arguments)
         }

@@ -26,24 +26,28 @@ pub mod petstore {
         /// Pets are returned oldest first. Filter by tag and cap the number returned.
         ///
         /// Sends `GET /pets`; the tool `listPets`.
+        #[inline]
         pub fn list_pets(&self, arguments: &ListPetsArguments) -> ::mcs::ToolFuture<'_> {
             self.inner.call("listPets", arguments)
         }
         /// Add a pet to the shop
         ///
         /// Sends `POST /pets`; the tool `addPet`.
+        #[inline]
         pub fn add_pet(&self, arguments: &AddPetArguments) -> ::mcs::ToolFuture<'_> {
             self.inner.call("addPet", arguments)
         }
         /// One pet by its id
         ///
         /// Sends `GET /pets/{petId}`; the tool `getPet`.
+        #[inline]
         pub fn get_pet(&self, arguments: &GetPetArguments) -> ::mcs::ToolFuture<'_> {
             self.inner.call("getPet", arguments)
         }
         /// Remove a pet
         ///
         /// Sends `DELETE /pets/{petId}`; the tool `deletePet`.
+        #[inline]
         pub fn delete_pet(
             &self,
             arguments: &DeletePetArguments,
@@ -55,6 +59,7 @@ pub mod petstore {
         /// Reserves a pet for a customer. The order is confirmed by e-mail.
         ///
         /// Sends `POST /store/orders`; the tool `placeOrder`.
+        #[inline]
         pub fn place_order(
             &self,
             arguments: &PlaceOrderArguments,
@@ -65,6 +70,7 @@ pub mod petstore {
         ///
         /// Sends `GET /store/inventory`; the tool `getInventory`.
         #[deprecated = "the API marks this operation as deprecated"]
+        #[inline]
         pub fn get_inventory(
             &self,
             arguments: &GetInventoryArguments,
