@@ -17,8 +17,12 @@
 //! (`MCS_LLM_API_KEY` or `OPENAI_API_KEY` supplies a key when the server wants one.)
 
 use mcs::Driver;
-use mcs::llm::{Conversation, LlmClient, OpenAiClient, ScriptedClient, StopReason};
+use mcs::llm::{Conversation, ScriptedClient, StopReason};
 
+// Only `model` is used here: the conversation is written out below.
+#[allow(dead_code)]
+#[path = "common/converse.rs"]
+mod converse;
 #[path = "common/todo.rs"]
 mod todo;
 
@@ -44,20 +48,12 @@ fn scripted_model() -> ScriptedClient {
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let todo = Todo::default();
-    let client: Box<dyn LlmClient> = match OpenAiClient::from_env()? {
-        Some(client) => {
-            println!(
-                "(talking to {} at $MCS_LLM_BASE_URL)\n",
-                client.model().unwrap_or("?")
-            );
-            Box::new(client)
-        }
-        None => {
-            println!("(scripted model; set MCS_LLM_BASE_URL to use a real one)\n");
-            Box::new(scripted_model())
-        }
-    };
+    // The model: a real one when MCS_LLM_BASE_URL is set, else the scripted one above.
+    let client = converse::model(scripted_model())?;
 
+    // The loop every example shares (common/converse.rs), written out here: the driver's
+    // system prompt opens, each answer goes through `process_llm_response`, tool results and
+    // retry prompts go back to the model, until it answers in prose.
     let conversation = Conversation::new(&todo as &dyn Driver)
         .max_rounds(8)
         .max_retries(2);

@@ -16,9 +16,11 @@
 use std::fs;
 use std::path::Path;
 
-use mcs::Driver;
-use mcs::llm::{Conversation, LlmClient, OpenAiClient, ScriptedClient, StopReason};
+use mcs::llm::{OpenAiClient, ScriptedClient};
 use mcs_fs::{Files, LocalFs};
+
+#[path = "../../examples/common/converse.rs"]
+mod converse;
 
 const REQUEST: &str = "In this project, find where the greeting printed by the program is \
                        defined and change it to say \"Hello, MCS!\". Tell me which file you \
@@ -69,32 +71,10 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let files = Files::new(LocalFs::open(dir.path())?);
 
     let scripted = OpenAiClient::from_env()?.is_none();
-    let client: Box<dyn LlmClient> = match OpenAiClient::from_env()? {
-        Some(client) => {
-            println!(
-                "(talking to {} at $MCS_LLM_BASE_URL)\n",
-                client.model().unwrap_or("?")
-            );
-            Box::new(client)
-        }
-        None => {
-            println!("(scripted model; set MCS_LLM_BASE_URL to use a real one)\n");
-            Box::new(scripted_model())
-        }
-    };
-
-    let conversation = Conversation::new(&files as &dyn Driver)
-        .max_rounds(12)
-        .max_retries(3);
-    let opening = conversation.opening(client.model(), REQUEST);
-    let transcript = conversation.run(client.as_ref(), opening).await?;
-    println!("{transcript}");
+    converse::converse(&files, scripted_model(), REQUEST).await?;
 
     let main_rs = fs::read_to_string(dir.path().join("src/main.rs"))?;
     println!("\nsrc/main.rs on disk now:\n{main_rs}");
-    if transcript.stop != StopReason::Answered {
-        return Err("the model did not reach an answer".into());
-    }
     if scripted && !main_rs.contains("Hello, MCS!") {
         return Err("the scripted edit did not reach the file".into());
     }

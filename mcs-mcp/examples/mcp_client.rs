@@ -16,11 +16,13 @@
 //!     cargo run -p mcs-mcp --example mcp_client -- npx -y @modelcontextprotocol/server-everything
 //! ```
 
+use mcs::ToolDriver;
 use mcs::hybrid::Hybrid;
-use mcs::llm::{Conversation, LlmClient, OpenAiClient, ScriptedClient, StopReason};
-use mcs::{Driver, ToolDriver};
+use mcs::llm::{OpenAiClient, ScriptedClient};
 use mcs_mcp::{ConnectOptions, McpServer, McpToolDriver};
 
+#[path = "../../examples/common/converse.rs"]
+mod converse;
 #[path = "../../examples/common/todo.rs"]
 mod todo;
 
@@ -67,36 +69,14 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         remote.server(),
         remote.list_tools().len()
     );
-    let client: Box<dyn LlmClient> = match (model, command.is_empty()) {
-        (Some(model), _) => {
-            println!(
-                "(talking to {} at $MCS_LLM_BASE_URL)\n",
-                model.model().unwrap_or("?")
-            );
-            Box::new(model)
+    if model.is_none() && !command.is_empty() {
+        for tool in remote.list_tools().iter() {
+            println!("{}: {}", tool.name(), tool.label());
         }
-        (None, true) => {
-            println!("(scripted model; set MCS_LLM_BASE_URL to use a real one)\n");
-            Box::new(scripted_model())
-        }
-        (None, false) => {
-            for tool in remote.list_tools().iter() {
-                println!("{}: {}", tool.name(), tool.label());
-            }
-            println!("\n(set MCS_LLM_BASE_URL to give these tools to a model)");
-            return Ok(());
-        }
-    };
-
-    let driver = Hybrid::new(remote);
-    let conversation = Conversation::new(&driver as &dyn Driver)
-        .max_rounds(8)
-        .max_retries(2);
-    let opening = conversation.opening(client.model(), REQUEST);
-    let transcript = conversation.run(client.as_ref(), opening).await?;
-    println!("{transcript}");
-    if transcript.stop != StopReason::Answered {
-        return Err("the model did not reach an answer".into());
+        println!("\n(set MCS_LLM_BASE_URL to give these tools to a model)");
+        return Ok(());
     }
+
+    converse::converse(&Hybrid::new(remote), scripted_model(), REQUEST).await?;
     Ok(())
 }

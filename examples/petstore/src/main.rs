@@ -11,6 +11,7 @@
 use mcs::ToolDriver;
 use mcs::llm::ScriptedClient;
 
+#[path = "../../common/converse.rs"]
 mod converse;
 mod shop;
 

@@ -10,16 +10,16 @@
 //! A scripted model plays the part unless `MCS_LLM_BASE_URL` names an OpenAI-compatible
 //! server (as in the other examples).
 
-use std::sync::Arc;
-
 use mcs::ToolDriver;
 use mcs::llm::ScriptedClient;
 use mcs::orchestrator::{ConflictPolicy, Orchestrator};
 
-#[path = "../converse.rs"]
+#[path = "../../../common/converse.rs"]
 mod converse;
 #[path = "../notebook.rs"]
 mod notebook;
+#[path = "../office.rs"]
+mod office;
 #[path = "../shop.rs"]
 mod shop;
 
@@ -39,15 +39,8 @@ fn scripted_model() -> ScriptedClient {
 
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let address = shop::serve_pet_shop().await?;
-    let petstore = petstore::Petstore::new()
-        .with_base_url(format!("http://{address}/v1"))
-        .with_api_key(shop::API_KEY);
-    let notebook = Arc::new(notebook::Notebook::default());
-
     let office = Orchestrator::new("office", ConflictPolicy::Namespace);
-    office.register("shop", Arc::new(petstore))?;
-    office.register("notes", notebook.clone())?;
+    let notebook = office::open(&office, "notes").await?;
     println!("{} tools behind one driver:", office.list_tools().len());
     for tool in office.list_tools().iter() {
         println!("  {:<22} {}", tool.name(), tool.label());
