@@ -5,52 +5,17 @@
 //! tests/conformance`; `scripts/compare-progenitor.sh` does it) and `MCS_BENCH_SPECS=dir` for
 //! more. Figures in BENCHMARKS.md.
 
-use std::path::{Path, PathBuf};
-
 use criterion::{Criterion, criterion_group, criterion_main};
 use mcs_codegen::Generator;
 
-/// GitHub's REST description, where npm installed it.
-fn github() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../tests/conformance/node_modules/@octokit/openapi/generated/api.github.com.json")
-}
-
-fn documents() -> Vec<PathBuf> {
-    let mut folders = vec![Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/specs")];
-    if let Some(extra) = std::env::var_os("MCS_BENCH_SPECS") {
-        folders.push(PathBuf::from(extra));
-    }
-    let mut documents: Vec<PathBuf> = folders
-        .iter()
-        .filter_map(|folder| std::fs::read_dir(folder).ok())
-        .flatten()
-        .filter_map(Result::ok)
-        .map(|entry| entry.path())
-        .filter(|path| {
-            path.extension()
-                .is_some_and(|e| e == "json" || e == "yaml" || e == "yml")
-        })
-        .collect();
-    documents.sort();
-    if github().is_file() {
-        documents.push(github());
-    } else {
-        println!(
-            "GitHub's description is not installed: `npm ci --prefix tests/conformance` adds it"
-        );
-    }
-    documents
-}
+#[path = "common/documents.rs"]
+mod documents;
 
 fn generate(c: &mut Criterion) {
     let mut group = c.benchmark_group("generate");
     group.sample_size(10);
-    for document in documents() {
-        let name = document
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
+    for document in documents::documents() {
+        let name = documents::name(&document);
         let generator = Generator::new(&document).lenient(true);
         match generator.generate() {
             Ok(generated) => println!(

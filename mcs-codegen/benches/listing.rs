@@ -6,7 +6,6 @@
 //! `cargo bench -p mcs-codegen --bench listing` (GitHub's description comes from
 //! `npm ci --prefix tests/conformance`).
 
-use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use criterion::{Criterion, criterion_group, criterion_main};
@@ -15,34 +14,14 @@ use mcs::openapi::{OpenApiDriver, ReadOptions};
 use mcs::orchestrator::{ConflictPolicy, Discovery, Orchestrator};
 use mcs::{Driver, ToolDriver};
 
-fn documents() -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut documents: Vec<PathBuf> = std::fs::read_dir(root.join("../../shared/specs"))
-        .into_iter()
-        .flatten()
-        .filter_map(Result::ok)
-        .map(|entry| entry.path())
-        .filter(|path| path.extension().is_some_and(|e| e == "json"))
-        .collect();
-    documents.sort();
-    let github = root
-        .join("../tests/conformance/node_modules/@octokit/openapi/generated/api.github.com.json");
-    if github.is_file() {
-        documents.push(github);
-    } else {
-        println!("GitHub's description is not installed: `npm ci --prefix tests/conformance`");
-    }
-    documents
-}
+#[path = "common/documents.rs"]
+mod documents;
 
 fn listing(c: &mut Criterion) {
     let mut group = c.benchmark_group("listing");
     group.sample_size(10);
-    for document in documents() {
-        let name = document
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
+    for document in documents::documents() {
+        let name = documents::name(&document);
         let text = std::fs::read_to_string(&document).expect("readable");
         let options = ReadOptions::default().lenient(true);
         let driver =
