@@ -68,7 +68,10 @@
 //!   [`Orchestrator`](orchestrator::Orchestrator) makes a toolset of each tag (the first, when
 //!   there are several), as it does with a generated driver's OpenAPI tags. Tags are
 //!   non-empty and distinct; the driver answers them through
-//!   [`ToolDriver::tool_tags`].
+//!   [`ToolDriver::tool_tags`]. On the driver, `tag("orders", "Orders customers place")`
+//!   (once per tag, for a tag some tool has) says what a tag stands for: the toolset's
+//!   description, shown beside it in discovery mode ([`ToolDriver::tag_description`]), as a
+//!   generated driver does with its OpenAPI document's `tags[].description`.
 //! - Methods may be `async`. They return any `T: Serialize` (including `()`), or a `Result`
 //!   whose error is a [`ToolError`] (passed through), a `std::error::Error` (kept as the
 //!   failure's source) or anything `Display`.

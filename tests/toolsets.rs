@@ -15,7 +15,11 @@ use serde_json::{Value, json};
 
 struct Shop;
 
-#[mcs::tool_driver(name = "shop")]
+#[mcs::tool_driver(
+    name = "shop",
+    tag("pets", "The animals for sale, and adding new ones."),
+    tag("orders", "Orders customers place for pets.")
+)]
 impl Shop {
     /// Lists the pets for sale.
     #[tool(tags = ["pets"])]
@@ -113,6 +117,16 @@ fn annotated_tags_group_tools_by_their_first_tag() {
     assert_eq!(pets.tools(), ["list_pets", "add_pet"]);
     assert_eq!(pets.source(), "shop");
     assert_eq!(pets.title(), "pets");
+    // `tag("pets", "...")` on the driver describes the toolset made from the tag.
+    assert_eq!(
+        pets.description(),
+        Some("The animals for sale, and adding new ones.")
+    );
+    assert_eq!(Shop.tag_description("admin"), None, "not described");
+    assert_eq!(
+        orchestrator.toolset("shop_other").unwrap().description(),
+        None
+    );
     assert_eq!(
         orchestrator.toolset("weather_all").unwrap().title(),
         "weather"
@@ -276,7 +290,7 @@ async fn discovery_lists_toolsets_and_the_model_finds_loads_describes_and_calls(
         LOAD_TOOLSET,
         "describe_tool",
         "`shop_pets` (2 tools)",
-        "`weather_all` (1 tools)",
+        "`weather_all` (1 tool)",
     ] {
         assert!(prompt.contains(wanted), "{wanted} missing from:\n{prompt}");
     }

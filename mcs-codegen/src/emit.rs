@@ -302,6 +302,12 @@ pub fn api_table(api: &Api, indent: usize) -> String {
     out.list("servers", &api.servers, server);
     out.list("security_schemes", &api.security_schemes, scheme);
     out.list("operations", &api.operations, operation);
+    out.list("tags", &api.tags, |out, tag| {
+        out.open("Tag {");
+        out.field("name", &text(&tag.name));
+        out.field("description", &text(&tag.description));
+        out.close("},");
+    });
     out.close("}");
     out.close("};");
     out.text

@@ -75,6 +75,11 @@ async fn the_generated_driver_lists_every_operation_with_its_tags() {
     );
     assert_eq!(shop.tags("placeOrder").map(<[_]>::len), Some(1));
     assert_eq!(
+        shop.tag_description("store").as_deref(),
+        Some("Orders for pets, and the stock by status.")
+    );
+    assert_eq!(shop.tag_description("dogs"), None);
+    assert_eq!(
         shop.inner().base_url().ok().as_deref(),
         Some("https://eu.petstore.example/v1")
     );

@@ -24,6 +24,9 @@ pub struct DriverAttrs {
     pub meta: Option<syn::Ident>,
     /// Where the `mcs` crate is, for users who renamed it.
     pub krate: Option<Path>,
+    /// `tag("orders", "Orders placed by customers")`, once per tag: what a tag given with
+    /// `#[tool(tags = [...])]` stands for (shown beside the orchestrator toolset made from it).
+    pub tag_descriptions: Vec<(LitStr, LitStr)>,
 }
 
 /// `#[mcs::hybrid(system = "...", prompt_file = "...", unknown_tools = "...", ...)]`.
@@ -46,6 +49,7 @@ const DRIVER_KEYS: &[&str] = &[
     "spec_format",
     "meta",
     "crate",
+    "tag",
 ];
 const HYBRID_KEYS: &[&str] = &[
     "system",
@@ -103,6 +107,20 @@ impl DriverAttrs {
                 )
             })?;
             return set_once(&mut self.meta, method, meta);
+        } else if meta.path.is_ident("tag") {
+            let described = parse_tag_description(meta)?;
+            if let Some((earlier, _)) = self
+                .tag_descriptions
+                .iter()
+                .find(|(tag, _)| tag.value() == described.0.value())
+            {
+                return Err(syn::Error::new(
+                    described.0.span(),
+                    format!("the tag `{}` is described twice; keep one", earlier.value()),
+                ));
+            }
+            self.tag_descriptions.push(described);
+            return Ok(());
         } else {
             return Err(unknown_key(meta, "#[mcs::tool_driver]", DRIVER_KEYS, ""));
         };
@@ -407,6 +425,41 @@ fn parse_tags(meta: &ParseNestedMeta) -> syn::Result<Vec<LitStr>> {
         tags.push(tag);
     }
     Ok(tags)
+}
+
+/// `tag("orders", "Orders placed by customers")`: two string literals, neither empty.
+fn parse_tag_description(meta: &ParseNestedMeta) -> syn::Result<(LitStr, LitStr)> {
+    let expected = "`tag` takes a tag and what it stands for, such as \
+                    `tag(\"orders\", \"Orders placed by customers\")`";
+    if !meta.input.peek(syn::token::Paren) {
+        return Err(meta.error(expected));
+    }
+    let content;
+    syn::parenthesized!(content in meta.input);
+    let strings =
+        content.parse_terminated(<syn::Expr as syn::parse::Parse>::parse, syn::Token![,])?;
+    let mut literals = Vec::new();
+    for item in &strings {
+        match item {
+            syn::Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Str(text),
+                ..
+            }) => literals.push(text.clone()),
+            other => return Err(syn::Error::new_spanned(other, expected)),
+        }
+    }
+    let [tag, description] = <[LitStr; 2]>::try_from(literals)
+        .map_err(|_| syn::Error::new_spanned(&strings, expected))?;
+    if tag.value().trim().is_empty() {
+        return Err(syn::Error::new(tag.span(), "a tag must not be empty"));
+    }
+    if description.value().trim().is_empty() {
+        return Err(syn::Error::new(
+            description.span(),
+            "the description must not be empty; say what the tools with this tag are for",
+        ));
+    }
+    Ok((tag, description))
 }
 
 pub(crate) fn non_empty(meta: &ParseNestedMeta, empty: &str) -> syn::Result<LitStr> {

@@ -55,6 +55,7 @@ impl Expansion<'_> {
         };
         let table = self.table();
         let tags = self.tags();
+        let tag_descriptions = self.tag_descriptions();
         let arms = self
             .tools
             .iter()
@@ -86,6 +87,7 @@ impl Expansion<'_> {
                 }
 
                 #tags
+                #tag_descriptions
             }
 
             #[automatically_derived]
@@ -127,6 +129,31 @@ impl Expansion<'_> {
                     _ => &[],
                 };
                 __mcs_tags.iter().map(|tag| #krate::__private::String::from(*tag)).collect()
+            }
+        }
+    }
+
+    /// `tag_description`, when `tag("...", "...")` describes some tag.
+    fn tag_descriptions(&self) -> TokenStream {
+        if self.attrs.tag_descriptions.is_empty() {
+            return TokenStream::new();
+        }
+        let krate = self.krate;
+        let arms = self
+            .attrs
+            .tag_descriptions
+            .iter()
+            .map(|(tag, description)| quote!(#tag => #description,));
+        quote! {
+            fn tag_description(
+                &self,
+                __mcs_tag: &::core::primitive::str,
+            ) -> ::core::option::Option<#krate::__private::String> {
+                let __mcs_description: &::core::primitive::str = match __mcs_tag {
+                    #(#arms)*
+                    _ => return ::core::option::Option::None,
+                };
+                ::core::option::Option::Some(#krate::__private::String::from(__mcs_description))
             }
         }
     }

@@ -29,7 +29,7 @@ pub fn expand(args: TokenStream, input: TokenStream) -> TokenStream {
     };
     let block = ast::parse(&mut item, &ours, &mut errors);
     valid::check(&item, &block, &mut errors);
-    valid::check_driver_attrs(&attrs, &mut errors);
+    valid::check_driver_attrs(&attrs, &block.tools, &mut errors);
     let krate = expand::crate_path(attrs.krate.as_ref());
     match errors.into_result() {
         Some(error) => {

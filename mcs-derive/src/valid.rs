@@ -489,7 +489,8 @@ fn uses_generic(ty: &Type, generics: &Generics) -> Option<String> {
 /// Every rule of `#[mcs::hybrid]` that reading the attribute did not already apply.
 /// `meta = "method"` gives the whole metadata: the keys that set parts of the default
 /// metadata would be ignored, so each is an error on its value.
-pub fn check_driver_attrs(attrs: &DriverAttrs, errors: &mut Errors) {
+pub fn check_driver_attrs(attrs: &DriverAttrs, tools: &[ToolMethod], errors: &mut Errors) {
+    check_tag_descriptions(attrs, tools, errors);
     let Some(method) = &attrs.meta else {
         return;
     };
@@ -511,6 +512,33 @@ pub fn check_driver_attrs(attrs: &DriverAttrs, errors: &mut Errors) {
                 ),
             ));
         }
+    }
+}
+
+/// Each `tag("...", "...")` describes a tag some tool has: a description of a tag nobody
+/// uses is a typo or a leftover, reported on the tag with the tags that exist.
+fn check_tag_descriptions(attrs: &DriverAttrs, tools: &[ToolMethod], errors: &mut Errors) {
+    let mut known: Vec<&str> = tools
+        .iter()
+        .flat_map(|tool| tool.tags.iter().map(String::as_str))
+        .collect();
+    known.sort_unstable();
+    known.dedup();
+    for (tag, _) in &attrs.tag_descriptions {
+        let text = tag.value();
+        if known.contains(&text.as_str()) {
+            continue;
+        }
+        let hint = if known.is_empty() {
+            "no tool has tags yet; give them with `#[tool(tags = [...])]`".to_owned()
+        } else {
+            let quoted: Vec<String> = known.iter().map(|t| format!("`{t}`")).collect();
+            format!("the tools' tags are {}", quoted.join(", "))
+        };
+        errors.push(syn::Error::new(
+            tag.span(),
+            format!("no tool has the tag `{text}`: {hint}"),
+        ));
     }
 }
 

@@ -99,6 +99,10 @@ impl<A: Adapter> ToolDriver for ReadOnlyFiles<A> {
     fn tool_tags(&self, name: &str) -> Vec<String> {
         self.inner.tool_tags(name)
     }
+
+    fn tag_description(&self, tag: &str) -> Option<String> {
+        self.inner.tag_description(tag)
+    }
 }
 
 impl<A: Adapter> Driver for ReadOnlyFiles<A> {

@@ -130,6 +130,15 @@ pub trait ToolDriver: Send + Sync {
         let _ = name;
         Vec::new()
     }
+
+    /// What the tag `tag` (one of [`tool_tags`](Self::tool_tags)' answers) stands for, in a
+    /// sentence or two; an orchestrator shows it beside the toolset it makes from the tag.
+    /// Generated REST drivers answer with the OpenAPI document's `tags[].description`; the
+    /// default is none.
+    fn tag_description(&self, tag: &str) -> Option<String> {
+        let _ = tag;
+        None
+    }
 }
 
 /// A model's output as handed to [`Driver::process_llm_response`].
@@ -205,6 +214,10 @@ macro_rules! forward_through_pointer {
 
             fn tool_tags(&self, name: &str) -> Vec<String> {
                 (**self).tool_tags(name)
+            }
+
+            fn tag_description(&self, tag: &str) -> Option<String> {
+                (**self).tag_description(tag)
             }
         }
 

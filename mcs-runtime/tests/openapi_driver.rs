@@ -168,3 +168,59 @@ async fn a_number_written_as_a_string_is_read_as_the_number_before_the_request()
         .expect_err("not a number");
     assert!(error.to_string().contains("`id`"), "{error}");
 }
+
+#[tokio::test]
+async fn tag_descriptions_reach_the_toolsets_and_the_discovery_prompt() {
+    use mcs_runtime::hybrid::Hybrid;
+    use mcs_runtime::orchestrator::{ConflictPolicy, Discovery, Orchestrator};
+    use std::sync::Arc;
+
+    let text = r#"
+openapi: 3.0.3
+info: { title: Shop, version: "1" }
+tags:
+  - { name: pets, description: "Animals for sale, and their records." }
+  - { name: store }
+paths:
+  /pets: { get: { operationId: listPets, tags: [pets], summary: List the pets } }
+  /orders: { post: { operationId: placeOrder, tags: [store], summary: Order a pet } }
+"#;
+    let driver = OpenApiDriver::from_document_text(text, "shop.yaml", &ReadOptions::default())
+        .unwrap_or_else(|error| panic!("the document reads: {error}"));
+    let described = Some("Animals for sale, and their records.".to_owned());
+    assert_eq!(driver.tag_description("pets"), described);
+    assert_eq!(driver.tag_description("store"), None, "no description");
+    assert_eq!(driver.tag_description("nothing"), None);
+    assert_eq!(Hybrid::new(&driver).tag_description("pets"), described);
+
+    let inner = Orchestrator::new("inner", ConflictPolicy::Reject);
+    inner
+        .register("shop", Arc::new(driver))
+        .unwrap_or_else(|error| panic!("{error}"));
+    let inner = Arc::new(inner);
+    assert_eq!(inner.tag_description("pets"), described);
+    let sets = inner.toolsets();
+    assert_eq!(sets[0].id(), "shop_pets");
+    assert_eq!(sets[0].description(), described.as_deref());
+    assert_eq!(sets[1].description(), None);
+
+    // Nested, in discovery mode: the outer orchestrator asks the inner one, and the first
+    // prompt says what the toolset is for.
+    let outer =
+        Orchestrator::new("outer", ConflictPolicy::Reject).with_discovery(Discovery::Always);
+    outer
+        .register("office", inner)
+        .unwrap_or_else(|error| panic!("{error}"));
+    assert_eq!(outer.toolsets()[0].description(), described.as_deref());
+    let prompt = outer.get_driver_system_message(None);
+    assert!(
+        prompt.contains("`office_pets` (1 tool): pets — Animals for sale, and their records."),
+        "{prompt}"
+    );
+    // Loading the toolset says it too.
+    let loaded = outer
+        .execute_tool("load_toolset", json!({"id": "office_pets"}))
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    assert_eq!(loaded["description"], json!(described), "{loaded}");
+}

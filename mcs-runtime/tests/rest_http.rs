@@ -181,6 +181,7 @@ pub(crate) fn api_with(
         servers: Cow::Owned(servers),
         security_schemes: Cow::Owned(schemes),
         operations: Cow::Owned(operations),
+        tags: Cow::Borrowed(&[]),
     }
 }
 

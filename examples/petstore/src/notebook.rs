@@ -9,7 +9,10 @@ pub struct Notebook {
     notes: Mutex<Vec<String>>,
 }
 
-#[mcs::tool_driver(name = "notebook")]
+#[mcs::tool_driver(
+    name = "notebook",
+    tag("notes", "Notes for the shop's staff: write one, read them all.")
+)]
 impl Notebook {
     /// Writes a note for the staff.
     ///

@@ -320,6 +320,16 @@ pub mod petstore {
                     schema: B(r#"{"type":"object","properties":{}}"#),
                 },
             ]),
+            tags: B(&[
+                Tag {
+                    name: B("pets"),
+                    description: B("The animals in the shop, for sale or sold."),
+                },
+                Tag {
+                    name: B("store"),
+                    description: B("Orders for pets, and the stock by status."),
+                },
+            ]),
         }
     };
 }

@@ -94,6 +94,10 @@ impl<D: ToolDriver> ToolDriver for Hybrid<D> {
     fn tool_tags(&self, name: &str) -> Vec<String> {
         self.inner.tool_tags(name)
     }
+
+    fn tag_description(&self, tag: &str) -> Option<String> {
+        self.inner.tag_description(tag)
+    }
 }
 
 impl<D: ToolDriver> Driver for Hybrid<D> {

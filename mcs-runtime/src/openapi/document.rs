@@ -13,7 +13,7 @@ use super::options::{Document, ReadOptions};
 use super::reader::{Reader, Version};
 use super::security::Schemes;
 use super::source::{Loc, Sources};
-use crate::rest::{Api, Method, Server, ServerVariable};
+use crate::rest::{Api, Method, Operation, Server, ServerVariable, Tag};
 
 /// Reads the loaded document into rows.
 pub(crate) fn read(sources: &Sources, options: &ReadOptions) -> Result<Document, OpenApiError> {
@@ -67,6 +67,7 @@ pub(crate) fn read(sources: &Sources, options: &ReadOptions) -> Result<Document,
     let schemes = Schemes::read(&reader);
     let (operations, used_schemes) =
         build_operations(&reader, &schemes, &candidates, names, &mut skipped)?;
+    let tags = tags(root, &operations, options.max_description_chars);
 
     Ok(Document {
         api: Api {
@@ -76,6 +77,7 @@ pub(crate) fn read(sources: &Sources, options: &ReadOptions) -> Result<Document,
             servers: servers.into(),
             security_schemes: schemes.rows(&used_schemes).into(),
             operations: operations.into(),
+            tags: tags.into(),
         },
         skipped,
         files: sources.files_read(),
@@ -138,6 +140,30 @@ fn skip(sources: &Sources, operation: String, error: OpenApiError) -> Skipped {
 
 /// A string, or a number or boolean written where a string belongs (YAML's `version:
 /// 1.0`), as text.
+/// The top-level `tags` with a description that one of `operations` uses, in document order
+/// (the first entry of a name repeated), descriptions capped like operations' descriptions.
+fn tags(root: &Map<String, Value>, operations: &[Operation], max_chars: usize) -> Vec<Tag> {
+    let used: HashSet<&str> = operations
+        .iter()
+        .flat_map(|operation| operation.tags.iter().map(AsRef::as_ref))
+        .collect();
+    let mut seen = HashSet::new();
+    let entries = root.get("tags").and_then(Value::as_array);
+    entries
+        .into_iter()
+        .flatten()
+        .filter_map(|entry| {
+            let name = entry.get("name")?.as_str()?;
+            let description = entry.get("description")?.as_str()?;
+            let description = super::names::cap_text(description, max_chars)?;
+            (used.contains(name) && seen.insert(name)).then(|| Tag {
+                name: name.to_owned().into(),
+                description: description.into(),
+            })
+        })
+        .collect()
+}
+
 fn scalar_text(value: &Value) -> String {
     match value {
         Value::String(text) => text.clone(),

@@ -188,12 +188,9 @@ impl Catalog {
             self.toolsets
                 .iter()
                 .map(|set| {
-                    let mut line = format!(
-                        "- `{}` ({} tools): {}",
-                        set.id(),
-                        set.tools().len(),
-                        set.title()
-                    );
+                    let size = set.tools().len();
+                    let noun = if size == 1 { "tool" } else { "tools" };
+                    let mut line = format!("- `{}` ({size} {noun}): {}", set.id(), set.title());
                     if let Some(description) = set.description() {
                         let _ = write!(line, " — {}", clip(description, 120));
                     } else if examples {
@@ -339,6 +336,9 @@ impl Catalog {
             .collect();
         let mut answer =
             json!({ "toolset": set.id(), "title": set.title(), "count": members.len() });
+        if let Some(description) = set.description() {
+            answer["description"] = json!(description);
+        }
         if offset == 0
             && let Some(full) = full_descriptions(&members)
         {

@@ -648,6 +648,15 @@ impl ToolDriver for Orchestrator {
             .map(|member| member.driver.tool_tags(original))
             .unwrap_or_default()
     }
+
+    /// The description the first registered driver that knows the tag gives it.
+    fn tag_description(&self, tag: &str) -> Option<String> {
+        let table = self.table.load();
+        table
+            .members
+            .iter()
+            .find_map(|member| member.driver.tag_description(tag))
+    }
 }
 
 impl Driver for Orchestrator {

@@ -135,6 +135,7 @@ impl Table {
                 &member.grouping,
                 entries,
                 &member.splits,
+                &|tag| member.driver.tag_description(tag),
             ));
         }
         toolsets::make_unique(&mut sets);

@@ -39,7 +39,8 @@ impl Toolset {
         &self.title
     }
 
-    /// What a model said the group is for, when a model split it.
+    /// What the toolset is for: the description its driver gives the tag (an OpenAPI
+    /// document's `tags[].description`), or what a model said when it split the set.
     pub fn description(&self) -> Option<&str> {
         self.description.as_deref()
     }
@@ -88,14 +89,16 @@ pub(super) struct Group {
 pub(super) type Splits = Vec<Vec<Group>>;
 
 /// The toolsets of the driver registered as `source` (`title` is what the driver calls
-/// itself), ids not yet unique across drivers. A split replaces the set whose tools it
-/// partitions exactly; a set whose tools changed since it was split stays whole.
+/// itself), ids not yet unique across drivers; a tag's set is described by
+/// `describe(tag)`. A split replaces the set whose tools it partitions exactly; a set whose
+/// tools changed since it was split stays whole.
 pub(super) fn group(
     source: &str,
     title: &str,
     grouping: &Grouping,
     entries: &[Entry<'_>],
     splits: &Splits,
+    describe: &dyn Fn(&str) -> Option<String>,
 ) -> Vec<Toolset> {
     let by_tag = match grouping {
         Grouping::ByTag => true,
@@ -105,16 +108,16 @@ pub(super) fn group(
     let mut sets: Vec<Toolset> = Vec::new();
     let mut position: HashMap<String, usize> = HashMap::new();
     for entry in entries {
-        let (key, set_title) = match (by_tag, entry.tags.first()) {
-            (false, _) => ("all".to_owned(), title.to_owned()),
-            (true, Some(tag)) => (fragment(tag), tag.clone()),
-            (true, None) => ("other".to_owned(), format!("{title}: other tools")),
+        let (key, set_title, tag) = match (by_tag, entry.tags.first()) {
+            (false, _) => ("all".to_owned(), title.to_owned(), None),
+            (true, Some(tag)) => (fragment(tag), tag.clone(), Some(tag)),
+            (true, None) => ("other".to_owned(), format!("{title}: other tools"), None),
         };
         let index = *position.entry(key.clone()).or_insert_with(|| {
             sets.push(Toolset {
                 id: format!("{source}_{key}"),
                 title: set_title,
-                description: None,
+                description: tag.and_then(|tag| describe(tag)),
                 source: source.to_owned(),
                 tools: Vec::new(),
             });
@@ -379,12 +382,14 @@ mod tests {
             ("ping", &[]),
             ("add_pet", &["pets"]),
         ];
+        let describe = |tag: &str| (tag == "pets").then(|| "Pets for sale".to_owned());
         let sets = group(
             "shop",
             "Shop",
             &Grouping::Auto,
             &entries(tools),
             &Splits::new(),
+            &describe,
         );
         let ids: Vec<(&str, &[String])> = sets.iter().map(|s| (s.id(), s.tools())).collect();
         assert_eq!(ids.len(), 3);
@@ -393,6 +398,8 @@ mod tests {
         assert_eq!(ids[1].0, "shop_store");
         assert_eq!(ids[2].0, "shop_other");
         assert_eq!(ids[2].1, ["ping"]);
+        let descriptions: Vec<Option<&str>> = sets.iter().map(Toolset::description).collect();
+        assert_eq!(descriptions, [Some("Pets for sale"), None, None]);
     }
 
     #[test]
@@ -404,6 +411,7 @@ mod tests {
             &Grouping::AllInOne,
             &entries(tools),
             &Splits::new(),
+            &|_| None,
         );
         assert_eq!(sets.len(), 1);
         assert_eq!(sets[0].id(), "s_all");
@@ -422,6 +430,7 @@ mod tests {
                 &Grouping::ByTag,
                 &entries(&[("t", &["x.y"])]),
                 &Splits::new(),
+                &|_| None,
             ),
             group(
                 "a",
@@ -429,6 +438,7 @@ mod tests {
                 &Grouping::ByTag,
                 &entries(&[("u", &["x-y"])]),
                 &Splits::new(),
+                &|_| None,
             ),
         ]
         .concat();
@@ -525,13 +535,27 @@ mod tests {
             },
         ];
         let splits: Splits = vec![groups];
-        let sets = group("s", "S", &Grouping::AllInOne, &entries(tools), &splits);
+        let sets = group(
+            "s",
+            "S",
+            &Grouping::AllInOne,
+            &entries(tools),
+            &splits,
+            &|_| None,
+        );
         let ids: Vec<&str> = sets.iter().map(Toolset::id).collect();
         assert_eq!(ids, ["s_all_Read-stuff", "s_all_Write"]);
         assert_eq!(sets[0].description(), Some("reading"));
         // A tool was added since: the split no longer covers the set, which stays whole.
         let more: &[(&str, &[&str])] = &[("a", &[]), ("b", &[]), ("c", &[]), ("d", &[])];
-        let sets = group("s", "S", &Grouping::AllInOne, &entries(more), &splits);
+        let sets = group(
+            "s",
+            "S",
+            &Grouping::AllInOne,
+            &entries(more),
+            &splits,
+            &|_| None,
+        );
         assert_eq!(sets.len(), 1);
         assert_eq!(sets[0].tools().len(), 4);
     }

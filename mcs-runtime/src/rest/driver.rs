@@ -377,6 +377,14 @@ impl ToolDriver for RestDriver {
             .map(|tag| tag.to_string())
             .collect()
     }
+
+    fn tag_description(&self, tag: &str) -> Option<String> {
+        self.api()
+            .tags
+            .iter()
+            .find(|known| known.name == tag)
+            .map(|known| known.description.to_string())
+    }
 }
 
 impl Driver for RestDriver {

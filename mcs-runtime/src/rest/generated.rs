@@ -192,6 +192,10 @@ macro_rules! __rest_driver {
             fn tool_tags(&self, name: &str) -> ::std::vec::Vec<::std::string::String> {
                 $crate::ToolDriver::tool_tags(&self.inner, name)
             }
+
+            fn tag_description(&self, tag: &str) -> ::core::option::Option<::std::string::String> {
+                $crate::ToolDriver::tag_description(&self.inner, tag)
+            }
         }
 
         #[automatically_derived]

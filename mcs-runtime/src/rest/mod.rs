@@ -34,7 +34,7 @@ pub use auth::{Credential, Credentials, Secret};
 pub use driver::{DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT, RestDriver};
 pub use table::{
     Api, BodyArgument, BodyEncoding, List, Location, Method, Operation, Parameter, RequestBody,
-    SchemeKind, SecurityRequirement, SecurityScheme, Server, ServerVariable, Style, Text,
+    SchemeKind, SecurityRequirement, SecurityScheme, Server, ServerVariable, Style, Tag, Text,
 };
 #[cfg(feature = "http")]
 pub use transport::ReqwestTransport;

@@ -30,6 +30,19 @@ pub struct Api {
     pub security_schemes: List<SecurityScheme>,
     /// One row per operation, in document order; each becomes a tool.
     pub operations: List<Operation>,
+    /// What the operations' tags stand for: the document's top-level `tags` that have a
+    /// description and that an operation here uses, in document order.
+    pub tags: List<Tag>,
+}
+
+/// A tag the document describes (its top-level `tags`): an orchestrator shows the
+/// description beside the toolset it makes from the tag.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Tag {
+    /// The tag, as operations name it.
+    pub name: Text,
+    /// What the operations under it are about, e.g. "Endpoints to manage GitHub Actions".
+    pub description: Text,
 }
 
 /// A base URL, possibly with `{variables}`.

@@ -293,6 +293,45 @@ fn operations_keep_document_order_tags_and_methods() {
 }
 
 #[test]
+fn described_tags_that_operations_use_are_kept_in_document_order() {
+    let long = "word ".repeat(1000);
+    let document = read(&doc(
+        r#"
+  /b:
+    post: {operationId: b_post, tags: [write, pets]}
+    get: {operationId: b_get, tags: [read, long]}
+"#,
+        &format!(
+            r#"tags:
+  - {{name: pets, description: "  Animals for sale.  "}}
+  - {{name: unused, description: No operation has this tag.}}
+  - {{name: read}}
+  - {{name: write, description: ""}}
+  - {{name: pets, description: A second entry for the same tag.}}
+  - {{description: no name}}
+  - 42
+  - {{name: long, description: "{long}"}}
+"#
+        ),
+    ));
+    let tags: Vec<(&str, &str)> = document
+        .api
+        .tags
+        .iter()
+        .map(|t| (t.name.as_ref(), t.description.as_ref()))
+        .collect();
+    assert_eq!(tags.len(), 2, "{tags:?}");
+    assert_eq!(tags[0], ("pets", "Animals for sale."));
+    assert_eq!(tags[1].0, "long");
+    // Capped like an operation's description.
+    let cap = ReadOptions::DEFAULT_MAX_DESCRIPTION_CHARS;
+    assert!(tags[1].1.chars().count() <= cap && tags[1].1.ends_with('…'));
+
+    let without = read(&doc("  /a:\n    get: {operationId: a, tags: [x]}\n", ""));
+    assert!(without.api.tags.is_empty());
+}
+
+#[test]
 fn filters_keep_names_stable() {
     let yaml = doc(
         r#"

@@ -49,7 +49,9 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let notebook = office::open(&office, "staff").await?;
     println!("toolsets:");
     for toolset in office.toolsets() {
-        println!("  {:<14} {}", toolset.id(), toolset.tools().join(", "));
+        let about = toolset.description().unwrap_or_default();
+        println!("  {:<14} {about}", toolset.id());
+        println!("  {:<14} {}", "", toolset.tools().join(", "));
     }
     let prompt = office.get_driver_system_message(None);
     println!(
