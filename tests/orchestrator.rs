@@ -473,3 +473,69 @@ fn listeners_hear_every_change_of_the_tools_and_nothing_else() {
     assert!(orchestrator.remove("crm"));
     assert_eq!(count(), 4);
 }
+
+#[tokio::test]
+async fn a_change_inside_a_nested_orchestrator_reaches_the_top() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let inner = Arc::new(Orchestrator::new("rest", ConflictPolicy::Namespace));
+    inner.register("crm", Arc::new(Crm)).unwrap();
+    let middle = Arc::new(Orchestrator::new("office", ConflictPolicy::Namespace));
+    middle.register("rest", Arc::clone(&inner) as _).unwrap();
+    let top = Orchestrator::new("top", ConflictPolicy::Reject);
+    top.register("office", Arc::clone(&middle) as _).unwrap();
+    let heard = Arc::new(AtomicUsize::new(0));
+    let counter = Arc::clone(&heard);
+    top.on_change(move || {
+        counter.fetch_add(1, Ordering::SeqCst);
+    });
+    assert_eq!(names(&top).len(), 2);
+    let prompt_before = top.get_driver_system_message(None);
+
+    // Two levels down, a driver comes: the top hears of it at once and lists it.
+    inner.register("erp", Arc::new(Erp)).unwrap();
+    assert_eq!(heard.load(Ordering::SeqCst), 1);
+    assert!(
+        names(&top).contains(&"rest__erp__create_invoice".to_owned()),
+        "{:?}",
+        names(&top)
+    );
+    assert_ne!(top.get_driver_system_message(None), prompt_before);
+    let output = r#"{"tool": "rest__erp__create_invoice", "arguments": {"amount": 3}}"#;
+    let reply = top.process_llm_response(LlmResponse::Text(output)).await;
+    assert!(reply.call_executed && !reply.call_failed, "{reply:?}");
+    assert_eq!(
+        reply.executed_calls[0].result,
+        Some(json!({ "invoice": 7, "amount": 3.0 }))
+    );
+
+    // And goes: the top stops listing it, and a call for it is not the top's any more.
+    assert!(inner.remove("erp"));
+    assert_eq!(heard.load(Ordering::SeqCst), 2);
+    assert_eq!(names(&top).len(), 2);
+    let reply = top.process_llm_response(LlmResponse::Text(output)).await;
+    assert!(!reply.call_executed, "{reply:?}");
+}
+
+#[test]
+fn a_nested_change_that_breaks_the_policy_leaves_the_listing_and_refresh_says_why() {
+    let inner = Arc::new(Orchestrator::new("inner", ConflictPolicy::Reject));
+    inner.register("crm", Arc::new(Crm)).unwrap();
+    let top = Orchestrator::new("top", ConflictPolicy::Reject);
+    top.register("inner", Arc::clone(&inner) as _).unwrap();
+    top.register("lookup", Arc::new(Lookup::new("dict", Ok("a word"))))
+        .unwrap();
+    let before = names(&top);
+
+    // The inner orchestrator takes a driver whose `lookup` clashes with the top's other one.
+    let words = Lookup::new("words", Ok("w"));
+    inner.register("words", Arc::new(words)).unwrap();
+    assert_eq!(names(&top), before, "the old listing stays");
+    match top.refresh() {
+        Err(OrchestratorError::Conflict { tool, .. }) => assert_eq!(tool, "lookup"),
+        other => panic!("expected the clash, got {other:?}"),
+    }
+    // Once the clash is gone, the listing follows again.
+    assert!(inner.remove("words"));
+    assert_eq!(names(&top), before);
+    assert!(top.refresh().is_ok());
+}

@@ -3,7 +3,10 @@
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::Duration;
 
-use mcs::{ArgumentError, Binding, DriverMeta, Tool, ToolDriver, ToolError, ToolFuture};
+use mcs::{
+    ArgumentError, Binding, DriverMeta, Tool, ToolDriver, ToolError, ToolFuture, ToolsListener,
+    ToolsWatchers,
+};
 use rmcp::model::{
     CallToolRequestParams, ClientCapabilities, ClientConfig, Implementation, ProtocolVersion,
 };
@@ -157,6 +160,9 @@ struct State {
     tools: RwLock<Arc<[Tool]>>,
     skipped: RwLock<Arc<[SkippedTool]>>,
     changes: watch::Sender<u64>,
+    /// Told after each new listing (see `ToolDriver::watch_tools`): an orchestrator this
+    /// driver is registered in, say.
+    listeners: ToolsWatchers,
 }
 
 impl State {
@@ -221,6 +227,9 @@ impl State {
         let tools: Arc<[Tool]> = tools.into();
         *self.tools.write().unwrap_or_else(|p| p.into_inner()) = Arc::clone(&tools);
         *self.skipped.write().unwrap_or_else(|p| p.into_inner()) = skipped.into();
+        // Watchers first, so that whoever sees the generation move (`tools_changed`) finds
+        // an orchestrator over this driver already marked stale.
+        self.listeners.notify();
         self.changes.send_modify(|generation| *generation += 1);
         Ok(tools)
     }
@@ -328,6 +337,7 @@ impl McpToolDriver {
             tools: RwLock::new(Arc::from(Vec::new())),
             skipped: RwLock::new(Arc::from(Vec::new())),
             changes: watch::Sender::new(0),
+            listeners: ToolsWatchers::default(),
         });
         let config = ClientConfig::new(
             ClientCapabilities::default(),
@@ -474,5 +484,12 @@ impl ToolDriver for McpToolDriver {
 
     fn execute_tool<'a>(&'a self, name: &'a str, arguments: Value) -> ToolFuture<'a> {
         ToolFuture::new(self.call(name, arguments))
+    }
+
+    /// Calls `listener` after each new listing: a [`refresh`](McpToolDriver::refresh), or
+    /// the server's `notifications/tools/list_changed`.
+    fn watch_tools(&self, listener: ToolsListener) -> bool {
+        self.state.listeners.add(listener);
+        true
     }
 }

@@ -32,8 +32,10 @@ pub use http::{HttpServer, MCP_PATH};
 ///   `isError: true` whose text names what was wrong and, for arguments, what the tool takes:
 ///   a model reads it and corrects its call. Only a call for a tool the driver does not have
 ///   is a protocol error (`-32602`, as the MCP specification asks), with the closest name.
-/// - `notifications/tools/list_changed` goes to every connected client when
-///   [`ToolsChanged::notify`] is called (see [`McpServer::tools_changed`]).
+/// - `notifications/tools/list_changed` goes to every connected client when the driver
+///   reports a change of its tools ([`ToolDriver::watch_tools`]: an orchestrator's
+///   registrations, an MCP client's refresh) or [`ToolsChanged::notify`] is called (see
+///   [`McpServer::tools_changed`]).
 ///
 /// The server is cheap to clone (the driver is shared); each connection gets its own
 /// handler. Serve it with [`serve_stdio`](Self::serve_stdio), [`serve`](Self::serve) (any
@@ -147,15 +149,25 @@ impl ToolsChanged {
 impl<D: ToolDriver + 'static> McpServer<D> {
     /// Serves `driver`, introduced to clients by its [`DriverMeta`](mcs::DriverMeta) name and
     /// version.
+    ///
+    /// A driver whose tools change while it serves (an orchestrator, an MCP client, anything
+    /// that answers [`ToolDriver::watch_tools`]) has each change announced to the clients
+    /// with `notifications/tools/list_changed`, with nothing to wire;
+    /// [`tools_changed`](Self::tools_changed) announces others.
     pub fn new(driver: D) -> Self {
         let meta = driver.meta();
         let implementation = Implementation::new(meta.name.clone(), meta.version.clone());
+        let changes = watch::Sender::new(0);
+        let announce = changes.clone();
+        driver.watch_tools(Arc::new(move || {
+            announce.send_modify(|generation| *generation += 1);
+        }));
         McpServer {
             shared: Arc::new(Shared {
                 driver,
                 implementation,
                 instructions: None,
-                changes: watch::Sender::new(0),
+                changes,
                 listing: Mutex::new(None),
             }),
             session: Session::new(),

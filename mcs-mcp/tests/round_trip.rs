@@ -185,31 +185,62 @@ async fn an_orchestrators_new_tools_reach_the_consumer_through_list_changed() {
     orchestrator
         .register("todo", Arc::new(todo::Todo::default()))
         .unwrap();
+    // Every change of the orchestrator's tools is announced, with nothing to wire: the
+    // server watches the driver it serves.
     let server = McpServer::new(Arc::clone(&orchestrator));
-    // Every change of the orchestrator's tools is announced, with nothing else to call.
-    let changed = server.tools_changed();
-    orchestrator.on_change(move || changed.notify());
     let (remote, _serving) = in_process(server).await;
     assert_eq!(remote.list_tools().len(), 3);
     let mut heard = remote.tools_changed();
     heard.mark_unchanged();
 
     orchestrator.register("lengths", Arc::new(Lengths)).unwrap();
+    hears_of_and_calls(heard, &remote, "km_to_miles").await;
+}
+
+/// Waits until `heard` moves, then finds `name` in `driver`'s listing and converts a mile.
+async fn hears_of_and_calls(
+    mut heard: tokio::sync::watch::Receiver<u64>,
+    driver: &dyn ToolDriver,
+    name: &str,
+) {
     tokio::time::timeout(Duration::from_secs(10), heard.changed())
         .await
         .expect("the consumer hears of the change")
         .unwrap();
-    let names: Vec<String> = remote
+    let names: Vec<String> = driver
         .list_tools()
         .iter()
         .map(|t| t.name().to_owned())
         .collect();
-    assert!(names.contains(&"km_to_miles".to_owned()), "{names:?}");
-    let miles = remote
-        .execute_tool("km_to_miles", json!({"km": 1.609344}))
+    assert!(names.iter().any(|n| n == name), "{name} not in {names:?}");
+    let miles = driver
+        .execute_tool(name, json!({"km": 1.609344}))
         .await
         .unwrap();
     assert_eq!(miles, json!(1.0));
+}
+
+#[tokio::test]
+async fn a_change_deep_on_the_server_reaches_an_orchestrator_on_the_client() {
+    // Server: a domain orchestrator over a capability orchestrator; the change comes in the
+    // inner one. Client: the MCP driver registered in an orchestrator of its own.
+    let capability = Arc::new(Orchestrator::new("tools", ConflictPolicy::Reject));
+    capability
+        .register("todo", Arc::new(todo::Todo::default()))
+        .unwrap();
+    let domain = Arc::new(Orchestrator::new("domain", ConflictPolicy::Reject));
+    domain
+        .register("tools", Arc::clone(&capability) as _)
+        .unwrap();
+    let (remote, _serving) = in_process(McpServer::new(Arc::clone(&domain))).await;
+    let mut heard = remote.tools_changed();
+    heard.mark_unchanged();
+    let client = Orchestrator::new("client", ConflictPolicy::Namespace);
+    client.register("remote", Arc::new(remote)).unwrap();
+    assert_eq!(client.list_tools().len(), 3);
+
+    capability.register("lengths", Arc::new(Lengths)).unwrap();
+    hears_of_and_calls(heard, &client, "remote__km_to_miles").await;
 }
 
 #[tokio::test]

@@ -139,6 +139,64 @@ pub trait ToolDriver: Send + Sync {
         let _ = tag;
         None
     }
+
+    /// Asks to be told when [`list_tools`](Self::list_tools) changes while the driver
+    /// serves. A driver whose tools can change — an
+    /// [`Orchestrator`](crate::orchestrator::Orchestrator) that registers or removes drivers,
+    /// an MCP client that follows its server — keeps `listener` (a [`ToolsWatchers`] holds
+    /// them), calls it after each change (on the thread that made it; it must return
+    /// quickly) and returns `true`. The default, a list fixed for the driver's life, drops
+    /// it and returns `false`.
+    ///
+    /// An orchestrator watches every driver it registers, so a change deep in a nest reaches
+    /// the top; an MCP server (`mcs_mcp::McpServer`) watches the driver it serves and
+    /// announces each change to its clients.
+    fn watch_tools(&self, listener: ToolsListener) -> bool {
+        let _ = listener;
+        false
+    }
+}
+
+/// What [`ToolDriver::watch_tools`] calls after a driver's tools changed.
+pub type ToolsListener = Arc<dyn Fn() + Send + Sync>;
+
+/// The listeners a driver whose tools change keeps for [`ToolDriver::watch_tools`]: `add`
+/// there, `notify` after each change.
+#[derive(Default)]
+pub struct ToolsWatchers {
+    listeners: std::sync::Mutex<Vec<ToolsListener>>,
+}
+
+impl ToolsWatchers {
+    /// Keeps `listener` for every later [`notify`](Self::notify).
+    pub fn add(&self, listener: ToolsListener) {
+        self.listeners
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(listener);
+    }
+
+    /// Calls every listener, in the order added, on this thread. The list is copied out
+    /// first, so a listener may add another without a deadlock.
+    pub fn notify(&self) {
+        let listeners = self
+            .listeners
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone();
+        for listener in listeners {
+            listener();
+        }
+    }
+}
+
+impl std::fmt::Debug for ToolsWatchers {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let count = self.listeners.lock().map_or(0, |l| l.len());
+        f.debug_struct("ToolsWatchers")
+            .field("listeners", &count)
+            .finish()
+    }
 }
 
 /// A model's output as handed to [`Driver::process_llm_response`].
@@ -218,6 +276,10 @@ macro_rules! forward_through_pointer {
 
             fn tag_description(&self, tag: &str) -> Option<String> {
                 (**self).tag_description(tag)
+            }
+
+            fn watch_tools(&self, listener: ToolsListener) -> bool {
+                (**self).watch_tools(listener)
             }
         }
 

@@ -28,7 +28,9 @@ pub mod tls;
 mod types;
 pub mod validate;
 
-pub use driver::{BoxFuture, Driver, LlmResponse, ToolDriver, ToolFuture};
+pub use driver::{
+    BoxFuture, Driver, LlmResponse, ToolDriver, ToolFuture, ToolsListener, ToolsWatchers,
+};
 pub use error::{ArgumentError, ArgumentErrorKind, BoxError, ToolError};
 pub use types::{
     Binding, DriverMeta, DriverResponse, MissingToolText, Tool, ToolCallRecord, ToolParameter,

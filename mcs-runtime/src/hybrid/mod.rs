@@ -98,6 +98,10 @@ impl<D: ToolDriver> ToolDriver for Hybrid<D> {
     fn tag_description(&self, tag: &str) -> Option<String> {
         self.inner.tag_description(tag)
     }
+
+    fn watch_tools(&self, listener: crate::driver::ToolsListener) -> bool {
+        self.inner.watch_tools(listener)
+    }
 }
 
 impl<D: ToolDriver> Driver for Hybrid<D> {

@@ -17,7 +17,12 @@
 //! Drivers are added and removed while it serves, through `&self`. Each change builds a new
 //! routing table (the listing, the name index and the rendered prompts) and swaps it in
 //! whole; calls read the current table without taking a lock, and a call in flight keeps
-//! the table it started with.
+//! the table it started with. A registered driver whose own tools change — an orchestrator
+//! nested in this one, an MCP client following its server — says so through
+//! [`ToolDriver::watch_tools`]: the table is built again before it is next read, and the
+//! change is passed on to [`Orchestrator::on_change`] listeners and to whatever nests this
+//! orchestrator, so a change three levels down reaches the top (and an MCP server's
+//! clients).
 //!
 //! The only state an orchestrator adds beyond its drivers is the registration itself (with
 //! any toolset splits a model proposed) and, under [`ConflictPolicy::ActiveTarget`], which
@@ -70,12 +75,15 @@ mod routing;
 mod search;
 mod toolsets;
 
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, Weak};
 
 use arc_swap::ArcSwap;
 use serde_json::{Value, json};
 
-use crate::driver::{BoxFuture, Driver, LlmResponse, ToolDriver, ToolFuture};
+use crate::driver::{
+    BoxFuture, Driver, LlmResponse, ToolDriver, ToolFuture, ToolsListener, ToolsWatchers,
+};
 use crate::error::ToolError;
 use crate::hybrid::{self, HybridOptions};
 use crate::llm::LlmClient;
@@ -131,12 +139,37 @@ pub struct Orchestrator {
     table: ArcSwap<Table>,
     /// Serialises changes; calls never take it.
     changes: Mutex<()>,
-    /// Told after every change of the tools (see [`Orchestrator::on_change`]).
-    listeners: Mutex<Vec<Arc<Listener>>>,
+    /// Who is told of changes, and whether a registered driver's tools changed since the
+    /// table was built; shared with the listeners it gives those drivers.
+    watch: Arc<Watch>,
 }
 
-/// A function told that an orchestrator's tools changed.
-type Listener = dyn Fn() + Send + Sync;
+/// The orchestrator's side of change notification.
+struct Watch {
+    /// Set by a registered driver's listener: the table lists what the drivers listed
+    /// before, and is built again before it is next read.
+    stale: AtomicBool,
+    /// Told after every change of the tools (see [`Orchestrator::on_change`]).
+    listeners: ToolsWatchers,
+}
+
+impl Watch {
+    /// What a registered driver is given to call when its tools change: marks the table
+    /// stale and passes the news on (the table is rebuilt when next read). Only the first
+    /// change after a build is passed on — whoever hears it reads the table, which then holds
+    /// every change since — so orchestrators nested in a cycle do not call each other
+    /// forever. Holds the orchestrator weakly: a driver that outlives it calls nothing.
+    fn listener_for_driver(self: &Arc<Self>) -> ToolsListener {
+        let watch: Weak<Watch> = Arc::downgrade(self);
+        Arc::new(move || {
+            if let Some(watch) = watch.upgrade()
+                && !watch.stale.swap(true, Ordering::AcqRel)
+            {
+                watch.listeners.notify();
+            }
+        })
+    }
+}
 
 impl std::fmt::Debug for Orchestrator {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -168,7 +201,10 @@ impl Orchestrator {
             max_toolset: DEFAULT_MAX_TOOLSET,
             table: ArcSwap::from_pointee(Table::empty()),
             changes: Mutex::new(()),
-            listeners: Mutex::new(Vec::new()),
+            watch: Arc::new(Watch {
+                stale: AtomicBool::new(false),
+                listeners: ToolsWatchers::default(),
+            }),
         }
     }
 
@@ -196,16 +232,39 @@ impl Orchestrator {
     }
 
     /// Calls `listener` after every change of what the orchestrator lists: a driver
-    /// registered or removed, the active target switched, toolsets split. An MCP server
-    /// sends `notifications/tools/list_changed` from here (`mcs_mcp`:
-    /// `orchestrator.on_change(move || changed.notify())`); a client re-sends its tools.
-    /// Listeners run on the thread that made the change, after the new table is in place,
-    /// and should return quickly.
+    /// registered or removed, the active target switched, toolsets split, or the tools of a
+    /// registered driver changed (a nested orchestrator's registration, an MCP server's
+    /// list-changed). A client re-sends its tools from here; an MCP server
+    /// (`mcs_mcp::McpServer`) hears of it without this, through
+    /// [`ToolDriver::watch_tools`]. Listeners run on the thread that made the change and
+    /// should return quickly; for a change of its own the new table is in place, for a
+    /// driver's it is rebuilt when next read.
     pub fn on_change(&self, listener: impl Fn() + Send + Sync + 'static) {
-        self.listeners
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .push(Arc::new(listener));
+        self.watch.listeners.add(Arc::new(listener));
+    }
+
+    /// Builds the listing again from what the registered drivers list now. Done by itself
+    /// before the next read after a driver reported a change (see
+    /// [`ToolDriver::watch_tools`]), so there is rarely a reason to call it; it is how to
+    /// learn why such a change was not taken up: if the drivers' new tools break the policy
+    /// (a clash under [`ConflictPolicy::Reject`], a reserved name in discovery mode), the
+    /// listing stays as it was and this returns the error.
+    pub fn refresh(&self) -> Result<(), OrchestratorError> {
+        self.apply(|_, _| Ok(()), false)
+    }
+
+    /// The current table, built again first if a registered driver's tools changed.
+    fn table(&self) -> arc_swap::Guard<Arc<Table>> {
+        if self.watch.stale.load(Ordering::Acquire) {
+            // A failure keeps the old table; `refresh` reports it.
+            let _ = self.refresh();
+        }
+        self.table.load()
+    }
+
+    /// [`table`](Self::table), as an `Arc` to hold across an `.await`.
+    fn table_full(&self) -> Arc<Table> {
+        arc_swap::Guard::into_inner(self.table())
     }
 
     /// The conflict policy.
@@ -264,7 +323,11 @@ impl Orchestrator {
                 splits: Arc::new(Splits::new()),
             });
             Ok(())
-        })
+        })?;
+        // Told when the driver's own tools change (a nested orchestrator, an MCP client).
+        // A removed driver may still call it; that costs one needless rebuild.
+        driver.watch_tools(self.watch.listener_for_driver());
+        Ok(())
     }
 
     /// Removes the driver registered as `label`; `false` if there was none. Calls already
@@ -302,15 +365,14 @@ impl Orchestrator {
     /// The active target (under [`ConflictPolicy::ActiveTarget`]).
     pub fn active(&self) -> Option<String> {
         match self.policy {
-            ConflictPolicy::ActiveTarget { .. } => self.table.load().active.clone(),
+            ConflictPolicy::ActiveTarget { .. } => self.table().active.clone(),
             _ => None,
         }
     }
 
     /// The labels, in the order calls try them.
     pub fn labels(&self) -> Vec<String> {
-        self.table
-            .load()
+        self.table()
             .members
             .iter()
             .map(|m| m.label.clone())
@@ -319,19 +381,19 @@ impl Orchestrator {
 
     /// The driver registered as `label`.
     pub fn driver(&self, label: &str) -> Option<Arc<dyn ToolDriver>> {
-        let table = self.table.load();
+        let table = self.table();
         let member = table.members.iter().find(|m| m.label == label)?;
         Some(Arc::clone(&member.driver))
     }
 
     /// The toolsets, driver by driver in the order calls try them.
     pub fn toolsets(&self) -> Vec<Toolset> {
-        self.table.load().catalog.toolsets.clone()
+        self.table().catalog.toolsets.clone()
     }
 
     /// The toolset with this id.
     pub fn toolset(&self, id: &str) -> Option<Toolset> {
-        let table = self.table.load();
+        let table = self.table();
         table
             .catalog
             .toolsets
@@ -343,7 +405,7 @@ impl Orchestrator {
     /// The tools the prompt lists: every tool, or in discovery mode the discovery tools.
     /// Clients that send tools natively (OpenAI `tools`, Anthropic `tools`) send these.
     pub fn prompt_tools(&self) -> Arc<[Tool]> {
-        let table = self.table.load();
+        let table = self.table();
         Arc::clone(table.prompt_tools.as_ref().unwrap_or(&table.tools))
     }
 
@@ -356,7 +418,7 @@ impl Orchestrator {
     /// sends tools natively (OpenAI or Anthropic `tools`) sends these with each request, so
     /// the model can call what it found. Outside discovery mode, every tool.
     pub fn discovered_tools(&self, history: &[Value]) -> Vec<Tool> {
-        let table = self.table.load_full();
+        let table = self.table_full();
         let Some(prompt) = &table.prompt_tools else {
             return table.tools.to_vec();
         };
@@ -394,7 +456,7 @@ impl Orchestrator {
     /// a toolset of the driver; a set whose tools changed is whole again, and can be split
     /// again.
     pub async fn split_toolsets(&self, model: &dyn LlmClient) -> Vec<SplitOutcome> {
-        let table = self.table.load_full();
+        let table = self.table_full();
         let mut outcomes = Vec::new();
         let mut accepted: Vec<(String, Vec<toolsets::Group>)> = Vec::new();
         for set in table.catalog.toolsets.iter() {
@@ -435,7 +497,7 @@ impl Orchestrator {
             })
         };
         // The ids the groups got (made unique among all toolsets).
-        let now = self.table.load();
+        let now = self.table();
         outcomes
             .into_iter()
             .map(|(toolset, result)| {
@@ -464,7 +526,19 @@ impl Orchestrator {
         &self,
         edit: impl FnOnce(&mut Vec<Member>, &mut Option<String>) -> Result<(), OrchestratorError>,
     ) -> Result<(), OrchestratorError> {
+        self.apply(edit, true)
+    }
+
+    /// [`change`](Self::change), telling the listeners only when `notify`.
+    fn apply(
+        &self,
+        edit: impl FnOnce(&mut Vec<Member>, &mut Option<String>) -> Result<(), OrchestratorError>,
+        notify: bool,
+    ) -> Result<(), OrchestratorError> {
         let _serialised = self.changes.lock().unwrap_or_else(|e| e.into_inner());
+        // What the drivers list is read again below: a change reported from here on is
+        // either in this build or marks the table stale again.
+        self.watch.stale.store(false, Ordering::Release);
         let current = self.table.load_full();
         let mut members = current.members.clone();
         let mut active = current.active.clone();
@@ -480,20 +554,14 @@ impl Orchestrator {
         }
         self.table.store(Arc::new(table));
         drop(_serialised);
-        // Copied out, so that a listener may register another without a deadlock.
-        let listeners = self
-            .listeners
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .clone();
-        for listener in listeners {
-            listener();
+        if notify {
+            self.watch.listeners.notify();
         }
         Ok(())
     }
 
     async fn execute(&self, name: &str, arguments: Value) -> Result<Value, ToolError> {
-        let table = self.table.load_full();
+        let table = self.table_full();
         if name == SWITCH_TOOL
             && matches!(
                 self.policy,
@@ -547,7 +615,7 @@ impl Orchestrator {
             .unwrap_or_default();
         self.set_active(target)
             .map_err(|error| ToolError::execution(SWITCH_TOOL, error.to_string()))?;
-        let table = self.table.load();
+        let table = self.table();
         let tools: Vec<&str> = table
             .tools
             .iter()
@@ -625,7 +693,7 @@ impl ToolDriver for Orchestrator {
     }
 
     fn list_tools(&self) -> Arc<[Tool]> {
-        Arc::clone(&self.table.load().tools)
+        Arc::clone(&self.table().tools)
     }
 
     fn execute_tool<'a>(&'a self, name: &'a str, arguments: Value) -> ToolFuture<'a> {
@@ -633,12 +701,12 @@ impl ToolDriver for Orchestrator {
     }
 
     fn tool_position(&self, name: &str) -> Option<usize> {
-        self.table.load().positions.get(name).copied()
+        self.table().positions.get(name).copied()
     }
 
     /// The tags the owning driver gives the tool.
     fn tool_tags(&self, name: &str) -> Vec<String> {
-        let table = self.table.load();
+        let table = self.table();
         let Some((index, original)) = table.routes.get(name).and_then(|route| route.first()) else {
             return Vec::new();
         };
@@ -649,9 +717,15 @@ impl ToolDriver for Orchestrator {
             .unwrap_or_default()
     }
 
+    /// Calls `listener` after every change, as [`on_change`](Orchestrator::on_change) does.
+    fn watch_tools(&self, listener: ToolsListener) -> bool {
+        self.on_change(move || listener());
+        true
+    }
+
     /// The description the first registered driver that knows the tag gives it.
     fn tag_description(&self, tag: &str) -> Option<String> {
-        let table = self.table.load();
+        let table = self.table();
         table
             .members
             .iter()
@@ -670,7 +744,7 @@ impl Driver for Orchestrator {
 
     /// Rendered once per model and registration change, then handed out again.
     fn get_driver_system_message(&self, model: Option<&str>) -> String {
-        let table = self.table.load_full();
+        let table = self.table_full();
         let mut cache = table.prompts.lock().unwrap_or_else(|e| e.into_inner());
         if let Some((_, prompt)) = cache.iter().find(|(m, _)| m.as_deref() == model) {
             return prompt.clone();
