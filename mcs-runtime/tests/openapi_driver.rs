@@ -224,3 +224,40 @@ paths:
         .unwrap_or_else(|error| panic!("{error}"));
     assert_eq!(loaded["description"], json!(described), "{loaded}");
 }
+
+#[tokio::test]
+async fn a_renamed_argument_is_sent_under_its_name_in_the_document() {
+    let text = r#"
+openapi: 3.0.3
+info: { title: Things, version: "1" }
+paths:
+  /things:
+    get:
+      operationId: listThings
+      parameters:
+        - { name: "filter[name]", in: query, schema: { type: string } }
+        - { name: "$top", in: query, schema: { type: integer } }
+"#;
+    let server = MockServer::start().await;
+    Mock::given(method("GET"))
+        .and(path("/things"))
+        .and(query_param("filter[name]", "rex"))
+        .and(query_param("$top", "2"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!(["rex"])))
+        .mount(&server)
+        .await;
+    let driver = OpenApiDriver::from_document_text(text, "things.yaml", &ReadOptions::default())
+        .unwrap_or_else(|error| panic!("the document reads: {error}"))
+        .with_base_url(server.uri());
+    let keys: Vec<String> = driver.list_tools()[0]
+        .parameters()
+        .iter()
+        .map(|p| p.name.clone())
+        .collect();
+    assert_eq!(keys, ["filter_name", "top"]);
+    let found = driver
+        .execute_tool("listThings", json!({"filter_name": "rex", "top": 2}))
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    assert_eq!(found, json!(["rex"]));
+}

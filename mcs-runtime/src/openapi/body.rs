@@ -4,6 +4,7 @@ use serde_json::{Map, Value, json};
 
 use super::error::OpenApiError;
 use super::keywords::{FILE_DESCRIPTION, file_schema};
+use super::names::is_argument_key;
 use super::params::{ParamIn, ParamSpec, describe, schema as param_schema};
 use super::reader::Reader;
 use super::schema::SchemaBuilder;
@@ -278,8 +279,13 @@ pub(crate) fn finish(
         None
     };
     let (argument, args) = match view {
+        // Spread only when every property can be an argument as it is: a name another
+        // argument has, or one a provider refuses as a key (`$schema`, `@odata.type`), keeps
+        // the body whole, where its keys are nested and free.
         Some((properties, required))
-            if properties.iter().all(|(name, _)| !taken.contains(name)) =>
+            if properties
+                .iter()
+                .all(|(name, _)| !taken.contains(name) && is_argument_key(name)) =>
         {
             let mut args = Vec::new();
             let mut names = Vec::new();

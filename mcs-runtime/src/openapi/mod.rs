@@ -30,8 +30,14 @@
 //!   description starts with `Deprecated. `;
 //! - a `{placeholder}` in the path that no parameter declares still gets a required string
 //!   argument; a declared path parameter the template does not name is left out;
-//! - two parameters with the same name in different locations: the first (path, query,
-//!   header, cookie) keeps it, later ones become `{location}_{name}`;
+//! - an argument's key is one every provider takes, `^[a-zA-Z0-9_.-]{1,64}$` (Anthropic's
+//!   rule for property keys; a single key outside it makes the Messages API refuse the whole
+//!   request): a parameter named otherwise becomes a sanitised key (`filter[name]` →
+//!   `filter_name`, `$top` → `top`) whose description says what is sent, and an object body
+//!   with such a property (`$schema`, `@odata.type`) stays one `body` argument, where
+//!   nested keys are free;
+//! - two parameters with the same key in different locations: the first (path, query,
+//!   header, cookie) keeps it, later ones become `{location}_{key}`;
 //! - a body spread into arguments keeps its object's `required` properties even when the
 //!   request body itself is not marked required (documents rarely mark it);
 //! - multipart properties that are files (binary strings, content with a media type or an

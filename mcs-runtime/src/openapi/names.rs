@@ -11,13 +11,37 @@ pub(crate) const MAX_NAME: usize = 64;
 /// given a hash of the whole so that two long names sharing a prefix stay apart.
 /// `None` when nothing usable is left.
 pub(crate) fn sanitize_name(raw: &str) -> Option<String> {
+    sanitize(raw, |ch| {
+        ch.is_ascii_alphanumeric() || ch == '-' || ch == '_'
+    })
+}
+
+/// Whether providers take `key` as an argument: Anthropic's rule for the property keys of a
+/// tool's `input_schema`, `^[a-zA-Z0-9_.-]{1,64}$`, the strictest (one key outside it makes
+/// the Messages API refuse the whole request).
+pub(crate) fn is_argument_key(key: &str) -> bool {
+    (1..=MAX_NAME).contains(&key.len()) && key.chars().all(argument_char)
+}
+
+fn argument_char(ch: char) -> bool {
+    ch.is_ascii_alphanumeric() || matches!(ch, '_' | '.' | '-')
+}
+
+/// `raw` as an argument key: itself when [`is_argument_key`], else sanitised as tool names
+/// are (with `.` kept): `filter[name]` → `filter_name`, `$top` → `top`; `arg` when nothing
+/// is left.
+pub(crate) fn argument_key(raw: &str) -> String {
+    if is_argument_key(raw) {
+        return raw.to_owned();
+    }
+    sanitize(raw, argument_char).unwrap_or_else(|| "arg".to_owned())
+}
+
+/// [`sanitize_name`] with `keep` saying which characters stay.
+fn sanitize(raw: &str, keep: fn(char) -> bool) -> Option<String> {
     let mut out = String::with_capacity(raw.len().min(256));
     for ch in raw.chars() {
-        let ch = if ch.is_ascii_alphanumeric() || ch == '-' || ch == '_' {
-            ch
-        } else {
-            '_'
-        };
+        let ch = if keep(ch) { ch } else { '_' };
         if ch == '_' && out.ends_with('_') {
             continue;
         }
@@ -179,6 +203,30 @@ mod tests {
         assert_eq!(driver_name("xkcd"), "Xkcd");
         assert_eq!(driver_name("1Password connect"), "Api1PasswordConnect");
         assert_eq!(driver_name("  ¿¡ "), "Api");
+    }
+
+    #[test]
+    fn argument_keys_fit_the_strictest_provider() {
+        assert_eq!(argument_key("petId"), "petId");
+        assert_eq!(argument_key("_private.key-1"), "_private.key-1");
+        assert_eq!(argument_key("filter[name]"), "filter_name");
+        assert_eq!(argument_key("page[size]"), "page_size");
+        assert_eq!(argument_key("$top"), "top");
+        assert_eq!(argument_key("@odata.type"), "odata.type");
+        assert_eq!(argument_key("Account Number"), "Account_Number");
+        assert_eq!(argument_key("日本"), "arg");
+        assert_eq!(argument_key(""), "arg");
+        let long = argument_key(&"x".repeat(65));
+        assert_eq!(long.len(), MAX_NAME);
+        for key in [
+            "filter[name]",
+            "$top",
+            "@odata.type",
+            &"y".repeat(200),
+            "a b",
+        ] {
+            assert!(is_argument_key(&argument_key(key)), "{key}");
+        }
     }
 
     #[test]

@@ -5,7 +5,7 @@ use serde_json::{Map, Value, json};
 
 use super::body::{self, BodyArg};
 use super::error::OpenApiError;
-use super::names::cap_text;
+use super::names::{MAX_NAME, argument_key, cap_text};
 use super::params::{self, ParamIn};
 use super::reader::Reader;
 use super::schema::SchemaBuilder;
@@ -237,33 +237,63 @@ fn implicit_path_parameter(name: &str) -> Parameter {
     }
 }
 
-/// Gives every parameter its argument name: the first holder of a name (in path, query,
-/// header, cookie order) keeps it; a later one in another location becomes
-/// `{location}_{name}`, made unique with `_2`, `_3`, ... if needed.
+/// Gives every parameter its argument name: its name, made a key every provider takes
+/// (`filter[name]` → `filter_name`, see [`argument_key`]; the argument's description then
+/// says what is sent); the first holder of a key (in path, query, header, cookie order)
+/// keeps it, a later one becomes `{location}_{key}`, made unique with `_2`, `_3`, ...
 fn name_arguments(wire: &mut [(Parameter, Value)]) {
     let mut taken: Vec<String> = Vec::new();
     let mut clashing = Vec::new();
-    for (i, (row, _)) in wire.iter().enumerate() {
-        let name = row.name.to_string();
-        if taken.contains(&name) {
+    for (i, (row, schema)) in wire.iter_mut().enumerate() {
+        let key = argument_key(&row.name);
+        if key != row.name.as_ref() {
+            let note = format!(
+                "Sent as the {} parameter `{}`.",
+                row.location.as_str(),
+                row.name
+            );
+            append_description(schema, &note);
+        }
+        if taken.contains(&key) {
             clashing.push(i);
         } else {
-            taken.push(name);
+            taken.push(key.clone());
         }
+        row.argument = key.into();
     }
     for i in clashing {
         let Some((row, _)) = wire.get_mut(i) else {
             continue;
         };
-        let base = format!("{}_{}", row.location.as_str(), row.name);
-        let mut candidate = base.clone();
-        let mut counter = 2;
+        let base = format!("{}_{}", row.location.as_str(), row.argument);
+        let mut counter = 1;
+        let mut candidate = fit(&base, "");
         while taken.contains(&candidate) {
-            candidate = format!("{base}_{counter}");
             counter += 1;
+            candidate = fit(&base, &format!("_{counter}"));
         }
         taken.push(candidate.clone());
         row.argument = candidate.into();
+    }
+}
+
+/// `base` cut so that it and `suffix` fit a key (all ASCII: the cut is on a boundary).
+fn fit(base: &str, suffix: &str) -> String {
+    let room = MAX_NAME.saturating_sub(suffix.len()).min(base.len());
+    format!("{}{suffix}", base.get(..room).unwrap_or(base))
+}
+
+/// `note` after the schema's own description.
+fn append_description(schema: &mut Value, note: &str) {
+    if let Value::Bool(true) = schema {
+        *schema = json!({});
+    }
+    if let Value::Object(map) = schema {
+        let text = match map.get("description").and_then(Value::as_str) {
+            Some(own) => format!("{own}\n{note}"),
+            None => note.to_owned(),
+        };
+        map.insert("description".into(), Value::String(text));
     }
 }
 

@@ -332,6 +332,73 @@ fn described_tags_that_operations_use_are_kept_in_document_order() {
 }
 
 #[test]
+fn argument_keys_are_ones_every_provider_takes_and_say_what_is_sent() {
+    let long = "n".repeat(70);
+    let document = read(&doc(
+        &format!(
+            r#"
+  /things:
+    post:
+      operationId: things
+      parameters:
+        - {{name: "filter[name]", in: query, schema: {{type: string}}}}
+        - {{name: top, in: query, schema: {{type: integer}}}}
+        - {{name: "$top", in: query, schema: {{type: integer}}}}
+        - {{name: X-Request.ID, in: header, schema: {{type: string}}}}
+        - {{name: "{long}", in: query, schema: {{type: string}}}}
+        - {{name: "{long}", in: header, schema: {{type: string}}}}
+      requestBody:
+        content:
+          application/json:
+            schema:
+              type: object
+              properties:
+                $schema: {{type: string}}
+                name: {{type: string}}
+  /plain:
+    post:
+      operationId: plain
+      requestBody:
+        content:
+          application/json:
+            schema: {{type: object, properties: {{name: {{type: string}}}}}}
+"#
+        ),
+        "",
+    ));
+    let things = op(&document, "things");
+    let keys: Vec<(&str, &str)> = things
+        .parameters
+        .iter()
+        .map(|p| (p.argument.as_ref(), p.name.as_ref()))
+        .collect();
+    assert_eq!(keys[0], ("filter_name", "filter[name]"));
+    assert_eq!(keys[1], ("top", "top"));
+    // `$top` would be `top`, which the first `top` holds.
+    assert_eq!(keys[2], ("query_top", "$top"));
+    // Query parameters come before headers.
+    assert_eq!(keys[3].0.len(), 64);
+    assert_eq!(keys[4], ("X-Request.ID", "X-Request.ID"));
+    assert!(
+        keys[5].0.starts_with("header_") && keys[5].0.len() == 64,
+        "{keys:?}"
+    );
+    assert_ne!(keys[3].0, keys[5].0);
+    let things = schema(things);
+    let description = things["properties"]["filter_name"]["description"].as_str();
+    assert_eq!(
+        description,
+        Some("Sent as the query parameter `filter[name]`.")
+    );
+    assert!(things["properties"]["top"].get("description").is_none());
+    // A body with a key no provider takes stays whole: `$schema` is nested in `body`.
+    assert!(things["properties"]["body"]["properties"]["$schema"].is_object());
+    assert!(things["properties"].get("name").is_none());
+    // Otherwise its properties are arguments.
+    assert!(schema(op(&document, "plain"))["properties"]["name"].is_object());
+}
+
+#[test]
 fn filters_keep_names_stable() {
     let yaml = doc(
         r#"

@@ -70,6 +70,18 @@ fn real_documents_read_strictly() {
             let defs = schema.get("$defs").and_then(Value::as_object);
             check_schema(&format!("{file} {}", op.name), &schema, defs);
             let properties = schema["properties"].as_object().expect("properties");
+            // Every argument is a key Anthropic takes (`^[a-zA-Z0-9_.-]{1,64}$`): one that is
+            // not makes the Messages API refuse the whole request.
+            for key in properties.keys() {
+                assert!(
+                    (1..=64).contains(&key.len())
+                        && key
+                            .bytes()
+                            .all(|b| b.is_ascii_alphanumeric() || b"_.-".contains(&b)),
+                    "{file} {}: argument key {key:?}",
+                    op.name
+                );
+            }
             for parameter in op.parameters.iter() {
                 assert!(
                     properties.contains_key(parameter.argument.as_ref()),
