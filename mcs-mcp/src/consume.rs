@@ -1,5 +1,6 @@
 //! Any MCP server as a [`ToolDriver`].
 
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::Duration;
 
@@ -159,6 +160,9 @@ struct State {
     list_timeout: Duration,
     tools: RwLock<Arc<[Tool]>>,
     skipped: RwLock<Arc<[SkippedTool]>>,
+    /// Per tool, the arguments listed under other keys than the server's (see
+    /// `convert::mcs_tool_renamed`); calls map them back.
+    renamed: RwLock<Arc<HashMap<String, Vec<convert::Renamed>>>>,
     changes: watch::Sender<u64>,
     /// Told after each new listing (see `ToolDriver::watch_tools`): an orchestrator this
     /// driver is registered in, say.
@@ -208,6 +212,7 @@ impl State {
         };
         let mut tools = Vec::with_capacity(listed.len());
         let mut skipped = Vec::new();
+        let mut renamed = HashMap::new();
         for tool in &listed {
             if tools.iter().any(|t: &Tool| t.name() == tool.name.as_ref()) {
                 skipped.push(SkippedTool {
@@ -216,8 +221,13 @@ impl State {
                 });
                 continue;
             }
-            match convert::mcs_tool(tool) {
-                Ok(tool) => tools.push(tool),
+            match convert::mcs_tool_renamed(tool) {
+                Ok((tool, keys)) => {
+                    if !keys.is_empty() {
+                        renamed.insert(tool.name().to_owned(), keys);
+                    }
+                    tools.push(tool);
+                }
                 Err(reason) => skipped.push(SkippedTool {
                     name: tool.name.to_string(),
                     reason,
@@ -227,6 +237,7 @@ impl State {
         let tools: Arc<[Tool]> = tools.into();
         *self.tools.write().unwrap_or_else(|p| p.into_inner()) = Arc::clone(&tools);
         *self.skipped.write().unwrap_or_else(|p| p.into_inner()) = skipped.into();
+        *self.renamed.write().unwrap_or_else(|p| p.into_inner()) = Arc::new(renamed);
         // Watchers first, so that whoever sees the generation move (`tools_changed`) finds
         // an orchestrator over this driver already marked stale.
         self.listeners.notify();
@@ -336,6 +347,7 @@ impl McpToolDriver {
             list_timeout: options.list_timeout,
             tools: RwLock::new(Arc::from(Vec::new())),
             skipped: RwLock::new(Arc::from(Vec::new())),
+            renamed: RwLock::new(Arc::default()),
             changes: watch::Sender::new(0),
             listeners: ToolsWatchers::default(),
         });
@@ -422,7 +434,14 @@ impl McpToolDriver {
         }
         let mut request = CallToolRequestParams::new(name.to_owned());
         match arguments {
-            Value::Object(arguments) => request = request.with_arguments(arguments),
+            Value::Object(mut arguments) => {
+                let renamed =
+                    Arc::clone(&self.state.renamed.read().unwrap_or_else(|p| p.into_inner()));
+                if let Some(renamed) = renamed.get(name) {
+                    convert::server_keys(&mut arguments, renamed);
+                }
+                request = request.with_arguments(arguments);
+            }
             Value::Null => {}
             other => {
                 return Err(ToolError::invalid_argument(

@@ -303,7 +303,23 @@ fn describe_block(block: &Value) -> String {
 /// express), `properties` that is not an object of schemas, `required` that is not a list of
 /// names. Root keywords that only restrict (`additionalProperties`, `$schema`, a title) are
 /// dropped: mcs rejects unknown arguments already.
+#[cfg(test)]
 pub(crate) fn mcs_tool(tool: &rmcp::model::Tool) -> Result<Tool, String> {
+    mcs_tool_renamed(tool).map(|(tool, _)| tool)
+}
+
+/// A server's argument key, and the key mcs lists it under.
+pub(crate) struct Renamed {
+    pub listed: String,
+    pub server: String,
+}
+
+/// [`mcs_tool`], with its arguments under keys every provider takes: an MCP server may name
+/// a property `filter[name]` or `$top`, and one such key in a tool's schema makes
+/// Anthropic's Messages API refuse the whole request. Such a property is listed under
+/// [`mcs::export::argument_key`] of its name (made unique in the tool), its description says
+/// so, and the renames are returned for calls to map back.
+pub(crate) fn mcs_tool_renamed(tool: &rmcp::model::Tool) -> Result<(Tool, Vec<Renamed>), String> {
     let name = tool.name.as_ref();
     if name.trim().is_empty() {
         return Err("a tool has an empty name".to_owned());
@@ -317,9 +333,55 @@ pub(crate) fn mcs_tool(tool: &rmcp::model::Tool) -> Result<Tool, String> {
         Ok(tool) => tool,
         Err(_) => Tool::with_only_title(name, name),
     };
-    let parameters =
+    let mut parameters =
         parameters(&tool.input_schema).map_err(|why| format!("tool `{name}`: {why}"))?;
-    Ok(mcs_tool.with_parameters(parameters))
+    let renamed = portable_keys(&mut parameters);
+    Ok((mcs_tool.with_parameters(parameters), renamed))
+}
+
+/// Renames the parameters whose names are not [portable keys](mcs::export::is_argument_key).
+fn portable_keys(parameters: &mut [ToolParameter]) -> Vec<Renamed> {
+    let mut taken: Vec<String> = parameters
+        .iter()
+        .filter(|p| mcs::export::is_argument_key(&p.name))
+        .map(|p| p.name.clone())
+        .collect();
+    let mut renamed = Vec::new();
+    for parameter in parameters.iter_mut() {
+        if mcs::export::is_argument_key(&parameter.name) {
+            continue;
+        }
+        let base = mcs::export::argument_key(&parameter.name);
+        let mut key = base.clone();
+        let mut counter = 1;
+        while taken.contains(&key) {
+            counter += 1;
+            let suffix = format!("_{counter}");
+            let room = 64usize.saturating_sub(suffix.len()).min(base.len());
+            key = format!("{}{suffix}", base.get(..room).unwrap_or(&base));
+        }
+        taken.push(key.clone());
+        let note = format!("Sent to the server as `{}`.", parameter.name);
+        if parameter.description.is_empty() {
+            parameter.description = note;
+        } else {
+            parameter.description = format!("{}\n{note}", parameter.description);
+        }
+        renamed.push(Renamed {
+            listed: key.clone(),
+            server: std::mem::replace(&mut parameter.name, key),
+        });
+    }
+    renamed
+}
+
+/// `arguments` with the keys `renamed` lists put back as the server named them.
+pub(crate) fn server_keys(arguments: &mut Map<String, Value>, renamed: &[Renamed]) {
+    for rename in renamed {
+        if let Some(value) = arguments.remove(&rename.listed) {
+            arguments.insert(rename.server.clone(), value);
+        }
+    }
 }
 
 fn parameters(schema: &JsonObject) -> Result<Vec<ToolParameter>, String> {
@@ -506,6 +568,52 @@ mod tests {
             panic!("test schemas are objects")
         };
         rmcp::model::Tool::new("t", "a tool", Arc::new(schema))
+    }
+
+    #[test]
+    fn keys_a_provider_refuses_are_listed_renamed_and_mapped_back() {
+        let tool = mcp(json!({
+            "type": "object",
+            "properties": {
+                "filter[name]": {"type": "string", "description": "Filters by name."},
+                "$top": {"type": "integer"},
+                "top": {"type": "integer"},
+                "ok.key-1": {"type": "string"}
+            },
+            "required": ["$top"]
+        }));
+        let (tool, renamed) = mcs_tool_renamed(&tool).unwrap();
+        let names: Vec<(&str, bool)> = tool
+            .parameters()
+            .iter()
+            .map(|p| (p.name.as_str(), p.required))
+            .collect();
+        assert_eq!(
+            names,
+            [
+                ("filter_name", false),
+                ("top_2", true),
+                ("top", false),
+                ("ok.key-1", false)
+            ]
+        );
+        assert_eq!(
+            tool.parameters()[0].description,
+            "Filters by name.\nSent to the server as `filter[name]`."
+        );
+        for key in tool.input_schema()["properties"]
+            .as_object()
+            .unwrap()
+            .keys()
+        {
+            assert!(mcs::export::is_argument_key(key), "{key}");
+        }
+        let mut arguments = json!({"filter_name": "rex", "top_2": 2, "top": 1, "ok.key-1": "k"});
+        server_keys(arguments.as_object_mut().unwrap(), &renamed);
+        assert_eq!(
+            arguments,
+            json!({"filter[name]": "rex", "$top": 2, "top": 1, "ok.key-1": "k"})
+        );
     }
 
     #[test]

@@ -19,6 +19,11 @@
 //! | [`ToolError`](mcs::ToolError) (invalid arguments, failed, declined) | `isError: true`, the error and a retry hint as text |
 //! | unknown tool | protocol error `-32602` |
 //!
+//! A consumed tool's argument whose key a provider refuses (`filter[name]`, `$top`: one such
+//! key makes Anthropic's Messages API refuse a whole request) is listed under
+//! [`mcs::export::argument_key`] of it (`filter_name`, `top`), its description saying what
+//! the server calls it, and calls send it back under the server's name.
+//!
 //! Read back, `structuredContent` is the result when present; a lone text block is a string;
 //! images, audio and resources are summarised in words. A server written with this crate
 //! also describes its results and errors under the `_meta` key [`META_KEY`], so that a

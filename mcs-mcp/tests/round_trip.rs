@@ -298,3 +298,79 @@ async fn wrapped_in_hybrid_the_consumer_serves_a_model() {
         .await;
     assert!(foreign.is_empty());
 }
+
+/// A server-side driver whose argument keys Anthropic would refuse: it echoes what it got.
+struct OData {
+    meta: mcs::DriverMeta,
+    tools: Arc<[mcs::Tool]>,
+}
+
+impl OData {
+    fn new() -> Self {
+        let tool = mcs::Tool::new("list_files", "Lists files.")
+            .with_parameter(
+                mcs::ToolParameter::new("$top", "How many.")
+                    .with_schema(json!({"type": "integer"})),
+            )
+            .with_parameter(
+                mcs::ToolParameter::new("filter[name]", "A name.")
+                    .required(false)
+                    .with_schema(json!({"type": "string"})),
+            );
+        OData {
+            meta: mcs::DriverMeta::new("odata", "odata", "1"),
+            tools: Arc::from(vec![tool]),
+        }
+    }
+}
+
+impl ToolDriver for OData {
+    fn meta(&self) -> &mcs::DriverMeta {
+        &self.meta
+    }
+
+    fn list_tools(&self) -> Arc<[mcs::Tool]> {
+        Arc::clone(&self.tools)
+    }
+
+    fn execute_tool<'a>(&'a self, _name: &'a str, arguments: Value) -> mcs::ToolFuture<'a> {
+        mcs::ToolFuture::ready(Ok(json!({ "got": arguments })))
+    }
+}
+
+#[tokio::test]
+async fn argument_keys_a_provider_refuses_are_renamed_and_sent_back_as_the_server_named_them() {
+    let (remote, _serving) = in_process(McpServer::new(OData::new())).await;
+    let tools = remote.list_tools();
+    let keys: Vec<&str> = tools[0]
+        .parameters()
+        .iter()
+        .map(|p| p.name.as_str())
+        .collect();
+    assert_eq!(keys, ["top", "filter_name"]);
+    // What a model sends natively to Anthropic, built from the consumed tools, is accepted:
+    // every property key fits the Messages API's pattern.
+    let exported = mcs::export::anthropic_tools(&tools);
+    let properties = exported[0]["input_schema"]["properties"]
+        .as_object()
+        .unwrap();
+    assert!(properties.keys().all(|k| mcs::export::is_argument_key(k)));
+
+    let got = remote
+        .execute_tool("list_files", json!({"top": 5, "filter_name": "a.txt"}))
+        .await
+        .unwrap();
+    assert_eq!(got, json!({"got": {"$top": 5, "filter[name]": "a.txt"}}));
+    // Through a model's call in text, validated against the renamed schema first.
+    let driver = mcs::hybrid::Hybrid::new(remote);
+    let reply = driver
+        .process_llm_response(mcs::LlmResponse::Text(
+            r#"{"tool": "list_files", "arguments": {"top": "2"}}"#,
+        ))
+        .await;
+    assert!(reply.call_executed && !reply.call_failed, "{reply:?}");
+    assert_eq!(
+        reply.executed_calls[0].result,
+        Some(json!({"got": {"$top": 2}}))
+    );
+}

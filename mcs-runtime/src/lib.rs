@@ -14,6 +14,7 @@ mod error;
 pub mod export;
 pub mod extract;
 pub mod hybrid;
+mod keys;
 pub mod llm;
 #[cfg(feature = "openapi")]
 pub mod openapi;

@@ -3,79 +3,21 @@
 
 use std::collections::HashSet;
 
-/// The longest tool name providers accept.
-pub(crate) const MAX_NAME: usize = 64;
+pub(crate) use crate::keys::{MAX_NAME, argument_key, is_argument_key};
 
 /// `raw` as a tool name: characters outside `[A-Za-z0-9_-]` become `_`, runs of `_`
 /// collapse, `_` is trimmed from both ends; a name longer than [`MAX_NAME`] is cut and
 /// given a hash of the whole so that two long names sharing a prefix stay apart.
 /// `None` when nothing usable is left.
 pub(crate) fn sanitize_name(raw: &str) -> Option<String> {
-    sanitize(raw, |ch| {
+    crate::keys::sanitize(raw, |ch| {
         ch.is_ascii_alphanumeric() || ch == '-' || ch == '_'
     })
-}
-
-/// Whether providers take `key` as an argument: Anthropic's rule for the property keys of a
-/// tool's `input_schema`, `^[a-zA-Z0-9_.-]{1,64}$`, the strictest (one key outside it makes
-/// the Messages API refuse the whole request).
-pub(crate) fn is_argument_key(key: &str) -> bool {
-    (1..=MAX_NAME).contains(&key.len()) && key.chars().all(argument_char)
-}
-
-fn argument_char(ch: char) -> bool {
-    ch.is_ascii_alphanumeric() || matches!(ch, '_' | '.' | '-')
-}
-
-/// `raw` as an argument key: itself when [`is_argument_key`], else sanitised as tool names
-/// are (with `.` kept): `filter[name]` → `filter_name`, `$top` → `top`; `arg` when nothing
-/// is left.
-pub(crate) fn argument_key(raw: &str) -> String {
-    if is_argument_key(raw) {
-        return raw.to_owned();
-    }
-    sanitize(raw, argument_char).unwrap_or_else(|| "arg".to_owned())
-}
-
-/// [`sanitize_name`] with `keep` saying which characters stay.
-fn sanitize(raw: &str, keep: fn(char) -> bool) -> Option<String> {
-    let mut out = String::with_capacity(raw.len().min(256));
-    for ch in raw.chars() {
-        let ch = if keep(ch) { ch } else { '_' };
-        if ch == '_' && out.ends_with('_') {
-            continue;
-        }
-        out.push(ch);
-    }
-    let trimmed = out.trim_matches('_');
-    if trimmed.is_empty() {
-        return None;
-    }
-    if trimmed.len() <= MAX_NAME {
-        return Some(trimmed.to_owned());
-    }
-    // The hash is of the sanitised name, so the same operationId always gives the same
-    // tool name; 8 hex digits keep accidental clashes unlikely in any real API.
-    let suffix = format!("_{:08x}", fnv1a(trimmed.as_bytes()) as u32);
-    let keep = MAX_NAME - suffix.len();
-    // Every character is ASCII here, so the cut lands on a character boundary.
-    let head = trimmed.get(..keep).unwrap_or(trimmed).trim_end_matches('_');
-    Some(format!("{head}{suffix}"))
 }
 
 /// The name of an operation without a usable operationId: `get_pets_petId`.
 pub(crate) fn fallback_name(method: &str, path: &str) -> String {
     sanitize_name(&format!("{method}_{path}")).unwrap_or_else(|| method.to_owned())
-}
-
-/// 64-bit FNV-1a: tiny, stable across releases and platforms (unlike `DefaultHasher`).
-fn fnv1a(bytes: &[u8]) -> u64 {
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    for byte in bytes {
-        hash ^= u64::from(*byte);
-        hash = hash.wrapping_mul(0x0100_0000_01b3);
-    }
-    hash
 }
 
 /// Makes `names` unique in place: the first holder of a name keeps it, later ones get
@@ -203,30 +145,6 @@ mod tests {
         assert_eq!(driver_name("xkcd"), "Xkcd");
         assert_eq!(driver_name("1Password connect"), "Api1PasswordConnect");
         assert_eq!(driver_name("  ¿¡ "), "Api");
-    }
-
-    #[test]
-    fn argument_keys_fit_the_strictest_provider() {
-        assert_eq!(argument_key("petId"), "petId");
-        assert_eq!(argument_key("_private.key-1"), "_private.key-1");
-        assert_eq!(argument_key("filter[name]"), "filter_name");
-        assert_eq!(argument_key("page[size]"), "page_size");
-        assert_eq!(argument_key("$top"), "top");
-        assert_eq!(argument_key("@odata.type"), "odata.type");
-        assert_eq!(argument_key("Account Number"), "Account_Number");
-        assert_eq!(argument_key("日本"), "arg");
-        assert_eq!(argument_key(""), "arg");
-        let long = argument_key(&"x".repeat(65));
-        assert_eq!(long.len(), MAX_NAME);
-        for key in [
-            "filter[name]",
-            "$top",
-            "@odata.type",
-            &"y".repeat(200),
-            "a b",
-        ] {
-            assert!(is_argument_key(&argument_key(key)), "{key}");
-        }
     }
 
     #[test]
