@@ -539,3 +539,19 @@ fn a_nested_change_that_breaks_the_policy_leaves_the_listing_and_refresh_says_wh
     assert_eq!(names(&top), before);
     assert!(top.refresh().is_ok());
 }
+
+#[test]
+fn a_refused_registration_does_not_lose_a_nested_change_not_yet_read() {
+    let inner = Arc::new(Orchestrator::new("inner", ConflictPolicy::Namespace));
+    inner.register("crm", Arc::new(Crm)).unwrap();
+    let top = Orchestrator::new("top", ConflictPolicy::Namespace);
+    top.register("inner", Arc::clone(&inner) as _).unwrap();
+    assert_eq!(names(&top).len(), 2);
+    // The inner change is announced; nobody reads the top before the refused registration.
+    inner.register("erp", Arc::new(Erp)).unwrap();
+    assert!(matches!(
+        top.register("inner", Arc::new(Crm)),
+        Err(OrchestratorError::DuplicateLabel(_))
+    ));
+    assert_eq!(names(&top).len(), 4, "{:?}", names(&top));
+}

@@ -352,14 +352,7 @@ fn portable_keys(parameters: &mut [ToolParameter]) -> Vec<Renamed> {
             continue;
         }
         let base = mcs::export::argument_key(&parameter.name);
-        let mut key = base.clone();
-        let mut counter = 1;
-        while taken.contains(&key) {
-            counter += 1;
-            let suffix = format!("_{counter}");
-            let room = 64usize.saturating_sub(suffix.len()).min(base.len());
-            key = format!("{}{suffix}", base.get(..room).unwrap_or(&base));
-        }
+        let key = mcs::export::unused_argument_key(&base, |key| taken.iter().any(|t| t == key));
         taken.push(key.clone());
         let note = format!("Sent to the server as `{}`.", parameter.name);
         if parameter.description.is_empty() {

@@ -34,6 +34,31 @@ pub fn argument_key(raw: &str) -> String {
     sanitize(raw, argument_char).unwrap_or_else(|| "arg".to_owned())
 }
 
+/// The first of `base`, `base_2`, `base_3`, … (each cut to fit 64 characters) that `taken`
+/// does not hold: how a renamed argument stays unique in its tool. `base` is a key in the
+/// sense of [`is_argument_key`] but for its length.
+///
+/// ```
+/// use mcs_runtime::export::unused_argument_key;
+/// let taken = ["top", "top_2"];
+/// assert_eq!(unused_argument_key("top", |k| taken.contains(&k)), "top_3");
+/// assert_eq!(unused_argument_key("skip", |k| taken.contains(&k)), "skip");
+/// ```
+pub fn unused_argument_key(base: &str, taken: impl Fn(&str) -> bool) -> String {
+    let fit = |suffix: &str| {
+        let room = MAX_NAME.saturating_sub(suffix.len()).min(base.len());
+        // `base` is ASCII (a key but for its length), so any cut is on a boundary.
+        format!("{}{suffix}", base.get(..room).unwrap_or(base))
+    };
+    let mut candidate = fit("");
+    let mut counter = 1;
+    while taken(&candidate) {
+        counter += 1;
+        candidate = fit(&format!("_{counter}"));
+    }
+    candidate
+}
+
 /// `raw` with the characters `keep` refuses as `_`, runs of `_` collapsed and trimmed from
 /// both ends; longer than [`MAX_NAME`], cut and given a hash of the whole so that two long
 /// names sharing a prefix stay apart. `None` when nothing usable is left.

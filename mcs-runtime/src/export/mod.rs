@@ -19,7 +19,7 @@ use serde_json::{Map, Value, json};
 
 use crate::types::Tool;
 
-pub use crate::keys::{argument_key, is_argument_key};
+pub use crate::keys::{argument_key, is_argument_key, unused_argument_key};
 pub use gemini::gemini_schema;
 pub use openai::{StrictModeError, openai_strict_arguments, openai_strict_schema};
 

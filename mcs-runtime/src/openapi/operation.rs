@@ -5,12 +5,13 @@ use serde_json::{Map, Value, json};
 
 use super::body::{self, BodyArg};
 use super::error::OpenApiError;
-use super::names::{MAX_NAME, argument_key, cap_text};
+use super::names::{argument_key, cap_text};
 use super::params::{self, ParamIn};
 use super::reader::Reader;
 use super::schema::SchemaBuilder;
 use super::security::Schemes;
 use super::source::Loc;
+use crate::export::unused_argument_key;
 use crate::rest::{Location, Method, Operation, Parameter, Style};
 
 /// An operation found in `paths`, before it is read.
@@ -266,21 +267,10 @@ fn name_arguments(wire: &mut [(Parameter, Value)]) {
             continue;
         };
         let base = format!("{}_{}", row.location.as_str(), row.argument);
-        let mut counter = 1;
-        let mut candidate = fit(&base, "");
-        while taken.contains(&candidate) {
-            counter += 1;
-            candidate = fit(&base, &format!("_{counter}"));
-        }
+        let candidate = unused_argument_key(&base, |key| taken.iter().any(|t| t == key));
         taken.push(candidate.clone());
         row.argument = candidate.into();
     }
-}
-
-/// `base` cut so that it and `suffix` fit a key (all ASCII: the cut is on a boundary).
-fn fit(base: &str, suffix: &str) -> String {
-    let room = MAX_NAME.saturating_sub(suffix.len()).min(base.len());
-    format!("{}{suffix}", base.get(..room).unwrap_or(base))
 }
 
 /// `note` after the schema's own description.

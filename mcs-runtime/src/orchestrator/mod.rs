@@ -529,7 +529,8 @@ impl Orchestrator {
         self.apply(edit, true)
     }
 
-    /// [`change`](Self::change), telling the listeners only when `notify`.
+    /// [`change`](Self::change), telling the listeners only when `notify` (a change of the
+    /// registration; `refresh` rebuilds for a change already announced).
     fn apply(
         &self,
         edit: impl FnOnce(&mut Vec<Member>, &mut Option<String>) -> Result<(), OrchestratorError>,
@@ -538,12 +539,24 @@ impl Orchestrator {
         let _serialised = self.changes.lock().unwrap_or_else(|e| e.into_inner());
         // What the drivers list is read again below: a change reported from here on is
         // either in this build or marks the table stale again.
-        self.watch.stale.store(false, Ordering::Release);
+        let was_stale = self.watch.stale.swap(false, Ordering::AcqRel);
         let current = self.table.load_full();
         let mut members = current.members.clone();
         let mut active = current.active.clone();
-        edit(&mut members, &mut active)?;
-        let mut table = Table::build(members, &self.policy, active, self.discovery)?;
+        let built = edit(&mut members, &mut active)
+            .and_then(|()| Table::build(members, &self.policy, active, self.discovery));
+        let mut table = match built {
+            Ok(table) => table,
+            Err(error) => {
+                // A refused change of the registration leaves a driver's pending change
+                // pending. A refresh that fails (the drivers' tools now break the policy)
+                // does not retry on every read: the next change or `refresh` does.
+                if was_stale && notify {
+                    self.watch.stale.store(true, Ordering::Release);
+                }
+                return Err(error);
+            }
+        };
         if let ConflictPolicy::ActiveTarget { switch_tool: true } = self.policy {
             let switch = switch_tool(&table);
             table.tools = with(&table.tools, switch.clone());
