@@ -158,18 +158,33 @@ struct State {
     server: String,
     diagnostics: Option<Arc<Diagnostics>>,
     list_timeout: Duration,
-    tools: RwLock<Arc<[Tool]>>,
+    /// The tools and their renamed keys, swapped together so that a call never pairs one
+    /// listing's tools with another's keys.
+    listing: RwLock<Listing>,
     skipped: RwLock<Arc<[SkippedTool]>>,
-    /// Per tool, the arguments listed under other keys than the server's (see
-    /// `convert::mcs_tool_renamed`); calls map them back.
-    renamed: RwLock<Arc<HashMap<String, Vec<convert::Renamed>>>>,
     changes: watch::Sender<u64>,
     /// Told after each new listing (see `ToolDriver::watch_tools`): an orchestrator this
     /// driver is registered in, say.
     listeners: ToolsWatchers,
 }
 
+/// The tools as listed last.
+#[derive(Clone, Default)]
+struct Listing {
+    tools: Arc<[Tool]>,
+    /// Per tool, the arguments listed under other keys than the server's (see
+    /// `convert::mcs_tool_renamed`); calls map them back.
+    renamed: Arc<HashMap<String, Vec<convert::Renamed>>>,
+}
+
 impl State {
+    fn listing(&self) -> Listing {
+        self.listing
+            .read()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
+    }
+
     async fn context(&self) -> String {
         match &self.diagnostics {
             Some(diagnostics) => diagnostics.context().await,
@@ -235,9 +250,11 @@ impl State {
             }
         }
         let tools: Arc<[Tool]> = tools.into();
-        *self.tools.write().unwrap_or_else(|p| p.into_inner()) = Arc::clone(&tools);
+        *self.listing.write().unwrap_or_else(|p| p.into_inner()) = Listing {
+            tools: Arc::clone(&tools),
+            renamed: Arc::new(renamed),
+        };
         *self.skipped.write().unwrap_or_else(|p| p.into_inner()) = skipped.into();
-        *self.renamed.write().unwrap_or_else(|p| p.into_inner()) = Arc::new(renamed);
         // Watchers first, so that whoever sees the generation move (`tools_changed`) finds
         // an orchestrator over this driver already marked stale.
         self.listeners.notify();
@@ -345,9 +362,8 @@ impl McpToolDriver {
             server,
             diagnostics,
             list_timeout: options.list_timeout,
-            tools: RwLock::new(Arc::from(Vec::new())),
+            listing: RwLock::new(Listing::default()),
             skipped: RwLock::new(Arc::from(Vec::new())),
-            renamed: RwLock::new(Arc::default()),
             changes: watch::Sender::new(0),
             listeners: ToolsWatchers::default(),
         });
@@ -425,7 +441,7 @@ impl McpToolDriver {
     }
 
     async fn call(&self, name: &str, arguments: Value) -> Result<Value, ToolError> {
-        let tools = self.list_tools();
+        let Listing { tools, renamed } = self.state.listing();
         if !tools.iter().any(|tool| tool.name() == name) {
             return Err(ToolError::unknown_tool_among(
                 name,
@@ -435,8 +451,6 @@ impl McpToolDriver {
         let mut request = CallToolRequestParams::new(name.to_owned());
         match arguments {
             Value::Object(mut arguments) => {
-                let renamed =
-                    Arc::clone(&self.state.renamed.read().unwrap_or_else(|p| p.into_inner()));
                 if let Some(renamed) = renamed.get(name) {
                     convert::server_keys(&mut arguments, renamed);
                 }
@@ -498,7 +512,7 @@ impl ToolDriver for McpToolDriver {
     }
 
     fn list_tools(&self) -> Arc<[Tool]> {
-        Arc::clone(&self.state.tools.read().unwrap_or_else(|p| p.into_inner()))
+        self.state.listing().tools
     }
 
     fn execute_tool<'a>(&'a self, name: &'a str, arguments: Value) -> ToolFuture<'a> {
