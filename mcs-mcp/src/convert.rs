@@ -10,6 +10,7 @@
 
 use std::fmt::Write as _;
 
+use mcs::schema::kind_of;
 use mcs::{ArgumentError, ArgumentErrorKind, Tool, ToolError, ToolParameter};
 use rmcp::model::{CallToolResult, ContentBlock, JsonObject, MetaObject};
 use serde_json::{Map, Value, json};
@@ -537,17 +538,6 @@ fn rewrite_draft7_refs(value: &mut Value) {
         }
         Value::Array(items) => items.iter_mut().for_each(rewrite_draft7_refs),
         _ => {}
-    }
-}
-
-fn kind_of(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
     }
 }
 

@@ -6,13 +6,14 @@
 
 use serde_json::{Map, Value};
 
-use super::call_shape::{kind_of, strong_calls};
+use super::call_shape::strong_calls;
 use super::extraction::CallFormat;
 use super::json::{describe_at, parse_value};
 use super::record::{Broken, Cx, Outcome, RawCall};
 use super::scan::{
     clean_name, element_end, find_in, floor_boundary, plausible_name, skip_ws, starts_at,
 };
+use crate::schema::kind_of;
 
 /// Reads JSON calls from `pos` on: objects or lists of calls, separated by whitespace,
 /// `,` or `;`, optionally fenced, up to `close` (consumed) or to the first text that is

@@ -5,6 +5,7 @@ use serde_json::{Map, Value};
 use super::json::parse_whole;
 use super::record::{Broken, Cx, Outcome, RawCall};
 use super::scan::{clean_name, floor_boundary, plausible_name};
+use crate::schema::kind_of;
 use crate::types::Tool;
 
 /// The outcome of each call a value holds.
@@ -358,18 +359,6 @@ pub(crate) fn free_text_arguments(tool: &Tool, text: &str) -> Result<Value, Stri
             tool.name(),
             params.len()
         )),
-    }
-}
-
-/// "a string", "an array", … for messages.
-pub(crate) fn kind_of(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
     }
 }
 

@@ -7,11 +7,12 @@
 
 use serde_json::{Map, Value};
 
-use super::call_shape::{Trust, calls_in, kind_of};
+use super::call_shape::{Trust, calls_in};
 use super::extraction::{CallFormat, CallSource, Extraction};
 use super::json::parse_whole;
 use super::record::{Broken, Cx, Outcome, RawCall, ToolIndex};
 use super::scan::{clean_name, floor_boundary};
+use crate::schema::kind_of;
 use crate::types::Tool;
 
 /// Anthropic content block types.

@@ -5,12 +5,12 @@
 use serde_json::{Map, Value};
 
 use super::call_body::{after_close, json_body};
-use super::call_shape::kind_of;
 use super::extraction::CallFormat;
 use super::json::parse_value;
 use super::record::{Broken, Cx, RawCall};
 use super::scan::{clean_name, element_end, name_end, skip_ws, starts_at};
 use super::xml;
+use crate::schema::kind_of;
 
 /// `<tool_call>`: Hermes JSON, a Granite list, Qwen3-Coder `<function=…>`, or GLM
 /// `NAME<arg_key>…`, told apart by what comes first.

@@ -4,7 +4,6 @@
 use serde_json::Value;
 
 use super::call_body::{after_close, arguments_at, json_body};
-use super::call_shape::kind_of;
 use super::extraction::CallFormat;
 use super::json::{describe_at, parse_whole};
 use super::pythonic;
@@ -12,6 +11,7 @@ use super::record::{Broken, Cx, RawCall};
 use super::scan::{
     clean_name, element_end, find_in, floor_boundary, name_end, plausible_name, skip_ws, starts_at,
 };
+use crate::schema::kind_of;
 
 /// Mistral `[TOOL_CALLS]`: a JSON list (before v11), or `NAME{json}`, `NAME[ARGS]{json}`,
 /// `NAME[CALL_ID]id[ARGS]{json}` (v11 and later), possibly several in a row.

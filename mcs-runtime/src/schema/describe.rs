@@ -196,6 +196,19 @@ pub fn json_type(value: &Value) -> &'static str {
     }
 }
 
+/// What a value is, with its article, for messages: "a string", "an array", "null", …
+/// (numbers are "a number", whole or not).
+pub fn kind_of(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
 /// A value as compact JSON, cut to about `limit` characters.
 pub fn render_value(value: &Value, limit: usize) -> String {
     let text = value.to_string();

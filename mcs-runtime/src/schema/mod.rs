@@ -23,7 +23,7 @@ mod normalize;
 
 pub use crate::types::{merge_description, object_schema};
 pub use coerce::{CoercionPolicy, TextReading, coerce, coerce_value};
-pub use describe::{describe, describe_received, json_type, render_value};
+pub use describe::{describe, describe_received, json_type, kind_of, render_value};
 pub use navigate::{PathSegment, schema_at};
 pub use normalize::normalize;
 
