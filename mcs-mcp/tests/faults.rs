@@ -96,6 +96,20 @@ async fn connect_error(mode: &str) -> String {
     error.to_string()
 }
 
+/// Connects to `url`, which fails within 4 s; the error's text.
+async fn url_connect_error(url: &str) -> String {
+    let started = Instant::now();
+    let error = McpToolDriver::connect_url_with(url, quick())
+        .await
+        .unwrap_err();
+    assert!(
+        started.elapsed() < Duration::from_secs(4),
+        "{:?}",
+        started.elapsed()
+    );
+    error.to_string()
+}
+
 #[tokio::test]
 async fn a_server_that_exits_at_once_is_reported_with_its_status_and_stderr() {
     let error = connect_error("exit").await;
@@ -216,16 +230,7 @@ async fn a_url_where_nothing_listens_fails_within_the_timeout() {
         listener.local_addr().unwrap().port()
     };
     let url = format!("http://127.0.0.1:{port}/mcp");
-    let started = Instant::now();
-    let error = McpToolDriver::connect_url_with(&url, quick())
-        .await
-        .unwrap_err();
-    assert!(
-        started.elapsed() < Duration::from_secs(4),
-        "{:?}",
-        started.elapsed()
-    );
-    let error = error.to_string();
+    let error = url_connect_error(&url).await;
     assert!(error.contains(&url), "{error}");
     assert!(error.contains("`initialize`"), "{error}");
 }
@@ -250,16 +255,7 @@ async fn a_web_server_that_is_not_mcp_is_named_as_such() {
             });
         }
     });
-    let started = Instant::now();
-    let error = McpToolDriver::connect_url_with(&url, quick())
-        .await
-        .unwrap_err();
-    assert!(
-        started.elapsed() < Duration::from_secs(4),
-        "{:?}",
-        started.elapsed()
-    );
-    let error = error.to_string();
+    let error = url_connect_error(&url).await;
     assert!(
         error.contains(&url) && error.contains("`initialize`"),
         "{error}"

@@ -173,6 +173,13 @@ async fn inspect(cli: &Path, target: &[&str], method: &[&str]) -> Value {
     serde_json::from_str(&stdout).unwrap_or_else(|error| panic!("{error}: {stdout}"))
 }
 
+/// `tools/call` of `tool` with `arguments` (`name=value` each) through the inspector's CLI.
+async fn inspect_call(cli: &Path, target: &[&str], tool: &str, arguments: &[&str]) -> Value {
+    let mut method = vec!["--method", "tools/call", "--tool-name", tool, "--tool-arg"];
+    method.extend_from_slice(arguments);
+    inspect(cli, target, &method).await
+}
+
 #[tokio::test]
 async fn the_inspector_lists_and_calls_the_mcs_server_over_stdio() {
     let Some(cli) = package("inspector-cli/build/index.js") else {
@@ -201,18 +208,11 @@ async fn the_inspector_lists_and_calls_the_mcs_server_over_stdio() {
     assert_eq!(complete["title"], "Complete a task");
     assert_eq!(complete["inputSchema"]["required"], json!(["id"]));
 
-    let added = inspect(
+    let added = inspect_call(
         &cli,
         &[server],
-        &[
-            "--method",
-            "tools/call",
-            "--tool-name",
-            "add_task",
-            "--tool-arg",
-            "title=Buy milk",
-            "priority=high",
-        ],
+        "add_task",
+        &["title=Buy milk", "priority=high"],
     )
     .await;
     assert_eq!(added["isError"], false);
@@ -221,18 +221,11 @@ async fn the_inspector_lists_and_calls_the_mcs_server_over_stdio() {
         json!({"id": 1, "title": "Buy milk", "priority": "high", "done": false})
     );
 
-    let wrong = inspect(
+    let wrong = inspect_call(
         &cli,
         &[server],
-        &[
-            "--method",
-            "tools/call",
-            "--tool-name",
-            "add_task",
-            "--tool-arg",
-            "title=Buy milk",
-            "priority=urgent",
-        ],
+        "add_task",
+        &["title=Buy milk", "priority=urgent"],
     )
     .await;
     assert_eq!(wrong["isError"], true);
@@ -260,19 +253,7 @@ async fn the_inspector_lists_and_calls_the_mcs_server_over_http() {
     ));
     let listed = inspect(&cli, &[&url], &["--method", "tools/list"]).await;
     assert_eq!(listed["tools"].as_array().unwrap().len(), 3);
-    let done = inspect(
-        &cli,
-        &[&url],
-        &[
-            "--method",
-            "tools/call",
-            "--tool-name",
-            "complete_task",
-            "--tool-arg",
-            "id=7",
-        ],
-    )
-    .await;
+    let done = inspect_call(&cli, &[&url], "complete_task", &["id=7"]).await;
     assert_eq!(done["isError"], true);
     assert!(
         done["content"][0]["text"]
