@@ -25,19 +25,8 @@ mcs="$repo/target/release/mcs-codegen"
 mkdir -p "$work/docs"
 mkdir -p "$work/.cargo" && cp scripts/cargo-default-profile.toml "$work/.cargo/config.toml"
 
-now() { date +%s.%N; }
-# best_of N command...: the least wall time of N runs, in seconds (empty if a run fails).
-best_of() {
-  local n=$1 best="" start t
-  shift
-  for _ in $(seq "$n"); do
-    start=$(now)
-    "$@" >/dev/null 2>&1 || return 1
-    t=$(echo "$(now) - $start" | bc)
-    if [ -z "$best" ] || [ "$(echo "$t < $best" | bc)" = 1 ]; then best=$t; fi
-  done
-  echo "$best"
-}
+# best_of N command...: from scripts/timing.sh.
+source scripts/timing.sh
 gen_mcs() { "$mcs" generate "$1" --lenient -o "$2"; }
 gen_progenitor() { rm -rf "$2"; "$progenitor" progenitor -i "$1" -o "$2" -n "$3" -v 0.1.0; }
 

@@ -29,17 +29,10 @@ TOML
 echo "pub fn placeholder() {}" > "$work/src/lib.rs"
 (cd "$work" && CARGO_TARGET_DIR="$work/target" cargo build -q)
 
-best_build() { # prints the best of three clean (non-incremental) builds of the crate
-  local best="" start end t
-  for _ in 1 2 3; do
-    touch "$work/src/lib.rs"
-    start=$(date +%s.%N)
-    (cd "$work" && CARGO_INCREMENTAL=0 CARGO_TARGET_DIR="$work/target" cargo build -q)
-    end=$(date +%s.%N)
-    t=$(echo "$end - $start" | bc)
-    if [ -z "$best" ] || [ "$(echo "$t < $best" | bc)" = 1 ]; then best=$t; fi
-  done
-  echo "$best"
+source scripts/timing.sh
+# The best of three clean (non-incremental) rebuilds of the crate.
+best_build() {
+  best_of 3 bash -c "touch '$work/src/lib.rs' && cd '$work' && CARGO_INCREMENTAL=0 CARGO_TARGET_DIR='$work/target' cargo build -q"
 }
 
 printf '%-22s %5s %9s %9s %10s %9s\n' document ops library 's/100ops' 'all used' 's/100ops'
