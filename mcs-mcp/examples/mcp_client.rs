@@ -18,29 +18,17 @@
 
 use mcs::ToolDriver;
 use mcs::hybrid::Hybrid;
-use mcs::llm::{OpenAiClient, ScriptedClient};
+use mcs::llm::OpenAiClient;
 use mcs_mcp::{ConnectOptions, McpServer, McpToolDriver};
 
 #[path = "../../examples/common/converse.rs"]
 mod converse;
 #[path = "../../examples/common/todo.rs"]
 mod todo;
+#[path = "../../examples/common/todo_script.rs"]
+mod todo_script;
 
-const REQUEST: &str = "Put 'water the plants' on my list as urgent, and 'read a book' for \
-                       whenever. Then tell me what is still open, most urgent first.";
-
-/// What a Qwen-style model writes for this request against the to-do tools.
-fn scripted_model() -> ScriptedClient {
-    ScriptedClient::from_texts([
-        // Two calls in Hermes tags; the second has a priority that does not exist, which the
-        // schema that came over MCP catches before the call leaves.
-        "<tool_call>\n{\"name\": \"add_task\", \"arguments\": {\"title\": \"Water the plants\", \"priority\": \"high\"}}\n</tool_call>\n<tool_call>\n{\"name\": \"add_task\", \"arguments\": {\"title\": \"Read a book\", \"priority\": \"whenever\"}}\n</tool_call>",
-        "<tool_call>\n{\"name\": \"add_task\", \"arguments\": {\"title\": \"Read a book\", \"priority\": \"low\"}}\n</tool_call>",
-        "{\"tool\": \"list_tasks\", \"arguments\": {}}",
-        "You have two open tasks:\n1. Water the plants (high)\n2. Read a book (low)",
-    ])
-    .with_model("qwen2.5-7b-instruct")
-}
+use todo_script::{REQUEST, scripted_model};
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
