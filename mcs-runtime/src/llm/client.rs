@@ -1,5 +1,8 @@
 //! What every model client is: the [`LlmClient`] trait, a model's turn, and its errors.
 
+use std::pin::Pin;
+
+use futures_core::Stream;
 use serde_json::Value;
 
 use crate::driver::{BoxFuture, LlmResponse};
@@ -52,6 +55,50 @@ pub fn message_text(message: &Value) -> String {
     }
 }
 
+/// A piece of a model's turn, as it streams in.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum TurnDelta {
+    /// Text the model wrote, in prompt mode (its tool calls, if any, are written in it). A
+    /// delta may end anywhere, even inside a character's tokens; pieces join into the turn.
+    Text(String),
+    /// One event of a provider's native stream, as the provider sent it: an OpenAI chat
+    /// completion chunk (`choices[].delta`), an OpenAI Responses event
+    /// (`response.output_item.added`, `response.function_call_arguments.delta`, …), an
+    /// Anthropic message event (`content_block_start`, `content_block_delta`, …) or a
+    /// Gemini streamed response (`candidates[].content.parts`).
+    Event(Value),
+    /// A whole native message at once, from a client that does not stream.
+    Message(Value),
+}
+
+/// A model's turn as it streams in: deltas in order, then the end of the stream. An error
+/// ends the turn; what came before it was cut off.
+pub type TurnStream<'a> = Pin<Box<dyn Stream<Item = Result<TurnDelta, LlmError>> + Send + 'a>>;
+
+/// A stream of one delta: what a client that cannot stream answers with.
+pub fn whole_turn<'a>(turn: ModelTurn) -> TurnStream<'a> {
+    let delta = match turn {
+        ModelTurn::Text(text) => TurnDelta::Text(text),
+        ModelTurn::Native(message) => TurnDelta::Message(message),
+    };
+    Box::pin(Once(Some(Ok(delta))))
+}
+
+/// A stream that yields one item.
+struct Once<T>(Option<T>);
+
+impl<T: Unpin> Stream for Once<T> {
+    type Item = T;
+
+    fn poll_next(
+        mut self: Pin<&mut Self>,
+        _cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<T>> {
+        std::task::Poll::Ready(self.0.take())
+    }
+}
+
 /// Why a model could not be asked.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
@@ -86,6 +133,17 @@ pub trait LlmClient: Send + Sync {
     /// Sends the conversation (chat messages, system prompt first) and returns the model's
     /// answer.
     fn complete<'a>(&'a self, messages: &'a [Value]) -> BoxFuture<'a, Result<ModelTurn, LlmError>>;
+
+    /// Sends the conversation and returns the model's answer as it streams in.
+    ///
+    /// The default asks [`complete`](Self::complete) and hands its answer over as one
+    /// delta; clients of servers that stream override it.
+    fn stream<'a>(
+        &'a self,
+        messages: &'a [Value],
+    ) -> BoxFuture<'a, Result<TurnStream<'a>, LlmError>> {
+        Box::pin(async move { self.complete(messages).await.map(whole_turn) })
+    }
 }
 
 impl<T: LlmClient + ?Sized> LlmClient for std::sync::Arc<T> {
@@ -96,6 +154,13 @@ impl<T: LlmClient + ?Sized> LlmClient for std::sync::Arc<T> {
     fn complete<'a>(&'a self, messages: &'a [Value]) -> BoxFuture<'a, Result<ModelTurn, LlmError>> {
         (**self).complete(messages)
     }
+
+    fn stream<'a>(
+        &'a self,
+        messages: &'a [Value],
+    ) -> BoxFuture<'a, Result<TurnStream<'a>, LlmError>> {
+        (**self).stream(messages)
+    }
 }
 
 impl<T: LlmClient + ?Sized> LlmClient for Box<T> {
@@ -105,5 +170,12 @@ impl<T: LlmClient + ?Sized> LlmClient for Box<T> {
 
     fn complete<'a>(&'a self, messages: &'a [Value]) -> BoxFuture<'a, Result<ModelTurn, LlmError>> {
         (**self).complete(messages)
+    }
+
+    fn stream<'a>(
+        &'a self,
+        messages: &'a [Value],
+    ) -> BoxFuture<'a, Result<TurnStream<'a>, LlmError>> {
+        (**self).stream(messages)
     }
 }

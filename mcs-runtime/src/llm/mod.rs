@@ -7,7 +7,7 @@ mod conversation;
 mod openai;
 mod scripted;
 
-pub use client::{LlmClient, LlmError, ModelTurn, message_text};
+pub use client::{LlmClient, LlmError, ModelTurn, TurnDelta, TurnStream, message_text, whole_turn};
 pub use conversation::{Conversation, StopReason, Transcript};
 #[cfg(feature = "openai")]
 pub use openai::{OpenAiClient, ToolMode};
