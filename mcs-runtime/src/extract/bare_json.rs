@@ -11,7 +11,7 @@ use super::extraction::CallFormat;
 use super::json::parse_value;
 use super::record::{Broken, Cx, Finding};
 use super::scan::{floor_boundary, skip_ws};
-use super::work;
+use super::{horizon, work};
 
 /// Whether a `{` or `[` at `pos` could start a call, judged by the next character: keeps
 /// the parser away from most braces in prose and code.
@@ -30,25 +30,65 @@ fn worth_reading(text: &str, pos: usize) -> bool {
     }
 }
 
-/// JSON calls between `start` and `end`. Each value is read once; one that is not a call
-/// is skipped whole, so the scan stays linear and calls nested in data are not found.
-pub(crate) fn calls_in_gap(cx: &Cx<'_>, start: usize, end: usize) -> Vec<Finding> {
+/// Where the search for JSON calls in a gap stands.
+#[derive(Clone, Debug)]
+pub(crate) struct GapState {
+    /// The gap's start.
+    start: usize,
+    /// Brackets before this are read.
+    pos: usize,
+    /// Bytes examined by reads that failed. Failed reads may cover the same bytes again;
+    /// a read at offset `p` may start only while this is below `4 (p - start) + 64 KiB`,
+    /// so adversarial input (thousands of unterminated `{"`) stays linear.
+    spent: usize,
+}
+
+impl GapState {
+    pub(crate) fn new(start: usize) -> Self {
+        GapState {
+            start,
+            pos: start,
+            spent: 0,
+        }
+    }
+}
+
+/// JSON calls in the gap, from where `state` stands up to `end`. Each value is read once;
+/// one that is not a call is skipped whole, so the scan stays linear and calls nested in
+/// data are not found. With `open`, the gap may go on after `end`: a value whose reading
+/// ran into it is read again, from there, next time, and the offset returned (else `end`)
+/// is where the text stops being decided.
+pub(crate) fn calls_in_gap(
+    cx: &Cx<'_>,
+    state: &mut GapState,
+    end: usize,
+    open: bool,
+) -> (Vec<Finding>, usize) {
     let text = &cx.text[..end];
     let bytes = text.as_bytes();
     let mut findings = Vec::new();
-    // Failed reads may cover the same bytes again; cap their total so that adversarial
-    // input (thousands of unterminated `{"`) stays linear.
-    let mut budget = 4 * (end - start) + 65_536;
-    let mut pos = start;
-    while let Some(offset) = memchr::memchr2(b'{', b'[', &bytes[pos..]) {
-        let at = pos + offset;
-        pos = at + 1;
+    while let Some(offset) = memchr::memchr2(b'{', b'[', &bytes[state.pos..]) {
+        let at = state.pos + offset;
+        if state.spent >= 4 * (at - state.start) + 65_536 {
+            state.pos = end;
+            return (findings, end);
+        }
+        let touches = horizon::touches();
         if !worth_reading(text, at) {
+            if open && horizon::touches() != touches {
+                return (findings, at);
+            }
+            state.pos = at + 1;
             continue;
         }
-        match parse_value(text, at) {
+        let read = parse_value(text, at);
+        let cut_off = horizon::touches() != touches;
+        if open && cut_off {
+            return (findings, at);
+        }
+        match read {
             Ok(parsed) => {
-                pos = parsed.end;
+                state.pos = parsed.end;
                 findings.extend(json_finding(
                     cx,
                     &parsed.value,
@@ -58,29 +98,39 @@ pub(crate) fn calls_in_gap(cx: &Cx<'_>, start: usize, end: usize) -> Vec<Finding
                 ));
             }
             Err(error) => {
-                let read = error.pos.saturating_sub(at);
+                state.pos = at + 1;
                 if let Some(name) = looks_like_call(cx, at, error.pos) {
-                    let detail = format!("invalid JSON at {}: {}", cx.at(error.pos), error.message);
-                    let broken = Broken {
-                        name: Some(name),
-                        detail,
+                    let broken = if cut_off {
+                        let detail = format!(
+                            "the output ends inside the call, at {}: {}",
+                            cx.at(text.len()),
+                            error.message
+                        );
+                        Broken::cut(Some(name), detail)
+                    } else {
+                        let detail =
+                            format!("invalid JSON at {}: {}", cx.at(error.pos), error.message);
+                        Broken::new(Some(name), detail)
                     };
-                    let resume = floor_boundary(text, error.pos.max(at + 1));
+                    // What follows a call the output ended inside of is that call's text.
+                    let resume = if cut_off {
+                        end
+                    } else {
+                        floor_boundary(text, error.pos.max(at + 1))
+                    };
                     findings.push(Finding {
                         start: at,
                         end: resume,
                         items: vec![(at, CallFormat::Json, Err(broken))],
                     });
-                    pos = resume;
+                    state.pos = resume;
                 }
-                budget = budget.saturating_sub(read);
-                if budget == 0 {
-                    break;
-                }
+                state.spent += error.pos.saturating_sub(at);
             }
         }
     }
-    findings
+    state.pos = end;
+    (findings, end)
 }
 
 /// The finding of a JSON value read between `start` and `end`, if it is call-shaped.

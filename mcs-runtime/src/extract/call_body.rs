@@ -6,12 +6,14 @@
 
 use serde_json::{Map, Value};
 
-use super::call_shape::strong_calls;
+use super::call_shape::{strong_calls, strong_element};
 use super::extraction::CallFormat;
-use super::json::{describe_at, parse_value};
+use super::horizon;
+use super::json::{JsonError, describe_at, parse_value};
 use super::record::{Broken, Cx, Outcome, RawCall};
 use super::scan::{
-    clean_name, element_end, find_in, floor_boundary, plausible_name, skip_ws, starts_at,
+    byte_at, clean_name, element_end, find_in, floor_boundary, plausible_name, skip_ws,
+    starts_at, to_end,
 };
 use crate::schema::kind_of;
 
@@ -35,15 +37,12 @@ pub(crate) fn json_body(
                 cx.malformed(
                     p,
                     format,
-                    Broken {
-                        name: None,
-                        detail: format!("`{opener}` holds no call"),
-                    },
+                    Broken::new(None, format!("`{opener}` holds no call")),
                 );
             }
             return p + close.len();
         }
-        match text.as_bytes().get(p) {
+        match byte_at(text, p) {
             Some(b',' | b';') => {
                 pos = p + 1;
                 continue;
@@ -53,26 +52,35 @@ pub(crate) fn json_body(
                 pos = after_fence_marker(text, p);
                 continue;
             }
-            Some(b'{' | b'[') => match parse_value(text, p) {
-                Ok(parsed) => {
-                    let what = format!("the JSON after `{opener}`");
-                    for outcome in strong_calls(&parsed.value, cx, parsed.repaired, &what) {
-                        cx.outcome(p, format, outcome);
-                    }
+            Some(b'[') => match json_list(cx, p, format, opener) {
+                Some(end) => {
                     found_any = true;
-                    pos = parsed.end;
+                    pos = end;
                 }
-                Err(error) => {
-                    let detail = format!("invalid JSON at {}: {}", cx.at(error.pos), error.message);
-                    let name = guess_name(text, p, error.pos);
-                    cx.malformed(p, format, Broken { name, detail });
-                    return after_close(text, p, close, opener);
-                }
+                None => return after_close(text, p, close, opener),
             },
+            Some(b'{') => {
+                let touches = horizon::touches();
+                match parse_value(text, p) {
+                    Ok(parsed) => {
+                        let what = format!("the JSON after `{opener}`");
+                        for outcome in strong_calls(&parsed.value, cx, parsed.repaired, &what) {
+                            cx.outcome(p, format, outcome);
+                        }
+                        found_any = true;
+                        pos = parsed.end;
+                    }
+                    Err(error) => {
+                        let broken = invalid_json(cx, p, &error, touches);
+                        cx.malformed(p, format, broken);
+                        return after_close(text, p, close, opener);
+                    }
+                }
+            }
             _ => {
                 if !found_any {
                     let detail = no_call_after(text, p, opener);
-                    cx.malformed(p, format, Broken { name: None, detail });
+                    cx.malformed(p, format, Broken::new(None, detail));
                     return after_close(text, p, close, opener);
                 }
                 return p;
@@ -81,14 +89,86 @@ pub(crate) fn json_body(
     }
 }
 
+/// A JSON list of calls at `pos` (at `[`), read one element at a time, so the calls
+/// before a broken or cut-off element still count — and a stream reports each as soon as
+/// it is whole. Returns the end of the list, or `None` when it broke off (recorded).
+fn json_list(cx: &mut Cx<'_>, pos: usize, format: CallFormat, opener: &str) -> Option<usize> {
+    let text = cx.text;
+    let mut index = 0;
+    let mut q = pos + 1;
+    loop {
+        q = skip_ws(text, q);
+        match byte_at(text, q) {
+            Some(b']') if index == 0 => {
+                let detail = format!("the JSON after `{opener}` is an empty list of calls");
+                cx.malformed(pos, format, Broken::new(None, detail));
+                return Some(q + 1);
+            }
+            Some(b']') => return Some(q + 1),
+            // A separator; a trailing one before `]` is a slip, not an error.
+            Some(b',') if index > 0 => {
+                q += 1;
+                continue;
+            }
+            _ => {}
+        }
+        let touches = horizon::touches();
+        match parse_value(text, q) {
+            Ok(parsed) => {
+                for outcome in strong_element(&parsed.value, cx, parsed.repaired, index) {
+                    cx.outcome(pos, format, outcome);
+                }
+                index += 1;
+                q = skip_ws(text, parsed.end);
+                match byte_at(text, q) {
+                    Some(b',' | b']') => {}
+                    _ => {
+                        let detail = format!(
+                            "invalid JSON at {}: expected `,` or `]` after element {} of the list, found {}",
+                            cx.at(q),
+                            index - 1,
+                            describe_at(text, q)
+                        );
+                        let broken = if q >= text.len() {
+                            Broken::cut(None, detail)
+                        } else {
+                            Broken::new(None, detail)
+                        };
+                        cx.malformed(pos, format, broken);
+                        return None;
+                    }
+                }
+            }
+            Err(error) => {
+                let broken = invalid_json(cx, q, &error, touches);
+                cx.malformed(pos, format, broken);
+                return None;
+            }
+        }
+    }
+}
+
+/// A JSON value at `start` that could not be read, as a broken call: cut off when reading
+/// it ran into the end of the output (`touches` is [`horizon::touches`] from before).
+fn invalid_json(cx: &Cx<'_>, start: usize, error: &JsonError, touches: u64) -> Broken {
+    let name = guess_name(cx.text, start, error.pos);
+    if horizon::touches() != touches {
+        let detail = format!(
+            "the output ends inside the call, at {}: {}",
+            cx.at(cx.text.len()),
+            error.message
+        );
+        return Broken::cut(name, detail);
+    }
+    let detail = format!("invalid JSON at {}: {}", cx.at(error.pos), error.message);
+    Broken::new(name, detail)
+}
+
 /// The end of a fence marker at `pos` and its language tag (```` ```json ````), not of
 /// what follows them.
 fn after_fence_marker(text: &str, pos: usize) -> usize {
     let mut end = pos + 3;
-    while text
-        .as_bytes()
-        .get(end)
-        .is_some_and(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-'))
+    while byte_at(text, end).is_some_and(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-'))
     {
         end += 1;
     }
@@ -97,7 +177,7 @@ fn after_fence_marker(text: &str, pos: usize) -> usize {
 
 /// What is wrong when `opener` is followed, at `pos`, by no call at all.
 fn no_call_after(text: &str, pos: usize, opener: &str) -> String {
-    if pos >= text.len() {
+    if pos >= to_end(text) {
         format!("`{opener}` is not followed by a call (the output ends there)")
     } else {
         format!(
@@ -115,13 +195,16 @@ pub(crate) fn after_close(text: &str, pos: usize, close: Option<&str>, open: &st
             let (close_at, body_end) = element_end(text, pos, text.len(), close, open);
             close_at.map_or(body_end, |c| c + close.len())
         }
-        None => find_in(text, pos, text.len(), open).unwrap_or(text.len()),
+        None => find_in(text, pos, text.len(), open).unwrap_or_else(|| to_end(text)),
     }
 }
 
 /// The tool name in broken JSON between `start` and `end`, if a name key can be seen.
 pub(crate) fn guess_name(text: &str, start: usize, end: usize) -> Option<String> {
     let end = floor_boundary(text, end.min(start.saturating_add(2000)));
+    if end == text.len() {
+        horizon::reached(text, end);
+    }
     let window = text.get(start..end)?;
     // Every key below is quoted: without a quote (braces in prose and code) there is none.
     memchr::memchr2(b'"', b'\'', window.as_bytes())?;
@@ -163,11 +246,8 @@ pub(crate) fn arguments_at(
 ) -> (Outcome, usize) {
     let text = cx.text;
     let p = skip_ws(text, pos);
-    let broken = |detail: String| Broken {
-        name: Some(name.to_owned()),
-        detail,
-    };
-    if !matches!(text.as_bytes().get(p), Some(b'{' | b'[' | b'"' | b'n')) {
+    let broken = |detail: String| Broken::new(Some(name.to_owned()), detail);
+    if !matches!(byte_at(text, p), Some(b'{' | b'[' | b'"' | b'n')) {
         let detail = format!(
             "expected the arguments of `{name}` as a JSON object at {}, found {}",
             cx.at(p),
@@ -175,6 +255,7 @@ pub(crate) fn arguments_at(
         );
         return (Err(broken(detail)), p);
     }
+    let touches = horizon::touches();
     match parse_value(text, p) {
         Ok(parsed) => {
             let arguments = match parsed.value {
@@ -194,13 +275,21 @@ pub(crate) fn arguments_at(
             });
             (outcome, parsed.end)
         }
+        Err(error) if horizon::touches() != touches => {
+            let detail = format!(
+                "the output ends inside the arguments of `{name}`, at {}: {}",
+                cx.at(text.len()),
+                error.message
+            );
+            (Err(Broken::cut(Some(name.to_owned()), detail)), to_end(text))
+        }
         Err(error) => {
             let detail = format!(
                 "invalid JSON in the arguments of `{name}` at {}: {}",
                 cx.at(error.pos),
                 error.message
             );
-            (Err(broken(detail)), text.len())
+            (Err(broken(detail)), to_end(text))
         }
     }
 }

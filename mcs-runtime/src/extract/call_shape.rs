@@ -64,11 +64,29 @@ pub(crate) fn calls_in(
 /// Like [`calls_in`], but a value that is not call-shaped is one broken call.
 pub(crate) fn strong_calls(value: &Value, cx: &Cx<'_>, repaired: bool, what: &str) -> Outcomes {
     calls_in(value, cx, Trust::Strong, repaired).unwrap_or_else(|| {
-        vec![Err(Broken {
-            name: None,
-            detail: format!("{what} is not a tool call: it has no `name` and `arguments`"),
-        })]
+        vec![Err(Broken::new(None, format!("{what} is not a tool call: it has no `name` and `arguments`")))]
     })
+}
+
+/// The calls element `index` of a delimited list holds; an element that is not a call is
+/// one broken call.
+pub(crate) fn strong_element(item: &Value, cx: &Cx<'_>, repaired: bool, index: usize) -> Outcomes {
+    let found = match item {
+        Value::Object(map) => object_calls(map, cx, Trust::Strong, 1),
+        _ => None,
+    };
+    let mut outcomes = found.unwrap_or_else(|| {
+        vec![Err(Broken::new(
+            None,
+            format!("element {index} of the list is not a tool call"),
+        ))]
+    });
+    if repaired {
+        for call in outcomes.iter_mut().flatten() {
+            call.repaired = true;
+        }
+    }
+    outcomes
 }
 
 fn array_calls(items: &[Value], cx: &Cx<'_>, trust: Trust, depth: usize) -> Option<Outcomes> {
@@ -84,10 +102,7 @@ fn array_calls(items: &[Value], cx: &Cx<'_>, trust: Trust, depth: usize) -> Opti
         match (found, trust) {
             (Some(found), _) => outcomes.extend(found),
             (None, Trust::Weak) => return None,
-            (None, Trust::Strong) => outcomes.push(Err(Broken {
-                name: None,
-                detail: format!("element {index} of the list is not a tool call"),
-            })),
+            (None, Trust::Strong) => outcomes.push(Err(Broken::new(None, format!("element {index} of the list is not a tool call")))),
         }
     }
     Some(outcomes)
@@ -208,10 +223,7 @@ fn named_call(map: &Map<String, Value>, cx: &Cx<'_>, trust: Trust) -> Option<Out
     if !plausible_name(&name) {
         return match trust {
             Trust::Weak => None,
-            Trust::Strong => Some(Err(Broken {
-                name: Some(name.clone()),
-                detail: format!("`{name}` is not a valid tool name"),
-            })),
+            Trust::Strong => Some(Err(Broken::new(Some(name.clone()), format!("`{name}` is not a valid tool name")))),
         };
     }
     let id = ["id", "call_id", "tool_call_id"]
@@ -284,10 +296,7 @@ fn arguments_of(
     trust: Trust,
 ) -> Option<Result<(Value, bool), Broken>> {
     let strict = trust == Trust::Strong || cx.is_known(name);
-    let broken = |detail: String| Broken {
-        name: Some(name.to_owned()),
-        detail,
-    };
+    let broken = |detail: String| Broken::new(Some(name.to_owned()), detail);
     match value {
         Value::Object(_) => Some(Ok((value.clone(), false))),
         Value::Null => Some(Ok((Value::Object(Map::new()), false))),

@@ -15,8 +15,9 @@ use std::sync::OnceLock;
 use aho_corasick::{AhoCorasick, Input, MatchKind};
 
 use super::record::Cx;
-use super::scan::{floor_boundary, name_end, skip_ws, starts_at};
-use super::{pythonic, tagged, tokens, work, xml};
+use super::scan::{byte_at, to_end, floor_boundary, name_end, skip_ws, starts_at};
+use super::reasoning::partial_start;
+use super::{horizon, pythonic, tagged, tokens, work, xml};
 
 /// A format reader: given the delimiter's start and end, records the calls and returns the
 /// end of the region it read, or `None` when the match is not its format after all.
@@ -66,41 +67,22 @@ fn automaton() -> Option<&'static AhoCorasick> {
         .as_ref()
 }
 
-/// Runs the parser of every delimiter in `cx.text`; returns the regions they read, in
-/// order and without overlap.
-pub(crate) fn scan(cx: &mut Cx<'_>) -> Vec<(usize, usize)> {
-    let Some(automaton) = automaton() else {
-        return Vec::new();
-    };
-    let text = cx.text;
-    let mut regions = Vec::new();
-    let mut pos = 0;
-    while pos < text.len() {
-        let found = automaton.find(Input::new(text).span(pos..text.len()));
-        work::examined(found.as_ref().map_or(text.len(), |found| found.end()) - pos);
-        let Some(found) = found else {
-            break;
-        };
-        let Some((_, parser)) = DELIMITERS.get(found.pattern().as_usize()) else {
-            break;
-        };
-        let read = if opens_call(cx, found.start(), found.end()) {
-            parser(cx, found.start(), found.end())
-        } else {
-            None
-        };
-        match read {
-            Some(end) => {
-                let end = floor_boundary(text, end.max(found.end()));
-                regions.push((found.start(), end));
-                pos = end;
-            }
-            // A mention, or not the parser's format. Every delimiter starts with an ASCII
-            // byte, so the next byte is a boundary.
-            None => pos = found.start() + 1,
-        }
-    }
-    regions
+/// The delimiter that starts first in `text[from..to]` (the longest, of those starting
+/// there), with its parser.
+pub(crate) fn next_delimiter(text: &str, from: usize, to: usize) -> Option<(usize, usize, Parser)> {
+    let found = automaton()?.find(Input::new(text).span(from..to));
+    work::examined(found.as_ref().map_or(to, |found| found.end()) - from);
+    let found = found?;
+    let (_, parser) = DELIMITERS.get(found.pattern().as_usize())?;
+    Some((found.start(), found.end(), *parser))
+}
+
+/// The offset from which the end of `text` could be the start of a delimiter
+/// (`text.len()` when it cannot), searching no earlier than `from`.
+pub(crate) fn partial_delimiter(text: &str, from: usize) -> usize {
+    static LONGEST: OnceLock<usize> = OnceLock::new();
+    let longest = *LONGEST.get_or_init(|| DELIMITERS.iter().map(|(d, _)| d.len()).max().unwrap_or(0));
+    partial_start(text, from, longest, DELIMITERS.iter().map(|(d, _)| *d))
 }
 
 /// Whether the delimiter at `start..end` opens a call, rather than being mentioned in prose.
@@ -116,7 +98,7 @@ pub(crate) fn scan(cx: &mut Cx<'_>) -> Vec<(usize, usize)> {
 /// (`to=functions.`, `<function=`, `functools[`) have committed to one already, and those
 /// that are only the start of a special token (DeepSeek's `<｜tool`, whose middle models
 /// mangle) are judged by what follows the whole token.
-fn opens_call(cx: &Cx<'_>, start: usize, end: usize) -> bool {
+pub(crate) fn opens_call(cx: &Cx<'_>, start: usize, end: usize) -> bool {
     let text = cx.text;
     let bytes = text.as_bytes();
     let line_start = bytes[..start]
@@ -131,10 +113,13 @@ fn opens_call(cx: &Cx<'_>, start: usize, end: usize) -> bool {
         [.., b'.' | b'=' | b'['] => return true,
         [b'<', .., last] if last != b'>' => {
             // The rest of the token is short: `▁calls▁begin｜>`.
-            let window = &bytes[end..floor_boundary(text, end + 64)];
-            match memchr::memchr(b'>', window) {
+            let window_end = floor_boundary(text, end + 64);
+            match memchr::memchr(b'>', &bytes[end..window_end]) {
                 Some(i) => end + i + 1,
-                None => return true, // no token: the parser declines it
+                None => {
+                    horizon::reached(text, window_end);
+                    return true; // no token: the parser declines it
+                }
             }
         }
         _ => end,
@@ -159,9 +144,9 @@ fn begins_like_call(cx: &Cx<'_>, pos: usize) -> bool {
     let text = cx.text;
     let bytes = text.as_bytes();
     let p = skip_ws(text, pos);
-    match bytes.get(p) {
+    match byte_at(text, p) {
         None | Some(b'{' | b'[') => return true,
-        Some(b'<') => return bytes.get(p + 1) != Some(&b'/'),
+        Some(b'<') => return byte_at(text, p + 1) != Some(b'/'),
         Some(b'`') => return starts_at(text, p, "```"),
         _ => {}
     }
@@ -177,21 +162,21 @@ fn begins_like_call(cx: &Cx<'_>, pos: usize) -> bool {
     }
     let mut after = name_stop;
     if quoted {
-        if bytes.get(after) != Some(&b'"') {
+        if byte_at(text, after) != Some(b'"') {
             return false;
         }
         after += 1;
     }
-    match bytes.get(after) {
+    match byte_at(text, after) {
         Some(b'{' | b'(' | b'[') => return true,
-        Some(b'<') => return bytes.get(after + 1) != Some(&b'/'),
+        Some(b'<') => return byte_at(text, after + 1) != Some(b'/'),
         _ => {}
     }
     let next = skip_ws(text, after);
-    match bytes.get(next) {
+    match byte_at(text, next) {
         Some(b'{') => true,
         Some(b'<') => {
-            bytes.get(next + 1) != Some(&b'/')
+            byte_at(text, next + 1) != Some(b'/')
                 && memchr::memchr(b'\n', &bytes[after..next]).is_some()
         }
         _ => false,

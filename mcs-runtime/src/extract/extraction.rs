@@ -26,6 +26,29 @@ impl Extraction {
     }
 }
 
+/// Where an output starts: in the visible answer, or inside reasoning whose opener was in
+/// the prompt.
+///
+/// DeepSeek-R1 and V4, QwQ, Qwen3 thinking models and Kimi K3 put the reasoning opener
+/// (`<think>`, `<|open|>think<|sep|>`) at the end of the prompt, so their outputs hold only
+/// the closer: everything before it was reasoning, and calls written there are drafts,
+/// never run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ReasoningStart {
+    /// Decided by the output: when its first reasoning marker is a closer without an
+    /// opener (`</think>`), what came before it was reasoning. A stream cannot know this
+    /// before that marker or its end, so it reports a call complete only once the question
+    /// is settled (see `stream`).
+    #[default]
+    Auto,
+    /// The output starts inside reasoning: everything up to the first closer is reasoning,
+    /// and an output without one is all reasoning.
+    Inside,
+    /// The output starts in the answer: a closer without an opener is ordinary text.
+    Outside,
+}
+
 /// The kind of output the calls were found in.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -75,6 +98,9 @@ pub struct MalformedCall {
     pub detail: String,
     /// A short excerpt of the output where the call starts.
     pub snippet: String,
+    /// The output ended inside the call (the stream stopped, the model ran out of tokens):
+    /// what is there was cut off, and nothing of it may run.
+    pub cut_off: bool,
 }
 
 /// The format a call was written in.

@@ -1,32 +1,93 @@
 //! The text between native delimiters, searched for what is not delimited: JSON calls
 //! in prose or fences, pythonic calls, ReAct blocks and LangChain XML.
+//!
+//! A gap is read by four recognisers side by side. Each keeps where it stands, so a gap
+//! that grows (a stream) is read piece by piece, every byte about once; what each finds is
+//! final, and what it cannot decide yet (a JSON value still open, a last line that may
+//! become a call) it reads again next time. Findings are recorded in the order of the
+//! text once no recogniser can still find one that starts earlier.
 
-use super::record::Cx;
+use std::ops::Range;
+
+use super::record::{Cx, Finding};
 use super::scan::floor_boundary;
 use super::{bare_json, pythonic, react, xml};
 
-/// Finds the calls between `start` and `end` and records them in `cx`.
-pub(crate) fn scan_gap(cx: &mut Cx<'_>, start: usize, end: usize) {
-    let start = floor_boundary(cx.text, start);
-    let end = floor_boundary(cx.text, end);
-    if start >= end {
-        return;
+/// The reading of one gap.
+#[derive(Clone, Debug)]
+pub(crate) struct GapScan {
+    json: bare_json::GapState,
+    pythonic: pythonic::GapState,
+    react: react::GapState,
+    langchain: xml::LangChainState,
+    /// Findings not recorded yet: one that starts earlier may still be found.
+    pending: Vec<Finding>,
+    /// The end of the last finding recorded: findings that start before it are covered.
+    covered: usize,
+}
+
+impl GapScan {
+    /// The reading of a gap that starts at `start`.
+    pub(crate) fn new(start: usize) -> Self {
+        GapScan {
+            json: bare_json::GapState::new(start),
+            pythonic: pythonic::GapState::new(start),
+            react: react::GapState::new(start),
+            langchain: xml::LangChainState::new(start),
+            pending: Vec::new(),
+            covered: start,
+        }
     }
-    let mut findings = bare_json::calls_in_gap(cx, start, end);
-    findings.extend(pythonic::calls_in_gap(cx, start, end));
-    findings.extend(react::calls_in_gap(cx, start, end));
-    findings.extend(xml::langchain_in_gap(cx, start, end));
-    // Where findings overlap (a ReAct block whose input is JSON), the one that starts
-    // first, then the longer one, wins.
-    findings.sort_by_key(|finding| (finding.start, std::cmp::Reverse(finding.end)));
-    let mut covered = start;
-    for finding in findings {
-        if finding.start < covered {
-            continue;
+
+    /// Reads the gap on up to `end` and records what is final in `cx`. With `open`, the
+    /// gap may go on after `end` (the text still grows, or a call may start there); else
+    /// it ends there. Returns the spans of the findings recorded, and the offset from
+    /// which the text of the gap is not decided yet (`end` when all of it is).
+    pub(crate) fn advance(
+        &mut self,
+        cx: &mut Cx<'_>,
+        end: usize,
+        open: bool,
+    ) -> (Vec<Range<usize>>, usize) {
+        let end = floor_boundary(cx.text, end);
+        let (json, json_hold) = bare_json::calls_in_gap(cx, &mut self.json, end, open);
+        let (pythonic, pythonic_hold) = pythonic::calls_in_gap(cx, &mut self.pythonic, end, open);
+        let (react, react_hold) = react::calls_in_gap(cx, &mut self.react, end, open);
+        let (langchain, langchain_hold) =
+            xml::langchain_in_gap(cx, &mut self.langchain, end, open);
+        self.pending.extend(json);
+        self.pending.extend(pythonic);
+        self.pending.extend(react);
+        self.pending.extend(langchain);
+        let hold = json_hold.min(pythonic_hold).min(react_hold).min(langchain_hold);
+        // Where findings overlap (a ReAct block whose input is JSON), the one that starts
+        // first, then the longer one, wins. A finding is placed once no recogniser can
+        // still find one that starts at or before it.
+        self.pending
+            .sort_by_key(|finding| (finding.start, std::cmp::Reverse(finding.end)));
+        let ready = self
+            .pending
+            .iter()
+            .take_while(|finding| !open || finding.start < hold)
+            .count();
+        let mut spans = Vec::new();
+        // Recorded as final: what the recognisers read to find them did not run into the
+        // end of the text (those they read again next time).
+        cx.new_run();
+        for finding in self.pending.drain(..ready) {
+            if finding.start < self.covered {
+                continue;
+            }
+            self.covered = finding.end.max(finding.start + 1);
+            spans.push(finding.start..self.covered);
+            for (at, format, outcome) in finding.items {
+                cx.outcome(at, format, outcome);
+            }
         }
-        covered = finding.end.max(finding.start + 1);
-        for (at, format, outcome) in finding.items {
-            cx.outcome(at, format, outcome);
-        }
+        let hold = self
+            .pending
+            .first()
+            .map_or(hold, |finding| finding.start.min(hold));
+        (spans, if open { hold.max(self.covered.min(end)) } else { end })
     }
 }

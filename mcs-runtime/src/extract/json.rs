@@ -14,7 +14,8 @@ use std::fmt;
 
 use serde_json::{Map, Number, Value};
 
-use super::work;
+use super::scan::{byte_at, to_end};
+use super::{horizon, work};
 
 /// How deeply arrays and objects may nest before reading gives up.
 pub(crate) const MAX_DEPTH: usize = 128;
@@ -146,6 +147,8 @@ fn strict_value(text: &str, pos: usize) -> Option<(Value, usize)> {
 /// Reads `text` as exactly one value (surrounding whitespace allowed).
 pub(crate) fn parse_whole(text: &str) -> Result<(Value, bool), JsonError> {
     work::examined(text.len());
+    // "Nothing after the value" depends on what comes after the text.
+    horizon::reached(text, text.len());
     // The strict parser is much faster and is right for almost every input.
     if let Ok(value) = serde_json::from_str::<Value>(text) {
         return Ok((value, false));
@@ -175,7 +178,11 @@ pub(crate) fn parse_whole(text: &str) -> Result<(Value, bool), JsonError> {
 
 /// What stands at `pos`, for error messages.
 pub(crate) fn describe_at(text: &str, pos: usize) -> String {
-    Found(text.get(pos..).and_then(|rest| rest.chars().next())).to_string()
+    let found = text.get(pos..).and_then(|rest| rest.chars().next());
+    if found.is_none() {
+        horizon::reached(text, pos);
+    }
+    Found(found).to_string()
 }
 
 struct Reader<'a> {
@@ -187,9 +194,19 @@ struct Reader<'a> {
 
 impl Reader<'_> {
     fn peek(&self) -> Option<char> {
-        self.src
+        let next = self
+            .src
             .get(self.pos..)
-            .and_then(|rest| rest.chars().next())
+            .and_then(|rest| rest.chars().next());
+        if next.is_none() {
+            horizon::reached(self.src, self.pos);
+        }
+        next
+    }
+
+    /// The byte at `pos`, noting the end of the text when there is none.
+    fn byte(&self, pos: usize) -> Option<u8> {
+        byte_at(self.src, pos)
     }
 
     fn error(&self, message: impl Into<Cow<'static, str>>) -> JsonError {
@@ -213,19 +230,19 @@ impl Reader<'_> {
     fn skip_blank(&mut self) {
         let bytes = self.src.as_bytes();
         loop {
-            match bytes.get(self.pos) {
+            match self.byte(self.pos) {
                 Some(b' ' | b'\t' | b'\n' | b'\r') => self.pos += 1,
-                Some(b'/') if bytes.get(self.pos + 1) == Some(&b'/') => {
+                Some(b'/') if self.byte(self.pos + 1) == Some(b'/') => {
                     self.repaired = true;
                     self.pos = memchr::memchr(b'\n', &bytes[self.pos..])
-                        .map_or(bytes.len(), |offset| self.pos + offset + 1);
+                        .map_or_else(|| to_end(self.src), |offset| self.pos + offset + 1);
                 }
-                Some(b'/') if bytes.get(self.pos + 1) == Some(&b'*') => {
+                Some(b'/') if self.byte(self.pos + 1) == Some(b'*') => {
                     self.repaired = true;
                     self.pos = memchr::memmem::find(&bytes[self.pos + 2..], b"*/")
-                        .map_or(bytes.len(), |offset| self.pos + 2 + offset + 2);
+                        .map_or_else(|| to_end(self.src), |offset| self.pos + 2 + offset + 2);
                 }
-                Some(byte) if *byte >= 0x80 => match self.peek() {
+                Some(byte) if byte >= 0x80 => match self.peek() {
                     // No-break and other Unicode spaces pasted from rich text.
                     Some(c) if c.is_whitespace() => {
                         self.repaired = true;
@@ -315,9 +332,8 @@ impl Reader<'_> {
             }
             Some(c) if c.is_ascii_alphanumeric() || c == '_' || c == '$' => {
                 let start = self.pos;
-                let bytes = self.src.as_bytes();
-                while bytes
-                    .get(self.pos)
+                while self
+                    .byte(self.pos)
                     .is_some_and(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'$' | b'-'))
                 {
                     self.pos += 1;
@@ -442,8 +458,7 @@ impl Reader<'_> {
                 char::REPLACEMENT_CHARACTER
             });
         }
-        let bytes = self.src.as_bytes();
-        if bytes.get(self.pos) == Some(&b'\\') && bytes.get(self.pos + 1) == Some(&b'u') {
+        if self.byte(self.pos) == Some(b'\\') && self.byte(self.pos + 1) == Some(b'u') {
             let save = self.pos;
             self.pos += 2;
             if let Some(low) = self.hex4().filter(|low| (0xDC00..0xE000).contains(low)) {
@@ -459,7 +474,10 @@ impl Reader<'_> {
     }
 
     fn hex4(&mut self) -> Option<u32> {
-        let digits = self.src.get(self.pos..self.pos + 4)?;
+        let Some(digits) = self.src.get(self.pos..self.pos + 4) else {
+            horizon::reached(self.src, self.pos + 4);
+            return None;
+        };
         let value = u32::from_str_radix(digits, 16).ok()?;
         if !digits.bytes().all(|b| b.is_ascii_hexdigit()) {
             return None;
@@ -470,9 +488,8 @@ impl Reader<'_> {
 
     fn number(&mut self) -> Result<Value, JsonError> {
         let start = self.pos;
-        let bytes = self.src.as_bytes();
-        while bytes
-            .get(self.pos)
+        while self
+            .byte(self.pos)
             .is_some_and(|b| b.is_ascii_digit() || matches!(b, b'-' | b'+' | b'.' | b'e' | b'E'))
         {
             self.pos += 1;
@@ -499,10 +516,9 @@ impl Reader<'_> {
 
     fn word(&mut self) -> Result<Value, JsonError> {
         let start = self.pos;
-        let bytes = self.src.as_bytes();
-        while bytes
-            .get(self.pos)
-            .is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_')
+        while self
+            .byte(self.pos)
+            .is_some_and(|b| b.is_ascii_alphanumeric() || b == b'_')
         {
             self.pos += 1;
         }

@@ -101,10 +101,15 @@ mod record;
 mod scan;
 mod tagged;
 mod tokens;
+mod horizon;
+mod reasoning;
+mod text;
 mod work;
 mod xml;
 
-pub use extraction::{CallFormat, CallSource, Extraction, FoundCall, MAX_MALFORMED, MalformedCall};
+pub use extraction::{
+    CallFormat, CallSource, Extraction, FoundCall, MAX_MALFORMED, MalformedCall, ReasoningStart,
+};
 #[doc(hidden)]
 pub use work::take_examined;
 
@@ -113,6 +118,7 @@ use crate::types::Tool;
 use native::MessageReading;
 use record::Cx;
 pub use record::ToolIndex;
+use text::TextScan;
 
 /// Finds every tool call in `response`.
 ///
@@ -161,14 +167,10 @@ fn extract_text(text: &str, tools: &[Tool], index: Option<ToolIndex<'_>>) -> Ext
             return whole.finish(CallSource::Text);
         }
     }
-    let visible = scan::blank_reasoning(text);
-    let mut cx = Cx::new(&visible, tools).indexed(index);
-    let regions = delimiters::scan(&mut cx);
-    let mut cursor = 0;
-    for (start, end) in regions {
-        gaps::scan_gap(&mut cx, cursor, start);
-        cursor = end;
-    }
-    gaps::scan_gap(&mut cx, cursor, visible.len());
-    cx.finish(CallSource::Text)
+    let visible = reasoning::blank_reasoning(text, ReasoningStart::Auto);
+    // Reading that runs into the end of the output met a call cut off there.
+    let _end = horizon::open(&visible);
+    let mut scan = TextScan::new();
+    scan.read(&visible, tools, index, true);
+    scan.into_found().finish(CallSource::Text)
 }

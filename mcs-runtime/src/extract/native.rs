@@ -303,10 +303,7 @@ fn decode_arguments(
     value: Option<&Value>,
     field: &str,
 ) -> Result<(Value, bool), Broken> {
-    let broken = |detail: String| Broken {
-        name: Some(name.to_owned()),
-        detail,
-    };
+    let broken = |detail: String| Broken::new(Some(name.to_owned()), detail);
     match value {
         None | Some(Value::Null) => Ok((Value::Object(Map::new()), false)),
         Some(object @ Value::Object(_)) => Ok((object.clone(), false)),
@@ -345,10 +342,7 @@ fn id_of(value: &Value, keys: &[&str]) -> Option<String> {
 fn name_of(value: Option<&Value>) -> Result<String, Broken> {
     match value {
         Some(Value::String(name)) if !clean_name(name).is_empty() => Ok(clean_name(name)),
-        _ => Err(Broken {
-            name: None,
-            detail: "the call has no `name`".to_owned(),
-        }),
+        _ => Err(Broken::new(None, "the call has no `name`".to_owned())),
     }
 }
 

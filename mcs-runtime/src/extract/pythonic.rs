@@ -9,7 +9,8 @@ use super::call_body::json_body;
 use super::extraction::CallFormat;
 use super::json::{describe_at, parse_value};
 use super::record::{Broken, Cx, Finding, Outcome, RawCall};
-use super::scan::{
+use super::horizon;
+use super::scan::{byte_at, to_end, 
     clean_name, element_end, find_in, floor_boundary, plausible_name, rest_of_line_is_blank,
     skip_ws, starts_at,
 };
@@ -26,17 +27,11 @@ struct PyCall {
 type PyError = (usize, String);
 
 fn ident_end(text: &str, pos: usize) -> usize {
-    let bytes = text.as_bytes();
-    if !bytes
-        .get(pos)
-        .is_some_and(|b| b.is_ascii_alphabetic() || *b == b'_')
-    {
+    if !byte_at(text, pos).is_some_and(|b| b.is_ascii_alphabetic() || b == b'_') {
         return pos;
     }
     let mut end = pos;
-    while bytes
-        .get(end)
-        .is_some_and(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-'))
+    while byte_at(text, end).is_some_and(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-'))
     {
         end += 1;
     }
@@ -46,13 +41,12 @@ fn ident_end(text: &str, pos: usize) -> usize {
 /// Whether a call starts at `pos`: a name then `(`.
 fn is_call_start(text: &str, pos: usize) -> bool {
     let end = ident_end(text, pos);
-    end > pos && text.as_bytes().get(skip_spaces(text, end)) == Some(&b'(')
+    end > pos && byte_at(text, skip_spaces(text, end)) == Some(b'(')
 }
 
 fn skip_spaces(text: &str, pos: usize) -> usize {
-    let bytes = text.as_bytes();
     let mut pos = pos;
-    while bytes.get(pos).is_some_and(|b| *b == b' ' || *b == b'\t') {
+    while byte_at(text, pos).is_some_and(|b| b == b' ' || b == b'\t') {
         pos += 1;
     }
     pos
@@ -60,7 +54,7 @@ fn skip_spaces(text: &str, pos: usize) -> usize {
 
 /// Whether a list of calls starts at `pos` (at `[`).
 pub(crate) fn is_list_start(text: &str, pos: usize) -> bool {
-    text.as_bytes().get(pos) == Some(&b'[') && is_call_start(text, skip_ws(text, pos + 1))
+    byte_at(text, pos) == Some(b'[') && is_call_start(text, skip_ws(text, pos + 1))
 }
 
 /// Reads `name(kw=value, …)` at `pos`.
@@ -74,7 +68,7 @@ fn parse_call(text: &str, pos: usize) -> Result<PyCall, PyError> {
     }
     let name = text[pos..end].to_owned();
     let mut p = skip_spaces(text, end);
-    if text.as_bytes().get(p) != Some(&b'(') {
+    if byte_at(text, p) != Some(b'(') {
         return Err((
             p,
             format!(
@@ -87,7 +81,7 @@ fn parse_call(text: &str, pos: usize) -> Result<PyCall, PyError> {
     let mut args = Vec::new();
     loop {
         p = skip_ws(text, p);
-        if text.as_bytes().get(p) == Some(&b')') {
+        if byte_at(text, p) == Some(b')') {
             return Ok(PyCall {
                 name,
                 args,
@@ -97,8 +91,8 @@ fn parse_call(text: &str, pos: usize) -> Result<PyCall, PyError> {
         let key_end = ident_end(text, p);
         let after_key = skip_ws(text, key_end);
         let keyword = key_end > p
-            && text.as_bytes().get(after_key) == Some(&b'=')
-            && text.as_bytes().get(after_key + 1) != Some(&b'=');
+            && byte_at(text, after_key) == Some(b'=')
+            && byte_at(text, after_key + 1) != Some(b'=');
         let key = keyword.then(|| text[p..key_end].to_owned());
         if keyword {
             p = after_key + 1;
@@ -106,7 +100,7 @@ fn parse_call(text: &str, pos: usize) -> Result<PyCall, PyError> {
         let parsed = parse_value(text, p).map_err(|e| (e.pos, e.message.to_string()))?;
         args.push((key, parsed.value));
         p = skip_ws(text, parsed.end);
-        match text.as_bytes().get(p) {
+        match byte_at(text, p) {
             Some(b',') => p += 1,
             Some(b')') => {}
             _ => {
@@ -128,11 +122,11 @@ fn parse_list(text: &str, pos: usize) -> Result<(Vec<PyCall>, usize), PyError> {
     let mut p = pos + 1;
     loop {
         p = skip_ws(text, p);
-        if text.as_bytes().get(p) == Some(&b']') {
+        if byte_at(text, p) == Some(b']') {
             return Ok((calls, p + 1));
         }
         if !calls.is_empty() {
-            if text.as_bytes().get(p) != Some(&b',') {
+            if byte_at(text, p) != Some(b',') {
                 let found = describe_at(text, p);
                 return Err((
                     p,
@@ -140,7 +134,7 @@ fn parse_list(text: &str, pos: usize) -> Result<(Vec<PyCall>, usize), PyError> {
                 ));
             }
             p = skip_ws(text, p + 1);
-            if text.as_bytes().get(p) == Some(&b']') {
+            if byte_at(text, p) == Some(b']') {
                 return Ok((calls, p + 1));
             }
         }
@@ -159,10 +153,7 @@ fn to_raw(call: PyCall, cx: &Cx<'_>) -> Outcome {
         name = builtin.to_owned();
     }
     if !plausible_name(&name) {
-        return Err(Broken {
-            name: None,
-            detail: format!("`{}` is not a tool name", call.name),
-        });
+        return Err(Broken::new(None, format!("`{}` is not a tool name", call.name)));
     }
     let tool = cx.tool(&name);
     let mut arguments = Map::new();
@@ -176,10 +167,7 @@ fn to_raw(call: PyCall, cx: &Cx<'_>) -> Outcome {
                         "positional argument {} of `{name}` cannot be matched to a parameter; pass keyword arguments",
                         index + 1
                     );
-                    return Err(Broken {
-                        name: Some(name),
-                        detail,
-                    });
+                    return Err(Broken::new(Some(name), detail));
                 }
             },
         };
@@ -205,7 +193,7 @@ pub(crate) fn strong_list(cx: &mut Cx<'_>, pos: usize, format: CallFormat) -> us
         }
         Err((at, message)) => {
             let detail = format!("invalid call list at {}: {message}", cx.at(at));
-            cx.malformed(pos, format, Broken { name: None, detail });
+            cx.malformed(pos, format, Broken::new(None, detail));
             cx.text.len()
         }
     }
@@ -231,7 +219,7 @@ pub(crate) fn strong_lines(cx: &mut Cx<'_>, pos: usize, limit: usize, format: Ca
         if !is_call_start(text, call_at) {
             if !found_any {
                 let detail = format!("expected a function call, found {}", describe_at(text, p));
-                cx.malformed(p, format, Broken { name: None, detail });
+                cx.malformed(p, format, Broken::new(None, detail));
                 return limit;
             }
             return p;
@@ -245,19 +233,19 @@ pub(crate) fn strong_lines(cx: &mut Cx<'_>, pos: usize, limit: usize, format: Ca
             }
             Err((at, message)) => {
                 let detail = format!("invalid call at {}: {message}", cx.at(at));
-                cx.malformed(p, format, Broken { name: None, detail });
+                cx.malformed(p, format, Broken::new(None, detail));
                 return limit;
             }
         };
         found_any = true;
         if printed {
             let q = skip_ws(text, end);
-            if text.as_bytes().get(q) == Some(&b')') {
+            if byte_at(text, q) == Some(b')') {
                 end = q + 1;
             }
         }
         pos = end;
-        if text.as_bytes().get(skip_spaces(text, pos)) == Some(&b';') {
+        if byte_at(text, skip_spaces(text, pos)) == Some(b';') {
             pos = skip_spaces(text, pos) + 1;
         }
     }
@@ -286,7 +274,7 @@ fn delimited_list(
     let p = skip_ws(text, after);
     let end = if is_list_start(text, p) {
         strong_list(cx, p, format)
-    } else if matches!(text.as_bytes().get(p), Some(b'[' | b'{')) {
+    } else if matches!(byte_at(text, p), Some(b'[' | b'{')) {
         json_body(cx, p, Some(close), format, open)
     } else {
         let (_, limit) = element_end(text, p, text.len(), close, open);
@@ -309,57 +297,99 @@ pub(crate) fn tool_code(cx: &mut Cx<'_>, _start: usize, after: usize) -> Option<
     Some(close.map_or(limit, |c| c + 3))
 }
 
-/// Pythonic calls in ordinary text, between `start` and `end`: a `[f(…), …]` list or a
-/// line that is just `f(…)`. A weak format, so only when the names are known tools (for a
-/// list, at least one of them); a list that breaks off is a malformed call when it is
-/// recognisably one (see [`broken_list`]).
-pub(crate) fn calls_in_gap(cx: &Cx<'_>, start: usize, end: usize) -> Vec<Finding> {
-    // Failed reads may cover the same bytes again (an unterminated string holding many
-    // `[f(`); cap their total to stay linear.
-    let mut budget = 4 * (end - start) + 65_536;
-    let mut findings = lists_in_gap(cx, start, end, &mut budget);
-    if budget > 0 {
-        findings.extend(lines_in_gap(cx, start, end, &mut budget));
+/// Where the search for pythonic calls in a gap stands.
+#[derive(Clone, Debug)]
+pub(crate) struct GapState {
+    start: usize,
+    /// `[` before this are read.
+    list_pos: usize,
+    /// The start of the line to look at next, and how far its newline was searched for.
+    line_start: usize,
+    line_searched: usize,
+    /// Bytes examined by reads that failed, for lists and for lines. Failed reads may cover
+    /// the same bytes again (an unterminated string holding many `[f(`); a read at offset
+    /// `p` may start only while this is below `4 (p - start) + 64 KiB`, to stay linear.
+    list_spent: usize,
+    line_spent: usize,
+}
+
+impl GapState {
+    pub(crate) fn new(start: usize) -> Self {
+        GapState {
+            start,
+            list_pos: start,
+            line_start: start,
+            line_searched: start,
+            list_spent: 0,
+            line_spent: 0,
+        }
     }
-    findings
+
+    fn allows(&self, spent: usize, at: usize) -> bool {
+        spent < 4 * (at - self.start) + 65_536
+    }
 }
 
-/// Spends what a failed read at `at` examined up to `failed_at`; whether budget is left.
-fn spend(budget: &mut usize, at: usize, failed_at: usize) -> bool {
-    *budget = budget.saturating_sub(failed_at.saturating_sub(at));
-    *budget > 0
+/// Pythonic calls in ordinary text, from where `state` stands up to `end`: a `[f(…), …]`
+/// list or a line that is just `f(…)`. A weak format, so only when the names are known
+/// tools (for a list, at least one of them); a list that breaks off is a malformed call
+/// when it is recognisably one (see [`broken_list`]). With `open`, the gap may go on after
+/// `end`; the offset returned (else `end`) is where the text stops being decided, and what
+/// ran into `end` is read again next time.
+pub(crate) fn calls_in_gap(
+    cx: &Cx<'_>,
+    state: &mut GapState,
+    end: usize,
+    open: bool,
+) -> (Vec<Finding>, usize) {
+    let (mut findings, list_hold) = lists_in_gap(cx, state, end, open);
+    let (lines, line_hold) = lines_in_gap(cx, state, end, open);
+    findings.extend(lines);
+    (findings, list_hold.min(line_hold))
 }
 
-/// `[f(…), …]` lists between `start` and `end`.
-fn lists_in_gap(cx: &Cx<'_>, start: usize, end: usize, budget: &mut usize) -> Vec<Finding> {
+/// `[f(…), …]` lists, from where `state` stands up to `end`.
+fn lists_in_gap(cx: &Cx<'_>, state: &mut GapState, end: usize, open: bool) -> (Vec<Finding>, usize) {
     let text = &cx.text[..end];
     let mut findings = Vec::new();
-    let mut pos = start;
-    while let Some(offset) = memchr::memchr(b'[', &text.as_bytes()[pos..]) {
-        let at = pos + offset;
-        pos = at + 1;
-        if !is_list_start(text, at) {
-            continue;
+    while let Some(offset) = memchr::memchr(b'[', &text.as_bytes()[state.list_pos..]) {
+        let at = state.list_pos + offset;
+        if !state.allows(state.list_spent, at) {
+            break;
         }
-        let (calls, list_end) = match parse_list(text, at) {
+        let touches = horizon::touches();
+        let list = is_list_start(text, at).then(|| parse_list(text, at));
+        let cut_off = horizon::touches() != touches;
+        if open && cut_off {
+            return (findings, at);
+        }
+        let Some(list) = list else {
+            state.list_pos = at + 1;
+            continue;
+        };
+        let (calls, list_end) = match list {
             Ok(list) => list,
             Err((failed_at, message)) => {
-                if let Some(broken) = broken_list(cx, text, at, failed_at, &message) {
-                    let resume = floor_boundary(text, failed_at.max(at + 1));
+                state.list_pos = at + 1;
+                if let Some(broken) = broken_list(cx, text, at, failed_at, &message, cut_off) {
+                    // What follows a list the output ended inside of is that list's text.
+                    let resume = if cut_off {
+                        end
+                    } else {
+                        floor_boundary(text, failed_at.max(at + 1))
+                    };
                     findings.push(Finding {
                         start: at,
                         end: resume,
                         items: vec![(at, CallFormat::Pythonic, Err(broken))],
                     });
-                    pos = resume;
+                    state.list_pos = resume;
                 }
-                if !spend(budget, at, failed_at) {
-                    return findings;
-                }
+                state.list_spent += failed_at.saturating_sub(at);
                 continue;
             }
         };
-        pos = list_end;
+        state.list_pos = list_end;
         if !calls
             .iter()
             .any(|call| cx.is_known(&clean_name(&call.name)))
@@ -376,23 +406,24 @@ fn lists_in_gap(cx: &Cx<'_>, start: usize, end: usize, budget: &mut usize) -> Ve
             items,
         });
     }
-    findings
+    state.list_pos = end;
+    (findings, end)
 }
 
 /// A list at `at` of `text` that could not be read (`message`, at `failed_at`), as a
 /// malformed call when it is recognisably a call that broke off: its first call names a
 /// known tool or passes a keyword argument (`[f(x=`), and reading stopped at the end of
-/// the text, in an unterminated string or bracket, or at a closing bracket where another
-/// was due (`[f(x="a"]`). Anything else is code or prose that happens to hold brackets:
-/// `[f(x) for x in xs]`, `[get_weather(city) for city in cities]`.
+/// the text (`cut_off`), in an unterminated string or bracket, or at a closing bracket
+/// where another was due (`[f(x="a"]`). Anything else is code or prose that happens to
+/// hold brackets: `[f(x) for x in xs]`, `[get_weather(city) for city in cities]`.
 fn broken_list(
     cx: &Cx<'_>,
     text: &str,
     at: usize,
     failed_at: usize,
     message: &str,
+    cut_off: bool,
 ) -> Option<Broken> {
-    let bytes = text.as_bytes();
     let call_at = skip_ws(text, at + 1);
     let name_stop = ident_end(text, call_at);
     let name = clean_name(&text[call_at..name_stop]);
@@ -400,15 +431,15 @@ fn broken_list(
     let key_end = ident_end(text, first_argument);
     let after_key = skip_ws(text, key_end);
     let keyword = key_end > first_argument
-        && bytes.get(after_key) == Some(&b'=')
-        && bytes.get(after_key + 1) != Some(&b'=');
+        && byte_at(text, after_key) == Some(b'=')
+        && byte_at(text, after_key + 1) != Some(b'=');
     if !keyword && !cx.is_known(&name) {
         return None;
     }
     let stop = skip_ws(text, failed_at);
-    let how = if stop >= text.len() || message.starts_with("unterminated") {
+    let how = if cut_off || stop >= text.len() || message.starts_with("unterminated") {
         "is cut off"
-    } else if matches!(bytes.get(stop), Some(b']' | b')' | b'}')) {
+    } else if matches!(byte_at(text, stop), Some(b']' | b')' | b'}')) {
         "is unbalanced"
     } else {
         return None;
@@ -417,20 +448,37 @@ fn broken_list(
         "the call list {how} at {}: {message}; close every call with `)` and the list with `]`",
         cx.at(failed_at)
     );
-    Some(Broken {
-        name: plausible_name(&name).then_some(name),
-        detail,
+    let name = plausible_name(&name).then_some(name);
+    Some(if cut_off {
+        Broken::cut(name, detail)
+    } else {
+        Broken::new(name, detail)
     })
 }
 
-/// Lines between `start` and `end` that are a call to a known tool and nothing else.
-fn lines_in_gap(cx: &Cx<'_>, start: usize, end: usize, budget: &mut usize) -> Vec<Finding> {
+/// Lines that are a call to a known tool and nothing else, from where `state` stands up
+/// to `end`.
+fn lines_in_gap(cx: &Cx<'_>, state: &mut GapState, end: usize, open: bool) -> (Vec<Finding>, usize) {
     let text = &cx.text[..end];
     let mut findings = Vec::new();
-    let mut line_start = start;
-    while line_start < end {
-        let line_end =
-            memchr::memchr(b'\n', &text.as_bytes()[line_start..]).map_or(end, |i| line_start + i);
+    while state.line_start < end {
+        let line_start = state.line_start;
+        let search_from = state.line_searched.max(line_start);
+        let newline = memchr::memchr(b'\n', &text.as_bytes()[search_from..end]);
+        if newline.is_none() && open {
+            // The last line is not whole yet: held back only when it may become a call.
+            state.line_searched = end;
+            let touches = horizon::touches();
+            let p = skip_spaces(text, line_start);
+            let call_at = if starts_at(text, p, "print(") { p + "print(".len() } else { p };
+            let name_end = ident_end(text, call_at);
+            let candidate = name_end > call_at
+                && is_call_start(text, call_at)
+                && cx.is_known(&clean_name(&text[call_at..name_end]));
+            let hold = if candidate || horizon::touches() != touches { p } else { end };
+            return (findings, hold);
+        }
+        let line_end = newline.map_or(end, |i| search_from + i);
         let p = skip_spaces(text, line_start);
         let printed = starts_at(text, p, "print(");
         let call_at = if printed { p + "print(".len() } else { p };
@@ -439,31 +487,36 @@ fn lines_in_gap(cx: &Cx<'_>, start: usize, end: usize, budget: &mut usize) -> Ve
         if name_end > call_at
             && is_call_start(text, call_at)
             && cx.is_known(&clean_name(&text[call_at..name_end]))
+            && state.allows(state.line_spent, call_at)
         {
-            match parse_call(text, call_at) {
+            let touches = horizon::touches();
+            let call = parse_call(text, call_at);
+            let call_end = call.as_ref().map(|call| call.end).unwrap_or_default();
+            let printed_close = printed && byte_at(text, call_end) == Some(b')');
+            let call_end = call_end + usize::from(printed_close);
+            let alone = call.is_ok() && rest_of_line_is_blank(text, call_end);
+            // A call that runs past its line into text still to come.
+            if open && horizon::touches() != touches {
+                return (findings, p);
+            }
+            match call {
                 Err((failed_at, _)) => {
-                    if !spend(budget, call_at, failed_at) {
-                        return findings;
-                    }
+                    state.line_spent += failed_at.saturating_sub(call_at);
                 }
-                Ok(call) => {
-                    let mut call_end = call.end;
-                    if printed && text.as_bytes().get(call_end) == Some(&b')') {
-                        call_end += 1;
-                    }
-                    if rest_of_line_is_blank(text, call_end) {
-                        findings.push(Finding {
-                            start: p,
-                            end: call_end,
-                            items: vec![(p, CallFormat::Pythonic, to_raw(call, cx))],
-                        });
-                    }
+                Ok(call) if alone => {
+                    findings.push(Finding {
+                        start: p,
+                        end: call_end,
+                        items: vec![(p, CallFormat::Pythonic, to_raw(call, cx))],
+                    });
                 }
+                Ok(_) => {}
             }
         }
-        line_start = line_end + 1;
+        state.line_start = line_end + 1;
+        state.line_searched = state.line_start;
     }
-    findings
+    (findings, end)
 }
 
 #[cfg(test)]
@@ -489,7 +542,8 @@ mod tests {
         let tools = [crate::types::Tool::new("get_weather", "Weather")];
         let details = |text: &str| -> Vec<String> {
             let cx = Cx::new(text, &tools);
-            calls_in_gap(&cx, 0, text.len())
+            calls_in_gap(&cx, &mut GapState::new(0), text.len(), false)
+                .0
                 .into_iter()
                 .flat_map(|finding| finding.items)
                 .filter_map(|(_, _, outcome)| outcome.err().map(|broken| broken.detail))

@@ -33,79 +33,173 @@ fn after_label<'l>(line: &'l str, words: &[&str]) -> Option<&'l str> {
 
 const STOP_LABELS: &[&str] = &["Observation", "Thought", "Action", "Final Answer"];
 
-/// ReAct calls between `start` and `end`.
-pub(crate) fn calls_in_gap(cx: &Cx<'_>, start: usize, end: usize) -> Vec<Finding> {
-    // Every call starts on a line with `Action`: one search spares prose the line split.
-    if find_in(cx.text, start, end, "Action").is_none() {
-        return Vec::new();
+/// Where the search for ReAct calls in a gap stands.
+#[derive(Clone, Debug)]
+pub(crate) struct GapState {
+    /// The start of the line to look at next.
+    line_start: usize,
+    /// `Action` was searched for up to here, and not found after `line_start`.
+    searched: usize,
+}
+
+impl GapState {
+    pub(crate) fn new(start: usize) -> Self {
+        GapState {
+            line_start: start,
+            searched: start,
+        }
     }
-    let text = &cx.text[..end];
-    // Byte ranges of the lines in the gap.
-    let mut lines = Vec::new();
+}
+
+/// The lines of `text` from `start` on, as byte ranges without their newline, each with
+/// whether it is whole (a newline ends it, or the gap is closed).
+fn lines_from(text: &str, start: usize, open: bool) -> impl Iterator<Item = (usize, usize, bool)> + '_ {
+    let end = text.len();
     let mut line_start = start;
-    while line_start < end {
-        let line_end =
-            memchr::memchr(b'\n', &text.as_bytes()[line_start..]).map_or(end, |i| line_start + i);
-        lines.push((line_start, line_end));
-        line_start = line_end + 1;
-    }
+    std::iter::from_fn(move || {
+        if line_start >= end {
+            return None;
+        }
+        let line = match memchr::memchr(b'\n', &text.as_bytes()[line_start..]) {
+            Some(i) => (line_start, line_start + i, true),
+            None => (line_start, end, !open),
+        };
+        line_start = line.1 + 1;
+        Some(line)
+    })
+}
+
+/// ReAct calls, from where `state` stands up to `end`. With `open`, the gap may go on
+/// after `end`; the offset returned (else `end`) is where the text stops being decided.
+pub(crate) fn calls_in_gap(
+    cx: &Cx<'_>,
+    state: &mut GapState,
+    end: usize,
+    open: bool,
+) -> (Vec<Finding>, usize) {
+    let text = &cx.text[..end];
     let mut findings = Vec::new();
-    let mut index = 0;
-    while index < lines.len() {
-        let (action_start, action_end) = lines[index];
-        index += 1;
-        let line = &text[action_start..action_end];
-        if !line.contains("Action") {
-            continue;
+    loop {
+        if state.line_start >= end {
+            return (findings, end);
         }
-        let Some(raw_name) = after_label(line, &["Action"]) else {
-            continue;
+        // Every call starts on a line with `Action`: one search spares prose the line split.
+        let from = state.searched.max(state.line_start);
+        let Some(action) = find_in(text, from, end, "Action") else {
+            state.searched = end.saturating_sub("Action".len() - 1).max(from);
+            // The last line may still become an `Action` line.
+            let last = memchr::memrchr(b'\n', &text.as_bytes()[state.line_start..end])
+                .map_or(state.line_start, |i| state.line_start + i + 1);
+            state.line_start = last;
+            let hold = if open && may_become_action(&text[last..]) { last } else { end };
+            return (findings, hold);
         };
-        let name = clean_name(
-            raw_name
-                .trim()
-                .trim_matches(['`', '"', '\'', '*'])
-                .trim_end_matches("()"),
-        );
-        let Some(tool) = cx.tool(&name) else { continue };
-        // The input label is on the next non-blank line.
-        let mut next = index;
-        while next < lines.len() && text[lines[next].0..lines[next].1].trim().is_empty() {
-            next += 1;
-        }
-        let input_first = lines.get(next).and_then(|(s, e)| {
-            after_label(&text[*s..*e], &["Action", "Input"]).map(|rest| (*e - rest.len(), *e))
-        });
-        let Some((input_start, first_end)) = input_first else {
-            let broken = Broken {
-                name: Some(name.clone()),
-                detail: format!("`Action: {name}` is not followed by an `Action Input:` line"),
-            };
-            findings.push(Finding {
-                start: action_start,
-                end: action_end,
-                items: vec![(action_start, CallFormat::React, Err(broken))],
-            });
-            continue;
-        };
-        let mut input_end = first_end;
-        index = next + 1;
-        while let Some((s, e)) = lines.get(index) {
-            let line = text[*s..*e].trim_start();
-            if STOP_LABELS.iter().any(|label| line.starts_with(label)) {
-                break;
+        state.searched = action;
+        state.line_start = memchr::memrchr(b'\n', &text.as_bytes()[state.line_start..action])
+            .map_or(state.line_start, |i| state.line_start + i + 1);
+        match read_call(cx, text, state.line_start, open) {
+            Read::Undecided => return (findings, state.line_start),
+            Read::NotACall(next) => state.line_start = next,
+            Read::Call(finding, next) => {
+                findings.push(finding);
+                state.line_start = next;
             }
-            input_end = *e;
-            index += 1;
         }
-        let outcome = arguments(tool, &name, &text[input_start..input_end]);
-        findings.push(Finding {
-            start: action_start,
-            end: input_end,
-            items: vec![(action_start, CallFormat::React, outcome)],
-        });
+        state.searched = state.line_start;
     }
-    findings
+}
+
+/// What the line at a position holds.
+enum Read {
+    /// Not yet known: the text to come decides.
+    Undecided,
+    /// No call starts there; look again from this line.
+    NotACall(usize),
+    /// A call, and the line to look at after it.
+    Call(Finding, usize),
+}
+
+/// Whether an unfinished last line could still become an `Action` line.
+fn may_become_action(line: &str) -> bool {
+    let rest = line.trim_start().trim_start_matches(['*', '#', '-', ' ']);
+    "Action".starts_with(rest) || rest.starts_with("Action")
+}
+
+/// The call whose `Action` line starts at `line_start`, if it is one.
+fn read_call(cx: &Cx<'_>, text: &str, line_start: usize, open: bool) -> Read {
+    let mut lines = lines_from(text, line_start, open);
+    let Some((action_start, action_end, whole)) = lines.next() else {
+        return Read::Undecided;
+    };
+    let next_line = action_end + 1;
+    if !whole {
+        return Read::Undecided;
+    }
+    let line = &text[action_start..action_end];
+    let Some(raw_name) = after_label(line, &["Action"]) else {
+        return Read::NotACall(next_line);
+    };
+    let name = clean_name(
+        raw_name
+            .trim()
+            .trim_matches(['`', '"', '\'', '*'])
+            .trim_end_matches("()"),
+    );
+    let Some(tool) = cx.tool(&name) else {
+        return Read::NotACall(next_line);
+    };
+    // The input label is on the next non-blank line.
+    let mut input_line = None;
+    for (start, end, whole) in lines.by_ref() {
+        if !whole {
+            return Read::Undecided;
+        }
+        if !text[start..end].trim().is_empty() {
+            input_line = Some((start, end));
+            break;
+        }
+    }
+    let input_first = input_line.and_then(|(s, e)| {
+        after_label(&text[s..e], &["Action", "Input"]).map(|rest| (e - rest.len(), e))
+    });
+    let Some((input_start, first_end)) = input_first else {
+        if input_line.is_none() && open {
+            return Read::Undecided;
+        }
+        let broken = Broken::new(
+            Some(name.clone()),
+            format!("`Action: {name}` is not followed by an `Action Input:` line"),
+        );
+        let finding = Finding {
+            start: action_start,
+            end: action_end,
+            items: vec![(action_start, CallFormat::React, Err(broken))],
+        };
+        return Read::Call(finding, next_line);
+    };
+    // The input runs to the next labelled line, or to the end of the gap.
+    let mut input_end = first_end;
+    let mut next = text.len() + 1;
+    let mut ended = !open;
+    for (start, end, _) in lines {
+        let line = text[start..end].trim_start();
+        if STOP_LABELS.iter().any(|label| line.starts_with(label)) {
+            next = start;
+            ended = true;
+            break;
+        }
+        input_end = end;
+    }
+    if !ended {
+        return Read::Undecided;
+    }
+    let outcome = arguments(tool, &name, &text[input_start..input_end]);
+    let finding = Finding {
+        start: action_start,
+        end: input_end,
+        items: vec![(action_start, CallFormat::React, outcome)],
+    };
+    Read::Call(finding, next)
 }
 
 /// The arguments of an `Action Input`: a JSON object, or free text for a single-input
@@ -126,17 +220,11 @@ fn arguments(tool: &Tool, name: &str, input: &str) -> Outcome {
     if input.starts_with('{') {
         return match parse_whole(input) {
             Ok((arguments @ Value::Object(_), repaired)) => Ok(call(arguments, repaired)),
-            Ok(_) => Err(Broken {
-                name: Some(name.to_owned()),
-                detail: "the Action Input is JSON but not an object".to_owned(),
-            }),
-            Err(error) => Err(Broken {
-                name: Some(name.to_owned()),
-                detail: format!(
+            Ok(_) => Err(Broken::new(Some(name.to_owned()), "the Action Input is JSON but not an object".to_owned())),
+            Err(error) => Err(Broken::new(Some(name.to_owned()), format!(
                     "the Action Input of `{name}` is invalid JSON: {}",
                     error.message
-                ),
-            }),
+                ))),
         };
     }
     let text = match parse_whole(input) {
@@ -145,10 +233,7 @@ fn arguments(tool: &Tool, name: &str, input: &str) -> Outcome {
     };
     free_text_arguments(tool, &text)
         .map(|arguments| call(arguments, false))
-        .map_err(|detail| Broken {
-            name: Some(name.to_owned()),
-            detail,
-        })
+        .map_err(|detail| Broken::new(Some(name.to_owned()), detail))
 }
 
 #[cfg(test)]

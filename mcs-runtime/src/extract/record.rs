@@ -3,23 +3,19 @@
 //! tool name is a malformed call, malformed calls are capped at [`MAX_MALFORMED`], and each
 //! malformed call says where it is and shows a snippet.
 
-use std::cell::Cell;
+use std::cell::RefCell;
 
 use serde_json::Value;
 
 use super::extraction::{
     CallFormat, CallSource, Extraction, FoundCall, MAX_MALFORMED, MalformedCall,
 };
-use super::scan;
+use super::{horizon, scan};
 use crate::types::Tool;
 
 /// Where a tool is in the caller's list, by name: a driver's own index
 /// ([`ToolDriver::tool_position`](crate::ToolDriver::tool_position)).
 pub type ToolIndex<'a> = &'a (dyn Fn(&str) -> Option<usize> + Sync);
-
-/// How many positions one text has located (line and column) before details fall back to
-/// byte offsets, which cost nothing.
-const MAX_LOCATED: usize = 256;
 
 /// A call as a format reader reads it, before it is placed.
 #[derive(Clone, Debug, PartialEq)]
@@ -35,6 +31,28 @@ pub(crate) struct RawCall {
 pub(crate) struct Broken {
     pub name: Option<String>,
     pub detail: String,
+    /// The output ended inside the call: it was cut off, not written wrong.
+    pub cut_off: bool,
+}
+
+impl Broken {
+    /// A call written wrong.
+    pub(crate) fn new(name: Option<String>, detail: String) -> Self {
+        Broken {
+            name,
+            detail,
+            cut_off: false,
+        }
+    }
+
+    /// A call the output ended inside of.
+    pub(crate) fn cut(name: Option<String>, detail: String) -> Self {
+        Broken {
+            name,
+            detail,
+            cut_off: true,
+        }
+    }
 }
 
 /// What one attempt to read a call gave.
@@ -42,6 +60,7 @@ pub(crate) type Outcome = Result<RawCall, Broken>;
 
 /// What one recogniser of ordinary text found in a span of it, recorded only if no
 /// earlier, longer finding covers it (see `gaps`).
+#[derive(Clone, Debug)]
 pub(crate) struct Finding {
     pub start: usize,
     pub end: usize,
@@ -58,9 +77,57 @@ enum Place<'p> {
     Message { path: &'p str, raw: &'p Value },
 }
 
-enum Item {
+/// A call or malformed call, as recorded.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum Item {
     Call(FoundCall),
     Malformed(MalformedCall),
+}
+
+/// One recorded item: where it starts (for a message: the order it was found in), what
+/// it is, and whether it is final: nothing read before it in its run looked past the
+/// horizon (see `horizon`), so any continuation of the text records it the same.
+#[derive(Clone, Debug)]
+pub(crate) struct Recorded {
+    pub at: usize,
+    pub item: Item,
+    pub settled: bool,
+}
+
+/// What the readers recorded, kept from one run over a growing text to the next.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Found {
+    pub items: Vec<Recorded>,
+    malformed: usize,
+    locator: scan::Locator,
+}
+
+/// Where [`Found`] stood, to go back to when a run's results are not final.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Mark {
+    items: usize,
+    malformed: usize,
+}
+
+impl Found {
+    /// Where it stands now.
+    pub(crate) fn mark(&self) -> Mark {
+        Mark {
+            items: self.items.len(),
+            malformed: self.malformed,
+        }
+    }
+
+    /// Forgets what was recorded after `mark`.
+    pub(crate) fn rewind(&mut self, mark: Mark) {
+        self.items.truncate(mark.items);
+        self.malformed = mark.malformed;
+    }
+
+    /// Forgets the positions located so far: the text changed before them.
+    pub(crate) fn text_changed(&mut self) {
+        self.locator.clear();
+    }
 }
 
 /// What the format readers share: the text (empty for a provider message), the known
@@ -68,24 +135,77 @@ enum Item {
 pub(crate) struct Cx<'t> {
     pub text: &'t str,
     pub tools: &'t [Tool],
-    /// What was found, each with the offset it starts at (for a message: the order it
-    /// was found in).
-    items: Vec<(usize, Item)>,
-    malformed: usize,
-    located: Cell<usize>,
+    found: Found,
+    locator: RefCell<scan::Locator>,
     /// The caller's name index, if it has one (see [`super::extract_indexed`]).
     index: Option<ToolIndex<'t>>,
+    /// [`horizon::touches`] when the current run started.
+    run_start: u64,
 }
 
 impl<'t> Cx<'t> {
     pub(crate) fn new(text: &'t str, tools: &'t [Tool]) -> Self {
+        Self::resume(text, tools, Found::default())
+    }
+
+    /// Goes on recording into `found`, over `text` (which holds the text `found` was
+    /// recorded from, and maybe more).
+    pub(crate) fn resume(text: &'t str, tools: &'t [Tool], mut found: Found) -> Self {
+        let locator = RefCell::new(std::mem::take(&mut found.locator));
         Cx {
             text,
             tools,
-            items: Vec::new(),
-            malformed: 0,
-            located: Cell::new(0),
+            found,
+            locator,
             index: None,
+            run_start: horizon::touches(),
+        }
+    }
+
+    /// What was recorded, to [`resume`](Self::resume) from later.
+    pub(crate) fn into_found(self) -> Found {
+        let mut found = self.found;
+        found.locator = self.locator.into_inner();
+        found
+    }
+
+    /// Where recording stands, to [`rewind`](Self::rewind) to.
+    pub(crate) fn mark(&self) -> Mark {
+        self.found.mark()
+    }
+
+    /// Forgets what was recorded after `mark`, and starts a new run: items recorded from
+    /// now on are settled until something looks past the horizon.
+    pub(crate) fn rewind(&mut self, mark: Mark) {
+        self.found.rewind(mark);
+        self.run_start = horizon::touches();
+    }
+
+    /// Starts a new run without forgetting anything.
+    pub(crate) fn new_run(&mut self) {
+        self.run_start = horizon::touches();
+    }
+
+    /// Takes out what was recorded after `mark`, to [`put_back`](Self::put_back) after
+    /// something recorded later that comes first in the text.
+    pub(crate) fn take_since(&mut self, mark: Mark) -> Vec<Recorded> {
+        let taken = self.found.items.split_off(mark.items.min(self.found.items.len()));
+        self.found.malformed = mark.malformed;
+        taken
+    }
+
+    /// Records `items` taken out by [`take_since`](Self::take_since) again, after what was
+    /// recorded meanwhile; malformed calls over [`MAX_MALFORMED`] are dropped, as they
+    /// would have been had they been recorded in this order.
+    pub(crate) fn put_back(&mut self, items: Vec<Recorded>) {
+        for recorded in items {
+            if matches!(recorded.item, Item::Malformed(_)) {
+                if self.found.malformed >= MAX_MALFORMED {
+                    continue;
+                }
+                self.found.malformed += 1;
+            }
+            self.found.items.push(recorded);
         }
     }
 
@@ -139,7 +259,7 @@ impl<'t> Cx<'t> {
         path: &str,
         raw: &Value,
     ) {
-        let order = self.items.len();
+        let order = self.found.items.len();
         let place = Place::Message { path, raw };
         match outcome {
             Ok(call) => self.record_call(order, place, format, call),
@@ -152,7 +272,7 @@ impl<'t> Cx<'t> {
         // empty now, and a call without a name is no call.
         if !scan::plausible_name(&call.name) {
             let detail = format!("`{}` is not a tool name", call.name);
-            return self.record_malformed(order, place, format, Broken { name: None, detail });
+            return self.record_malformed(order, place, format, Broken::new(None, detail));
         }
         let found = FoundCall {
             name: call.name,
@@ -161,7 +281,7 @@ impl<'t> Cx<'t> {
             format,
             repaired: call.repaired,
         };
-        self.items.push((order, Item::Call(found)));
+        self.push(order, Item::Call(found));
     }
 
     fn record_malformed(
@@ -171,10 +291,10 @@ impl<'t> Cx<'t> {
         format: CallFormat,
         broken: Broken,
     ) {
-        if self.malformed >= MAX_MALFORMED {
+        if self.found.malformed >= MAX_MALFORMED {
             return;
         }
-        self.malformed += 1;
+        self.found.malformed += 1;
         let (location, snippet) = match place {
             Place::Text(at) => (self.at(at), scan::snippet(self.text, at)),
             Place::Message { path, raw } => (path.to_owned(), scan::snippet(&raw.to_string(), 0)),
@@ -184,31 +304,39 @@ impl<'t> Cx<'t> {
             name: broken.name,
             detail: format!("{} call at {location}: {}", format.as_str(), broken.detail),
             snippet,
+            cut_off: broken.cut_off,
         };
-        self.items.push((order, Item::Malformed(malformed)));
+        self.push(order, Item::Malformed(malformed));
+    }
+
+    fn push(&mut self, at: usize, item: Item) {
+        let settled = horizon::touches() == self.run_start;
+        self.found.items.push(Recorded { at, item, settled });
     }
 
     /// `pos` as "line L, column C", for details that point inside a call.
     pub(crate) fn at(&self, pos: usize) -> String {
-        let located = self.located.get();
-        if located >= MAX_LOCATED {
-            return format!("byte {pos}");
-        }
-        self.located.set(located + 1);
-        let (line, column) = scan::line_column(self.text, pos);
+        let (line, column) = self.locator.borrow_mut().locate(self.text, pos);
         format!("line {line}, column {column}")
     }
 
     /// What was recorded, in the order of the output.
+    pub(crate) fn finish(self, source: CallSource) -> Extraction {
+        self.into_found().finish(source)
+    }
+}
+
+impl Found {
+    /// What was recorded, in the order of the output.
     pub(crate) fn finish(mut self, source: CallSource) -> Extraction {
         // Stable: items at the same offset keep the order they were found in.
-        self.items.sort_by_key(|(at, _)| *at);
+        self.items.sort_by_key(|recorded| recorded.at);
         let mut extraction = Extraction {
             source,
             ..Extraction::default()
         };
-        for (_, item) in self.items {
-            match item {
+        for recorded in self.items {
+            match recorded.item {
                 Item::Call(call) => extraction.calls.push(call),
                 Item::Malformed(malformed) => extraction.malformed.push(malformed),
             }

@@ -8,7 +8,7 @@ use super::call_body::{after_close, json_body};
 use super::extraction::CallFormat;
 use super::json::parse_value;
 use super::record::{Broken, Cx, RawCall};
-use super::scan::{clean_name, element_end, name_end, skip_ws, starts_at};
+use super::scan::{byte_at, to_end, clean_name, element_end, name_end, skip_ws, starts_at};
 use super::xml;
 use crate::schema::kind_of;
 
@@ -25,7 +25,7 @@ pub(crate) fn hermes(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usiz
         let end = xml::function_blocks(cx, p, limit, CallFormat::Qwen3Coder);
         return Some(region_end(end));
     }
-    match text.as_bytes().get(p) {
+    match byte_at(text, p) {
         Some(b'[') => Some(json_body(
             cx,
             p,
@@ -40,7 +40,7 @@ pub(crate) fn hermes(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usiz
             CallFormat::Hermes,
             "<tool_call>",
         )),
-        Some(b) if (b.is_ascii_alphabetic() || *b == b'_') && is_glm(text, p, limit) => {
+        Some(b) if (b.is_ascii_alphabetic() || b == b'_') && is_glm(text, p, limit) => {
             let end = xml::glm(cx, start, p, limit);
             Some(region_end(end))
         }
@@ -87,7 +87,7 @@ pub(crate) fn granite_fc(cx: &mut Cx<'_>, _start: usize, after: usize) -> Option
 
 /// `<tool_calls>`: a JSON list (Jamba, Apriel) or one JSON call per line (MiniMax-M1).
 pub(crate) fn tool_calls_tag(cx: &mut Cx<'_>, _start: usize, after: usize) -> Option<usize> {
-    let format = if cx.text.as_bytes().get(skip_ws(cx.text, after)) == Some(&b'[') {
+    let format = if byte_at(cx.text, skip_ws(cx.text, after)) == Some(b'[') {
         CallFormat::Jamba
     } else {
         CallFormat::MiniMaxM1
@@ -163,7 +163,7 @@ pub(crate) fn apertus(cx: &mut Cx<'_>, _start: usize, after: usize) -> Option<us
         Ok(parsed) => parsed,
         Err(error) => {
             let detail = format!("invalid JSON at {}: {}", cx.at(error.pos), error.message);
-            cx.malformed(p, format, Broken { name: None, detail });
+            cx.malformed(p, format, Broken::new(None, detail));
             return Some(after_close(text, p, Some(CLOSE), "<|tools_prefix|>"));
         }
     };
@@ -175,7 +175,7 @@ pub(crate) fn apertus(cx: &mut Cx<'_>, _start: usize, after: usize) -> Option<us
                 "expected a list of calls after `<|tools_prefix|>`, found {}",
                 kind_of(&other)
             );
-            cx.malformed(p, format, Broken { name: None, detail });
+            cx.malformed(p, format, Broken::new(None, detail));
             return Some(after_close(text, p, Some(CLOSE), "<|tools_prefix|>"));
         }
     };
@@ -199,21 +199,18 @@ pub(crate) fn apertus(cx: &mut Cx<'_>, _start: usize, after: usize) -> Option<us
                         id: None,
                         repaired: parsed.repaired,
                     }),
-                    other => Err(Broken {
-                        detail: format!(
+                    other => Err({
+ let detail = format!(
                             "the arguments of `{name}` must be an object, found {}",
                             kind_of(&other)
-                        ),
-                        name: Some(name),
-                    }),
+                        );
+ Broken::new(Some(name), detail)
+}),
                 }
             }
-            _ => Err(Broken {
-                name: None,
-                detail: format!(
+            _ => Err(Broken::new(None, format!(
                     "element {index} is not a single-key `{{\"NAME\": {{arguments}}}}` object"
-                ),
-            }),
+                ))),
         };
         cx.outcome(p, format, outcome);
     }

@@ -8,7 +8,7 @@ use super::extraction::CallFormat;
 use super::json::{describe_at, parse_whole};
 use super::pythonic;
 use super::record::{Broken, Cx, RawCall};
-use super::scan::{
+use super::scan::{byte_at, to_end, 
     clean_name, element_end, find_in, floor_boundary, name_end, plausible_name, skip_ws, starts_at,
 };
 use crate::schema::kind_of;
@@ -19,7 +19,7 @@ pub(crate) fn mistral(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usi
     let text = cx.text;
     let format = CallFormat::Mistral;
     let p = skip_ws(text, after);
-    if matches!(text.as_bytes().get(p), Some(b'[' | b'{' | b'`')) {
+    if matches!(byte_at(text, p), Some(b'[' | b'{' | b'`')) {
         return Some(json_body(cx, p, None, format, "[TOOL_CALLS]"));
     }
     let mut pos = p;
@@ -37,7 +37,7 @@ pub(crate) fn mistral(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usi
                     "`[TOOL_CALLS]` is followed by {} instead of a call",
                     describe_at(text, name_start)
                 );
-                cx.malformed(start, format, Broken { name: None, detail });
+                cx.malformed(start, format, Broken::new(None, detail));
                 return Some(text.len());
             }
             return Some(pos);
@@ -52,10 +52,7 @@ pub(crate) fn mistral(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usi
                 cx.malformed(
                     name_start,
                     format,
-                    Broken {
-                        name: Some(name),
-                        detail,
-                    },
+                    Broken::new(Some(name), detail),
                 );
                 return Some(text.len());
             };
@@ -83,7 +80,7 @@ pub(crate) fn llama3(cx: &mut Cx<'_>, _start: usize, after: usize) -> Option<usi
     let text = cx.text;
     let format = CallFormat::Llama3;
     let p = skip_ws(text, after);
-    match text.as_bytes().get(p) {
+    match byte_at(text, p) {
         Some(b'[') if pythonic::is_list_start(text, p) => {
             Some(pythonic::strong_list(cx, p, format))
         }
@@ -105,10 +102,7 @@ pub(crate) fn harmony(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usi
         cx.malformed(
             start,
             format,
-            Broken {
-                name: Some(name),
-                detail,
-            },
+            Broken::new(Some(name), detail),
         );
         return Some(end);
     };
@@ -116,10 +110,7 @@ pub(crate) fn harmony(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usi
         cx.malformed(
             start,
             format,
-            Broken {
-                name: None,
-                detail: "the recipient has no tool name".to_owned(),
-            },
+            Broken::new(None, "the recipient has no tool name".to_owned()),
         );
         return Some(message);
     }
@@ -156,7 +147,7 @@ pub(crate) fn kimi(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usize>
         if !starts_at(text, p, BEGIN) {
             if !found_any {
                 let detail = format!("expected `{BEGIN}`, found {}", describe_at(text, p));
-                cx.malformed(p, format, Broken { name: None, detail });
+                cx.malformed(p, format, Broken::new(None, detail));
                 return Some(after_close(text, p, Some(SECTION_END), BEGIN));
             }
             return Some(p);
@@ -167,7 +158,7 @@ pub(crate) fn kimi(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usize>
         let (_, limit) = element_end(text, id_start, text.len(), END, BEGIN);
         let Some(args) = find_in(text, id_start, limit.min(id_start + 512), ARGS) else {
             let detail = format!("`{BEGIN}` is not followed by `{ARGS}`");
-            cx.malformed(p, format, Broken { name: None, detail });
+            cx.malformed(p, format, Broken::new(None, detail));
             return Some(after_close(text, id_start, Some(SECTION_END), BEGIN));
         };
         let id = text[id_start..args].trim();
@@ -244,7 +235,7 @@ pub(crate) fn deepseek(cx: &mut Cx<'_>, start: usize, _after: usize) -> Option<u
                     "expected `<｜tool▁call▁begin｜>`, found {}",
                     describe_at(text, p)
                 );
-                cx.malformed(start, format, Broken { name: None, detail });
+                cx.malformed(start, format, Broken::new(None, detail));
                 return Some(text.len());
             }
             _ => return Some(p),
@@ -271,12 +262,12 @@ fn deepseek_call(cx: &mut Cx<'_>, begin: usize, begin_end: usize) -> usize {
     }
     let Some((sep_start, sep_end)) = sep else {
         let detail = "`<｜tool▁call▁begin｜>` is not followed by `<｜tool▁sep｜>`".to_owned();
-        cx.malformed(begin, format, Broken { name: None, detail });
+        cx.malformed(begin, format, Broken::new(None, detail));
         return text.len();
     };
     let before_sep = text[begin_end..sep_start].trim();
     let p = skip_ws(text, sep_end);
-    let (name, args_at) = if text.as_bytes().get(p) == Some(&b'{') || before_sep != "function" {
+    let (name, args_at) = if byte_at(text, p) == Some(b'{') || before_sep != "function" {
         // V3.1: the name comes before the separator.
         (clean_name(before_sep), p)
     } else {
@@ -290,7 +281,7 @@ fn deepseek_call(cx: &mut Cx<'_>, begin: usize, begin_end: usize) -> usize {
     };
     if !plausible_name(&name) {
         let detail = format!("no tool name before {}", describe_at(text, args_at));
-        cx.malformed(begin, format, Broken { name: None, detail });
+        cx.malformed(begin, format, Broken::new(None, detail));
         return text.len();
     }
     let (outcome, end) = arguments_at(cx, args_at, &name, None);
@@ -309,7 +300,7 @@ fn deepseek_call(cx: &mut Cx<'_>, begin: usize, begin_end: usize) -> usize {
 pub(crate) fn functionary(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usize> {
     let text = cx.text;
     // Only at the start of a line: `>>>` inside a line is a quote or a Python prompt.
-    if start > 0 && text.as_bytes().get(start - 1) != Some(&b'\n') {
+    if start > 0 && byte_at(text, start - 1) != Some(b'\n') {
         return None;
     }
     let end = name_end(text, after);
@@ -318,7 +309,7 @@ pub(crate) fn functionary(cx: &mut Cx<'_>, start: usize, after: usize) -> Option
     }
     let line_end = memchr::memchr(b'\n', &text.as_bytes()[end..]).map(|i| end + i)?;
     if !text[end..line_end].trim().is_empty()
-        || text.as_bytes().get(skip_ws(text, line_end)) != Some(&b'{')
+        || byte_at(text, skip_ws(text, line_end)) != Some(b'{')
     {
         return None;
     }
@@ -343,7 +334,7 @@ pub(crate) fn gemma4(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usiz
             "expected `call:NAME{{…}}` after `<|tool_call>`, found {}",
             describe_at(text, p)
         );
-        cx.malformed(start, format, Broken { name: None, detail });
+        cx.malformed(start, format, Broken::new(None, detail));
         return Some(region_end);
     };
     let brace = rest.find('{').unwrap_or(rest.len());
@@ -360,10 +351,7 @@ pub(crate) fn gemma4(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usiz
             cx.malformed(
                 start,
                 format,
-                Broken {
-                    name: Some(name),
-                    detail,
-                },
+                Broken::new(Some(name), detail),
             );
             return Some(region_end);
         };
@@ -378,21 +366,18 @@ pub(crate) fn gemma4(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usiz
             id: None,
             repaired: false,
         }),
-        Ok(_) if !plausible_name(&name) => Err(Broken {
-            name: None,
-            detail: "the call has no tool name".to_owned(),
-        }),
-        Ok((other, _)) => Err(Broken {
-            detail: format!(
+        Ok(_) if !plausible_name(&name) => Err(Broken::new(None, "the call has no tool name".to_owned())),
+        Ok((other, _)) => Err({
+ let detail = format!(
                 "the arguments of `{name}` must be an object, found {}",
                 kind_of(&other)
-            ),
-            name: Some(name),
-        }),
-        Err(error) => Err(Broken {
-            detail: format!("cannot read the arguments of `{name}`: {}", error.message),
-            name: Some(name),
-        }),
+            );
+ Broken::new(Some(name), detail)
+}),
+        Err(error) => Err({
+ let detail = format!("cannot read the arguments of `{name}`: {}", error.message);
+ Broken::new(Some(name), detail)
+}),
     };
     cx.outcome(start, format, outcome);
     Some(region_end)

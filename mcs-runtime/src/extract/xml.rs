@@ -12,8 +12,10 @@ use super::call_shape::free_text_arguments;
 use super::coerce::{Untyped, convert};
 use super::extraction::CallFormat;
 use super::json::{describe_at, parse_whole};
+use super::reasoning::partial_start;
 use super::record::{Broken, Cx, Finding, Outcome, RawCall};
-use super::scan::{clean_name, element_end, find_in, plausible_name, skip_ws, starts_at};
+use super::horizon;
+use super::scan::{byte_at, to_end, clean_name, element_end, find_in, plausible_name, skip_ws, starts_at};
 
 /// A raw parameter value without the one newline models put after the opening tag and
 /// before the closing one (as vLLM does).
@@ -127,7 +129,7 @@ fn wrapped(
     if end == after {
         let p = skip_ws(text, after);
         let detail = format!("expected a function block, found {}", describe_at(text, p));
-        cx.malformed(p, format, Broken { name: None, detail });
+        cx.malformed(p, format, Broken::new(None, detail));
     }
     close_at.map_or(end, |c| c + close.len())
 }
@@ -153,7 +155,7 @@ pub(crate) fn function_blocks(
         };
         let Some(gt) = find_in(text, p, limit.min(p + 512), ">") else {
             let detail = "the `<function=` tag is not closed with `>`".to_owned();
-            cx.malformed(p, format, Broken { name: None, detail });
+            cx.malformed(p, format, Broken::new(None, detail));
             return limit;
         };
         let header = &text[p + header_len..gt];
@@ -171,11 +173,11 @@ pub(crate) fn function_blocks(
         pos = close.map_or(body_end, |c| c + "</function>".len());
         if !plausible_name(&name) {
             let detail = format!("`{}` is not a tool name", header.trim());
-            cx.malformed(p, format, Broken { name: None, detail });
+            cx.malformed(p, format, Broken::new(None, detail));
             continue;
         }
         let first = skip_ws(text, body_start);
-        if first < body_end && text.as_bytes().get(first) == Some(&b'{') {
+        if first < body_end && byte_at(text, first) == Some(b'{') {
             // Functionary v3.1 / Llama 3.1 custom tools: a JSON object in the body.
             let (outcome, _) = arguments_at(cx, first, &name, None);
             cx.outcome(p, CallFormat::Functionary, outcome);
@@ -205,10 +207,7 @@ fn parameters(cx: &Cx<'_>, name: &str, start: usize, end: usize) -> Outcome {
                 describe_at(text, p),
                 cx.at(p)
             );
-            return Err(Broken {
-                name: Some(name.to_owned()),
-                detail,
-            });
+            return Err(Broken::new(Some(name.to_owned()), detail));
         }
         let key_start = p + "<parameter=".len();
         let Some(gt) = find_in(text, key_start, end.min(key_start + 256), ">") else {
@@ -216,10 +215,7 @@ fn parameters(cx: &Cx<'_>, name: &str, start: usize, end: usize) -> Outcome {
                 "a `<parameter=` tag of `{name}` is not closed with `>` at {}",
                 cx.at(p)
             );
-            return Err(Broken {
-                name: Some(name.to_owned()),
-                detail,
-            });
+            return Err(Broken::new(Some(name.to_owned()), detail));
         };
         let key = text[key_start..gt]
             .trim()
@@ -265,7 +261,7 @@ fn invoke_blocks(
         }
         let Some(gt) = find_in(text, p, limit.min(p + 512), ">") else {
             let detail = "an `<invoke` tag is not closed with `>`".to_owned();
-            cx.malformed(p, format, Broken { name: None, detail });
+            cx.malformed(p, format, Broken::new(None, detail));
             return limit;
         };
         let name =
@@ -274,7 +270,7 @@ fn invoke_blocks(
         pos = close.map_or(body_end, |c| c + close_invoke.len());
         if !plausible_name(&name) {
             let detail = "the `<invoke>` tag has no usable `name` attribute".to_owned();
-            cx.malformed(p, format, Broken { name: None, detail });
+            cx.malformed(p, format, Broken::new(None, detail));
             continue;
         }
         let outcome = invoke_parameters(cx, &name, gt + 1, body_end, prefix);
@@ -295,10 +291,7 @@ fn invoke_parameters(cx: &Cx<'_>, name: &str, start: usize, end: usize, prefix: 
         if p >= end {
             break;
         }
-        let broken = |detail: String| Broken {
-            name: Some(name.to_owned()),
-            detail,
-        };
+        let broken = |detail: String| Broken::new(Some(name.to_owned()), detail);
         if !starts_at(text, p, &open) {
             let detail = format!(
                 "unexpected {} in `{name}` at {}, expected `{open}`",
@@ -357,11 +350,11 @@ pub(crate) fn glm(cx: &mut Cx<'_>, start: usize, pos: usize, limit: usize) -> us
             "`<tool_call>` is followed by {} instead of a call",
             describe_at(text, pos)
         );
-        cx.malformed(start, format, Broken { name: None, detail });
+        cx.malformed(start, format, Broken::new(None, detail));
         return limit;
     }
     let p = skip_ws(text, name_stop);
-    if text.as_bytes().get(p) == Some(&b'{') {
+    if byte_at(text, p) == Some(b'{') {
         let (outcome, end) = arguments_at(cx, p, &name, None);
         cx.outcome(start, format, outcome);
         return end.min(limit);
@@ -390,10 +383,7 @@ fn glm_pairs(cx: &Cx<'_>, name: String, pos: usize, limit: usize) -> Outcome {
                 cx.at(p),
                 describe_at(text, p)
             );
-            return Err(Broken {
-                name: Some(name),
-                detail,
-            });
+            return Err(Broken::new(Some(name), detail));
         };
         pos = value.end + "</arg_value>".len();
         let key = text[key].trim().to_owned();
@@ -458,28 +448,57 @@ fn langchain(cx: &Cx<'_>, pos: usize, limit: usize) -> Option<(Outcome, usize)> 
                 id: None,
                 repaired: false,
             })
-            .map_err(|detail| Broken {
-                name: Some(name),
-                detail,
-            }),
+            .map_err(|detail| Broken::new(Some(name), detail)),
     };
     Some((outcome, end))
 }
 
-/// LangChain XML agent calls between `start` and `end`.
-pub(crate) fn langchain_in_gap(cx: &Cx<'_>, start: usize, end: usize) -> Vec<Finding> {
+/// Where the search for LangChain XML calls in a gap stands: tags before `pos` are read.
+#[derive(Clone, Debug)]
+pub(crate) struct LangChainState {
+    pos: usize,
+}
+
+impl LangChainState {
+    pub(crate) fn new(start: usize) -> Self {
+        LangChainState { pos: start }
+    }
+}
+
+/// LangChain XML agent calls, from where `state` stands up to `end`. With `open`, the gap
+/// may go on after `end`; the offset returned (else `end`) is where the text stops being
+/// decided.
+pub(crate) fn langchain_in_gap(
+    cx: &Cx<'_>,
+    state: &mut LangChainState,
+    end: usize,
+    open: bool,
+) -> (Vec<Finding>, usize) {
+    const OPEN: &str = "<tool>";
     let mut findings = Vec::new();
-    let mut pos = start;
-    while let Some(at) = find_in(cx.text, pos, end, "<tool>") {
-        pos = at + "<tool>".len();
-        if let Some((outcome, call_end)) = langchain(cx, at, end) {
+    while let Some(at) = find_in(cx.text, state.pos, end, OPEN) {
+        let touches = horizon::touches();
+        let call = langchain(cx, at, end);
+        if open && horizon::touches() != touches {
+            state.pos = at;
+            return (findings, at);
+        }
+        state.pos = at + OPEN.len();
+        if let Some((outcome, call_end)) = call {
             findings.push(Finding {
                 start: at,
                 end: call_end,
                 items: vec![(at, CallFormat::LangChainXml, outcome)],
             });
-            pos = call_end.max(pos);
+            state.pos = call_end.max(state.pos);
         }
     }
-    findings
+    if !open {
+        state.pos = end;
+        return (findings, end);
+    }
+    // A tag cut in half by the end of the text is held back.
+    let hold = partial_start(&cx.text[..end], state.pos, OPEN.len(), [OPEN].into_iter());
+    state.pos = hold;
+    (findings, hold)
 }

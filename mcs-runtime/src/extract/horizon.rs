@@ -1,0 +1,177 @@
+//! Where a text that may still grow ends, and whether a reader looked there.
+//!
+//! Streaming hands the format readers a prefix of the output. A reader's result holds for
+//! every continuation of that prefix exactly when the reader never looked at its end: the
+//! readers only see the text through the primitives of `scan` and `json`, and each of them
+//! reports here when it ran into the end of a text that ends at the horizon (a search that
+//! found nothing up to it, a look-ahead that needed more bytes, a JSON value still open).
+//! The streaming reader then keeps the result back and reads again once more text came;
+//! one that did not look is final, and what it recorded is what the batch path records for
+//! the whole output. Which needles a reader was searching for when it ran out says when a
+//! retry can first give something new.
+//!
+//! The batch path sets no horizon: reaching the end of the text is then just the end.
+//!
+//! Texts are told apart by address: a slice of the output that ends where the output ends
+//! (so far) ends at the horizon; one that ends earlier, or a string built from pieces of
+//! it, does not.
+
+use std::cell::{Cell, RefCell};
+
+thread_local! {
+    /// The addresses of the first byte of the open-ended text and one past its last; 0
+    /// when there is none.
+    static END: Cell<(usize, usize)> = const { Cell::new((0, 0)) };
+    /// How many times a primitive ran into a horizon on this thread.
+    static REACHED: Cell<u64> = const { Cell::new(0) };
+    /// The needles searches were looking for when they ran into the horizon.
+    static NEEDLES: RefCell<Vec<Box<[u8]>>> = const { RefCell::new(Vec::new()) };
+    /// Whether a primitive ran into the horizon without a needle to wait for.
+    static ANY: Cell<bool> = const { Cell::new(false) };
+}
+
+/// What a read that ran into the horizon waits for.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Waits {
+    /// Any further byte may change the result (a look-ahead ran out, a value is open).
+    pub any: bool,
+    /// Nothing changes until one of these appears (a search for a closing tag found none).
+    pub needles: Vec<Box<[u8]>>,
+}
+
+/// Sets the horizon at the end of `text` until the guard is dropped.
+///
+/// Guards nest: an inner one (a gap read as ending where a call may begin) hides what
+/// the reads under the outer one waited for until it is dropped.
+pub(crate) fn open(text: &str) -> Guard {
+    let previous = END.with(|end| end.replace(addresses(text)));
+    let any = ANY.with(|any| any.replace(false));
+    let needles = NEEDLES.with(|needles| std::mem::take(&mut *needles.borrow_mut()));
+    Guard {
+        previous,
+        start: touches(),
+        outer: (any, needles),
+    }
+}
+
+/// Restores the horizon that was set before [`open`].
+pub(crate) struct Guard {
+    previous: (usize, usize),
+    /// [`touches`] when the guard was opened or last reset.
+    start: u64,
+    /// What the reads under the outer guard waited for.
+    outer: (bool, Vec<Box<[u8]>>),
+}
+
+impl Guard {
+    /// What the reads since [`open`] (or [`reset`](Self::reset)) wait for, or `None` when
+    /// none ran into the horizon: their results are final.
+    pub(crate) fn waits(&self) -> Option<Waits> {
+        if touches() == self.start {
+            return None;
+        }
+        Some(Waits {
+            any: ANY.with(Cell::get),
+            needles: NEEDLES.with(|needles| needles.borrow().clone()),
+        })
+    }
+
+    /// Forgets what the reads so far ran into, for the next read under the same horizon.
+    pub(crate) fn reset(&mut self) {
+        self.start = touches();
+        ANY.with(|any| any.set(false));
+        NEEDLES.with(|needles| needles.borrow_mut().clear());
+    }
+}
+
+/// How many times, on this thread, a primitive ran into a horizon: a read whose count did
+/// not change in between did not look past it.
+pub(crate) fn touches() -> u64 {
+    REACHED.with(Cell::get)
+}
+
+fn touch() {
+    REACHED.with(|reached| reached.set(reached.get() + 1));
+}
+
+impl Drop for Guard {
+    fn drop(&mut self) {
+        END.with(|end| end.set(self.previous));
+        let (any, needles) = std::mem::take(&mut self.outer);
+        ANY.with(|cell| cell.set(any));
+        NEEDLES.with(|cell| *cell.borrow_mut() = needles);
+    }
+}
+
+fn addresses(text: &str) -> (usize, usize) {
+    let start = text.as_ptr() as usize;
+    (start, start + text.len())
+}
+
+/// Whether `text` up to byte `limit` reaches the horizon: `text` is part of the
+/// open-ended text and ends where it does.
+#[inline]
+fn at_horizon(text: &str, limit: usize) -> bool {
+    let (start, end) = END.with(Cell::get);
+    let at = text.as_ptr() as usize;
+    end != 0 && at >= start && at <= end && at + limit.min(text.len()) >= end
+}
+
+/// A primitive examined `text` up to byte `limit` and would have looked further: if that is
+/// the horizon, any byte after it may change what it found.
+#[inline]
+pub(crate) fn reached(text: &str, limit: usize) {
+    if at_horizon(text, limit) {
+        touch();
+        ANY.with(|any| any.set(true));
+    }
+}
+
+/// A search for `needle` in `text` up to byte `limit` found none: if that is the horizon,
+/// its result changes only once `needle` appears.
+#[inline]
+pub(crate) fn searched(text: &str, limit: usize, needle: &[u8]) {
+    if at_horizon(text, limit) {
+        touch();
+        NEEDLES.with(|needles| {
+            let mut needles = needles.borrow_mut();
+            if !needles.iter().any(|known| **known == *needle) {
+                needles.push(needle.into());
+            }
+        });
+    }
+}
+
+/// Whether a horizon is set: the text being read may still grow.
+pub(crate) fn is_open() -> bool {
+    END.with(Cell::get).1 != 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_slices_that_end_at_the_horizon_reach_it() {
+        let text = "abc<tool";
+        let mut guard = open(text);
+        reached(&text[..3], 3);
+        assert_eq!(guard.waits(), None);
+        searched(text, 5, b"x");
+        assert_eq!(guard.waits(), None);
+        searched(text, text.len(), b"</tool_call>");
+        searched(&text[2..], 6, b"</tool_call>");
+        let waits = guard.waits().unwrap();
+        assert!(!waits.any);
+        assert_eq!(waits.needles, vec![b"</tool_call>".to_vec().into_boxed_slice()]);
+        guard.reset();
+        let built = String::from(text);
+        reached(&built, built.len());
+        assert_eq!(guard.waits(), None);
+        reached(text, 100);
+        assert!(guard.waits().unwrap().any);
+        drop(guard);
+        assert!(!is_open());
+        reached(text, text.len());
+    }
+}
