@@ -21,6 +21,8 @@ pub mod openapi;
 pub mod orchestrator;
 mod output;
 pub mod prompt;
+#[cfg(feature = "http")]
+mod reqwest_error;
 #[cfg(feature = "rest")]
 pub mod rest;
 pub mod schema;
