@@ -21,7 +21,7 @@ pub mod openapi;
 pub mod orchestrator;
 mod output;
 pub mod prompt;
-#[cfg(feature = "http")]
+#[cfg(any(feature = "http", feature = "openai"))]
 mod reqwest_error;
 #[cfg(feature = "rest")]
 pub mod rest;
