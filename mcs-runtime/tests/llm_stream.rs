@@ -134,7 +134,7 @@ mod scripted {
 
 /// An HTTP/1.1 server on loopback that answers one request with bytes written exactly as
 /// a test says: in separate writes with pauses between, so the client reads them apart.
-#[cfg(feature = "openai")]
+#[cfg(any(feature = "openai", feature = "anthropic"))]
 mod wire {
     use std::time::Duration;
 
@@ -485,5 +485,229 @@ mod openai {
             };
             assert_eq!(got, [whole]);
         }
+    }
+}
+
+#[cfg(feature = "anthropic")]
+mod anthropic {
+    use super::wire::{Answer, Framing, assert_cut_off, assert_status, cut, serve, whole};
+    use super::*;
+    use mcs_runtime::llm::{AnthropicClient, ToolMode};
+    use serde_json::Value;
+
+    /// A streamed message: text, then a tool call whose input arrives in two pieces.
+    fn message_events() -> Vec<Value> {
+        vec![
+            json!({"type": "message_start", "message": {"id": "msg_1", "type": "message", "role": "assistant", "content": [], "model": "claude-test", "stop_reason": null, "usage": {"input_tokens": 10, "output_tokens": 1}}}),
+            json!({"type": "ping"}),
+            json!({"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}}),
+            json!({"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": "Let me "}}),
+            json!({"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": "add ✓."}}),
+            json!({"type": "content_block_stop", "index": 0}),
+            json!({"type": "content_block_start", "index": 1, "content_block": {"type": "tool_use", "id": "toolu_1", "name": "add", "input": {}}}),
+            json!({"type": "content_block_delta", "index": 1, "delta": {"type": "input_json_delta", "partial_json": "{\"a\": 1"}}),
+            json!({"type": "content_block_delta", "index": 1, "delta": {"type": "input_json_delta", "partial_json": ", \"b\": 2}"}}),
+            json!({"type": "content_block_stop", "index": 1}),
+            json!({"type": "message_delta", "delta": {"stop_reason": "tool_use", "stop_sequence": null}, "usage": {"output_tokens": 30}}),
+            json!({"type": "message_stop"}),
+        ]
+    }
+
+    fn sse(event: &Value) -> String {
+        format!(
+            "event: {}\ndata: {event}\n\n",
+            event["type"].as_str().unwrap()
+        )
+    }
+
+    fn writes(events: &[Value]) -> Vec<Vec<u8>> {
+        let mut writes = Vec::new();
+        for (i, event) in events.iter().enumerate() {
+            match i {
+                // Cut between the `event:` line and the `data:` line, and inside the data.
+                3 => writes.extend(cut(&sse(event), "\ndata", 1)),
+                7 => writes.extend(cut(&sse(event), "partial_json", 4)),
+                _ => writes.push(whole(&sse(event))),
+            }
+        }
+        writes
+    }
+
+    fn client(base_url: &str) -> AnthropicClient {
+        AnthropicClient::new("sk-ant-test", "claude-test")
+            .unwrap()
+            .with_base_url(base_url)
+    }
+
+    #[tokio::test]
+    async fn native_mode_streams_every_event_but_pings() {
+        let events = message_events();
+        let server = serve(Answer {
+            framing: Framing::Chunked,
+            // Held open after `message_stop`: the turn must end without waiting.
+            linger: Duration::from_secs(30),
+            ..Answer::events(writes(&events))
+        })
+        .await;
+        let tools =
+            vec![json!({"name": "add", "description": "Adds", "input_schema": {"type": "object"}})];
+        let client = client(&server.base_url).with_tool_mode(ToolMode::Native(tools.clone()));
+        let got = deltas(
+            client
+                .stream(&[json!({"role": "user", "content": "1+2"})])
+                .await
+                .unwrap(),
+        )
+        .await;
+        let expected: Vec<TurnDelta> = events
+            .into_iter()
+            .filter(|event| event["type"] != "ping")
+            .map(TurnDelta::Event)
+            .collect();
+        assert_eq!(got, expected);
+
+        let request = server.request().await;
+        assert!(request.head.starts_with("post /v1/messages "));
+        assert_eq!(request.body["stream"], json!(true));
+        assert_eq!(request.body["tools"], json!(tools));
+    }
+
+    #[tokio::test]
+    async fn prompt_mode_streams_the_text() {
+        let server = serve(Answer::events(writes(&message_events()))).await;
+        let got = deltas(client(&server.base_url).stream(&[]).await.unwrap()).await;
+        assert_eq!(got, [text("Let me "), text("add ✓.")]);
+    }
+
+    #[tokio::test]
+    async fn an_error_event_ends_the_turn_with_its_message() {
+        let events = message_events();
+        let mut writes = writes(&events[..4]);
+        writes.push(whole("event: error\ndata: {\"type\": \"error\", \"error\": {\"type\": \"overloaded_error\", \"message\": \"Overloaded\"}}\n\n"));
+        writes.push(whole(&sse(&events[4])));
+        let server = serve(Answer::events(writes)).await;
+        let items = drain(client(&server.base_url).stream(&[]).await.unwrap()).await;
+        assert_cut_off(&items, "Let me ", "Overloaded (overloaded_error)");
+    }
+
+    #[tokio::test]
+    async fn an_error_status_is_an_error_before_the_stream() {
+        let body = json!({"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}});
+        let server = serve(Answer::json("529 Site Overloaded", &body)).await;
+        assert_status(
+            client(&server.base_url).stream(&[]).await,
+            529,
+            "Overloaded",
+        );
+    }
+
+    /// A reply of the Messages API with two text blocks around a tool call.
+    fn reply() -> Value {
+        json!({
+            "id": "msg_2", "type": "message", "role": "assistant", "model": "claude-test",
+            "content": [
+                {"type": "text", "text": "Adding "},
+                {"type": "tool_use", "id": "toolu_9", "name": "add", "input": {"a": 1}},
+                {"type": "text", "text": "now."}
+            ],
+            "stop_reason": "tool_use", "usage": {"input_tokens": 5, "output_tokens": 5}
+        })
+    }
+
+    #[tokio::test]
+    async fn a_whole_answer_is_the_text_or_the_message() {
+        let server = serve(Answer::json("200 OK", &reply())).await;
+        let turn = client(&server.base_url).complete(&[]).await.unwrap();
+        assert_eq!(turn, ModelTurn::Text("Adding now.".into()));
+
+        let server = serve(Answer::json("200 OK", &reply())).await;
+        let native = client(&server.base_url).with_tool_mode(ToolMode::Native(Vec::new()));
+        assert_eq!(
+            native.complete(&[]).await.unwrap(),
+            ModelTurn::Native(reply())
+        );
+        let request = server.request().await;
+        assert_eq!(request.body.get("stream"), None);
+        // No tools: no `tools` field, which the API would refuse empty.
+        assert_eq!(request.body.get("tools"), None);
+
+        let server = serve(Answer::json("200 OK", &json!({"type": "message"}))).await;
+        let error = client(&server.base_url).complete(&[]).await.unwrap_err();
+        assert!(
+            matches!(error, LlmError::Protocol(ref m) if m.contains("content")),
+            "{error}"
+        );
+    }
+
+    #[tokio::test]
+    async fn the_request_has_the_api_shape() {
+        // OpenAI-shaped history with Anthropic-shaped messages appended by a driver, and an
+        // Anthropic answer appended as it came (with its id and usage).
+        let history = [
+            json!({"role": "system", "content": "You add numbers."}),
+            json!({"role": "system", "content": "Be brief."}),
+            json!({"role": "user", "content": "add 1 and 2"}),
+            json!({"role": "assistant", "content": "Adding.", "tool_calls": [
+                {"id": "call_1", "type": "function", "function": {"name": "add", "arguments": "{\"a\":1,\"b\":2}"}},
+                {"id": "call_2", "type": "function", "function": {"name": "add", "arguments": "not json"}}
+            ]}),
+            json!({"role": "tool", "tool_call_id": "call_1", "content": "3"}),
+            json!({"role": "tool", "tool_call_id": "call_2", "content": "arguments are not JSON"}),
+            json!({"role": "user", "content": "and 3 more?"}),
+            json!({"id": "msg_1", "type": "message", "role": "assistant", "model": "claude-test",
+                   "content": [{"type": "tool_use", "id": "toolu_3", "name": "add", "input": {"a": 3, "b": 3}}],
+                   "stop_reason": "tool_use", "usage": {"input_tokens": 1, "output_tokens": 1}}),
+            json!({"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_3", "content": "6"}]}),
+            json!({"role": "assistant", "content": null, "tool_calls": [
+                {"id": "call_4", "type": "function", "function": {"name": "add", "arguments": "{\"a\":6}"}}
+            ]}),
+            json!({"role": "tool", "tool_call_id": "call_4", "content": "6"}),
+        ];
+        let server = serve(Answer::json("200 OK", &reply())).await;
+        client(&server.base_url)
+            .with_max_tokens(1024)
+            .with_temperature(0.5)
+            .complete(&history)
+            .await
+            .unwrap();
+        let request = server.request().await;
+        assert!(request.head.starts_with("post /v1/messages "));
+        assert!(request.head.contains("x-api-key: sk-ant-test\r\n"));
+        assert!(request.head.contains("anthropic-version: 2023-06-01\r\n"));
+        assert!(request.head.contains("content-type: application/json\r\n"));
+        assert_eq!(
+            request.body,
+            json!({
+                "model": "claude-test",
+                "max_tokens": 1024,
+                "system": "You add numbers.\n\nBe brief.",
+                "temperature": 0.5,
+                "messages": [
+                    {"role": "user", "content": "add 1 and 2"},
+                    {"role": "assistant", "content": [
+                        {"type": "text", "text": "Adding."},
+                        {"type": "tool_use", "id": "call_1", "name": "add", "input": {"a": 1, "b": 2}},
+                        {"type": "tool_use", "id": "call_2", "name": "add", "input": {}}
+                    ]},
+                    {"role": "user", "content": [
+                        {"type": "tool_result", "tool_use_id": "call_1", "content": "3"},
+                        {"type": "tool_result", "tool_use_id": "call_2", "content": "arguments are not JSON"},
+                        {"type": "text", "text": "and 3 more?"}
+                    ]},
+                    {"role": "assistant", "content": [
+                        {"type": "tool_use", "id": "toolu_3", "name": "add", "input": {"a": 3, "b": 3}}
+                    ]},
+                    {"role": "user", "content": [
+                        {"type": "tool_result", "tool_use_id": "toolu_3", "content": "6"}
+                    ]},
+                    {"role": "assistant", "content": [
+                        {"type": "tool_use", "id": "call_4", "name": "add", "input": {"a": 6}}
+                    ]},
+                    {"role": "user", "content": [
+                        {"type": "tool_result", "tool_use_id": "call_4", "content": "6"}
+                    ]}
+                ]
+            })
+        );
     }
 }

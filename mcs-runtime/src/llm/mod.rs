@@ -1,5 +1,6 @@
-//! Talking to models: the [`LlmClient`] trait, a client for OpenAI-compatible servers, a
-//! scripted client for tests and examples, and the bounded conversation loop.
+//! Talking to models: the [`LlmClient`] trait, clients for OpenAI-compatible servers and for
+//! Anthropic's Messages API, a scripted client for tests and examples, and the bounded
+//! conversation loop.
 //!
 //! # Streaming
 //!
@@ -14,17 +15,21 @@
 //! reports mid-stream ends it as an [`LlmError`]. [`ScriptedClient`] streams its script,
 //! in pieces of a chosen size or exactly as scripted.
 
+#[cfg(feature = "anthropic")]
+mod anthropic;
 mod client;
 mod conversation;
-#[cfg(feature = "openai")]
+#[cfg(any(feature = "openai", feature = "anthropic"))]
 mod http;
 #[cfg(feature = "openai")]
 mod openai;
 mod scripted;
 
+#[cfg(feature = "anthropic")]
+pub use anthropic::AnthropicClient;
 pub use client::{LlmClient, LlmError, ModelTurn, TurnDelta, TurnStream, message_text, whole_turn};
 pub use conversation::{Conversation, StopReason, Transcript};
-#[cfg(feature = "openai")]
+#[cfg(any(feature = "openai", feature = "anthropic"))]
 pub use http::ToolMode;
 #[cfg(feature = "openai")]
 pub use openai::OpenAiClient;
