@@ -21,10 +21,12 @@ pub mod openapi;
 pub mod orchestrator;
 mod output;
 pub mod prompt;
+#[cfg(any(feature = "http", feature = "openai", feature = "anthropic"))]
+mod reqwest_error;
 #[cfg(feature = "rest")]
 pub mod rest;
 pub mod schema;
-#[cfg(any(feature = "http", feature = "openai"))]
+#[cfg(any(feature = "http", feature = "openai", feature = "anthropic"))]
 pub mod tls;
 mod types;
 pub mod validate;

@@ -82,20 +82,25 @@ pub fn whole_turn<'a>(turn: ModelTurn) -> TurnStream<'a> {
         ModelTurn::Text(text) => TurnDelta::Text(text),
         ModelTurn::Native(message) => TurnDelta::Message(message),
     };
-    Box::pin(Once(Some(Ok(delta))))
+    listed(vec![delta])
 }
 
-/// A stream that yields one item.
-struct Once<T>(Option<T>);
+/// A stream of deltas that are all there already (a scripted or a whole turn).
+pub(super) fn listed<'a>(deltas: Vec<TurnDelta>) -> TurnStream<'a> {
+    Box::pin(Listed(deltas.into_iter()))
+}
 
-impl<T: Unpin> Stream for Once<T> {
-    type Item = T;
+/// The stream behind [`listed`]: never pending.
+struct Listed(std::vec::IntoIter<TurnDelta>);
+
+impl Stream for Listed {
+    type Item = Result<TurnDelta, LlmError>;
 
     fn poll_next(
         mut self: Pin<&mut Self>,
         _cx: &mut std::task::Context<'_>,
-    ) -> std::task::Poll<Option<T>> {
-        std::task::Poll::Ready(self.0.take())
+    ) -> std::task::Poll<Option<Self::Item>> {
+        std::task::Poll::Ready(self.0.next().map(Ok))
     }
 }
 

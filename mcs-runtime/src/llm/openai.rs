@@ -1,25 +1,14 @@
 //! A client for OpenAI-compatible chat-completion servers: OpenAI itself, and the local
 //! servers that speak the same protocol (llama.cpp, vLLM, Ollama, LM Studio, ...).
 
-use std::time::Duration;
-
+use eventsource_stream::Event;
 use serde_json::{Value, json};
 
-use super::client::{LlmClient, LlmError, ModelTurn};
+use super::client::{LlmClient, LlmError, ModelTurn, TurnDelta, TurnStream, message_text};
+use super::http::{self, HttpApi, Step, ToolMode, excerpt, non_empty_var};
 use crate::driver::BoxFuture;
 
-/// How tools reach the model.
-#[derive(Clone, Debug, PartialEq)]
-pub enum ToolMode {
-    /// Tools are described in the system prompt and the model writes its calls as text; the
-    /// answer is handed to drivers as text. Works with every model.
-    Prompt,
-    /// Tools are sent in the request's `tools` field (OpenAI function tools) and the model
-    /// answers with native `tool_calls`; the answer is handed to drivers as the message.
-    Native(Vec<Value>),
-}
-
-/// Talks to `POST {base_url}/chat/completions`.
+/// Talks to `POST {base_url}/chat/completions`, for whole answers or streamed ones.
 #[derive(Clone, Debug)]
 pub struct OpenAiClient {
     http: reqwest::Client,
@@ -33,13 +22,8 @@ pub struct OpenAiClient {
 impl OpenAiClient {
     /// A client for the server at `base_url` (e.g. `http://localhost:8080/v1`) and `model`.
     pub fn new(base_url: impl Into<String>, model: impl Into<String>) -> Result<Self, LlmError> {
-        crate::tls::ensure_provider();
-        let http = reqwest::Client::builder()
-            .timeout(Duration::from_secs(300))
-            .build()
-            .map_err(|error| LlmError::Config(error.to_string()))?;
         Ok(OpenAiClient {
-            http,
+            http: http::http_client()?,
             base_url: base_url.into().trim_end_matches('/').to_owned(),
             api_key: None,
             model: model.into(),
@@ -85,55 +69,60 @@ impl OpenAiClient {
         self.temperature = Some(temperature);
         self
     }
+}
 
-    fn request_body(&self, messages: &[Value]) -> Value {
-        let mut body = json!({"model": self.model, "messages": messages});
-        if let ToolMode::Native(tools) = &self.mode
-            && !tools.is_empty()
-        {
-            body["tools"] = Value::Array(tools.clone());
-        }
-        if let Some(temperature) = self.temperature {
-            body["temperature"] = json!(temperature);
-        }
-        body
+impl HttpApi for OpenAiClient {
+    fn mode(&self) -> &ToolMode {
+        &self.mode
     }
 
-    async fn send(&self, messages: &[Value]) -> Result<ModelTurn, LlmError> {
+    fn request(&self, messages: &[Value], stream: bool) -> reqwest::RequestBuilder {
+        let mut body = json!({"model": self.model, "messages": messages});
+        // No `stream_options.include_usage` when streaming: some compatible servers refuse
+        // fields they do not know, and usage is not part of a turn.
+        http::add_options(&mut body, &self.mode, self.temperature, stream);
         let mut request = self
             .http
             .post(format!("{}/chat/completions", self.base_url))
-            .json(&self.request_body(messages));
+            .json(&body);
         if let Some(key) = &self.api_key {
             request = request.bearer_auth(key);
         }
-        let response = request
-            .send()
-            .await
-            .map_err(|e| LlmError::Transport(e.to_string()))?;
-        let status = response.status();
-        let body = response
-            .text()
-            .await
-            .map_err(|e| LlmError::Transport(e.to_string()))?;
-        if !status.is_success() {
-            return Err(LlmError::Status {
-                status: status.as_u16(),
-                body: excerpt(&body),
-            });
-        }
-        let reply: Value = serde_json::from_str(&body).map_err(|e| {
-            LlmError::Protocol(format!("{e}; the body starts with {}", excerpt(&body)))
+        request
+    }
+
+    /// The turn in a whole chat-completion answer.
+    fn turn(&self, reply: Value) -> Result<ModelTurn, LlmError> {
+        let message = reply.pointer("/choices/0/message").ok_or_else(|| {
+            LlmError::Protocol(format!(
+                "no choices[0].message in {}",
+                excerpt(&reply.to_string())
+            ))
         })?;
-        let message = reply
-            .pointer("/choices/0/message")
-            .cloned()
-            .ok_or_else(|| {
-                LlmError::Protocol(format!("no choices[0].message in {}", excerpt(&body)))
-            })?;
         Ok(match self.mode {
-            ToolMode::Native(_) => ModelTurn::Native(message),
-            ToolMode::Prompt => ModelTurn::Text(super::client::message_text(&message)),
+            ToolMode::Native(_) => ModelTurn::Native(message.clone()),
+            ToolMode::Prompt => ModelTurn::Text(message_text(message)),
+        })
+    }
+
+    /// One event of a streamed chat completion: a chunk (`choices[0].delta`), or `[DONE]`.
+    fn step(event: &Event, native: bool) -> Result<Step, LlmError> {
+        if event.data.trim() == "[DONE]" {
+            return Ok(Step::End(None));
+        }
+        let Some(chunk) = http::event_json(event)? else {
+            return Ok(Step::Skip);
+        };
+        if native {
+            return Ok(Step::Delta(TurnDelta::Event(chunk)));
+        }
+        // The first chunk carries the role and an empty content, the last one the finish
+        // reason and none: only text is a piece of a prompt-mode turn.
+        Ok(match chunk.pointer("/choices/0/delta/content") {
+            Some(Value::String(text)) if !text.is_empty() => {
+                Step::Delta(TurnDelta::Text(text.clone()))
+            }
+            _ => Step::Skip,
         })
     }
 }
@@ -144,22 +133,19 @@ impl LlmClient for OpenAiClient {
     }
 
     fn complete<'a>(&'a self, messages: &'a [Value]) -> BoxFuture<'a, Result<ModelTurn, LlmError>> {
-        Box::pin(self.send(messages))
+        Box::pin(http::complete(self, messages))
     }
-}
 
-fn non_empty_var(name: &str) -> Option<String> {
-    std::env::var(name)
-        .ok()
-        .filter(|value| !value.trim().is_empty())
-}
-
-/// The start of a body, for error messages.
-fn excerpt(body: &str) -> String {
-    let cut: String = body.chars().take(500).collect();
-    if cut.len() < body.len() {
-        format!("{cut}…")
-    } else {
-        cut
+    /// Asks with `"stream": true` and hands over the server-sent chunks as they come: each
+    /// chunk whole as [`TurnDelta::Event`] with native tools, its `delta.content` as
+    /// [`TurnDelta::Text`] in prompt mode. The turn ends at `data: [DONE]` or when the
+    /// server closes the connection; an `{"error": ...}` chunk ends it with
+    /// [`LlmError::Protocol`]. A server that answers with one JSON document instead is
+    /// handed over as one delta.
+    fn stream<'a>(
+        &'a self,
+        messages: &'a [Value],
+    ) -> BoxFuture<'a, Result<TurnStream<'a>, LlmError>> {
+        Box::pin(http::stream(self, messages))
     }
 }

@@ -170,21 +170,13 @@ mod reqwest_transport {
         }
     }
 
-    /// reqwest's errors name the URL, which may carry an API key in its query: dropped. Its
-    /// top-level text is generic ("error sending request"), so the causes are appended.
+    /// The text names the causes and not the URL (see `reqwest_error::describe`).
     fn classify(error: reqwest::Error, request: &HttpRequest) -> TransportError {
         if error.is_timeout() {
             return TransportError::Timeout(request.timeout);
         }
         let connect = error.is_connect();
-        let error = error.without_url();
-        let mut text = error.to_string();
-        let mut source = std::error::Error::source(&error);
-        while let Some(cause) = source {
-            text.push_str(": ");
-            text.push_str(&cause.to_string());
-            source = cause.source();
-        }
+        let text = crate::reqwest_error::describe(error);
         if connect {
             TransportError::Connect(format!("{} ({text})", request.url_without_query()))
         } else {
