@@ -12,8 +12,8 @@ use super::horizon;
 use super::json::{JsonError, describe_at, parse_value};
 use super::record::{Broken, Cx, Outcome, RawCall};
 use super::scan::{
-    byte_at, clean_name, element_end, find_in, floor_boundary, plausible_name, skip_ws,
-    starts_at, to_end,
+    byte_at, clean_name, element_end, find_in, floor_boundary, plausible_name, skip_ws, starts_at,
+    to_end,
 };
 use crate::schema::kind_of;
 
@@ -281,7 +281,10 @@ pub(crate) fn arguments_at(
                 cx.at(text.len()),
                 error.message
             );
-            (Err(Broken::cut(Some(name.to_owned()), detail)), to_end(text))
+            (
+                Err(Broken::cut(Some(name.to_owned()), detail)),
+                to_end(text),
+            )
         }
         Err(error) => {
             let detail = format!(

@@ -64,7 +64,10 @@ pub(crate) fn calls_in(
 /// Like [`calls_in`], but a value that is not call-shaped is one broken call.
 pub(crate) fn strong_calls(value: &Value, cx: &Cx<'_>, repaired: bool, what: &str) -> Outcomes {
     calls_in(value, cx, Trust::Strong, repaired).unwrap_or_else(|| {
-        vec![Err(Broken::new(None, format!("{what} is not a tool call: it has no `name` and `arguments`")))]
+        vec![Err(Broken::new(
+            None,
+            format!("{what} is not a tool call: it has no `name` and `arguments`"),
+        ))]
     })
 }
 
@@ -102,7 +105,10 @@ fn array_calls(items: &[Value], cx: &Cx<'_>, trust: Trust, depth: usize) -> Opti
         match (found, trust) {
             (Some(found), _) => outcomes.extend(found),
             (None, Trust::Weak) => return None,
-            (None, Trust::Strong) => outcomes.push(Err(Broken::new(None, format!("element {index} of the list is not a tool call")))),
+            (None, Trust::Strong) => outcomes.push(Err(Broken::new(
+                None,
+                format!("element {index} of the list is not a tool call"),
+            ))),
         }
     }
     Some(outcomes)
@@ -223,7 +229,10 @@ fn named_call(map: &Map<String, Value>, cx: &Cx<'_>, trust: Trust) -> Option<Out
     if !plausible_name(&name) {
         return match trust {
             Trust::Weak => None,
-            Trust::Strong => Some(Err(Broken::new(Some(name.clone()), format!("`{name}` is not a valid tool name")))),
+            Trust::Strong => Some(Err(Broken::new(
+                Some(name.clone()),
+                format!("`{name}` is not a valid tool name"),
+            ))),
         };
     }
     let id = ["id", "call_id", "tool_call_id"]

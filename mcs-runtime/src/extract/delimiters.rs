@@ -14,10 +14,10 @@ use std::sync::OnceLock;
 
 use aho_corasick::{AhoCorasick, Input, MatchKind};
 
-use super::record::Cx;
-use super::scan::{byte_at, to_end, floor_boundary, name_end, skip_ws, starts_at};
 use super::reasoning::partial_start;
-use super::{horizon, pythonic, tagged, tokens, work, xml};
+use super::record::Cx;
+use super::scan::{byte_at, floor_boundary, name_end, skip_ws, starts_at};
+use super::{channels, horizon, pythonic, tagged, tokens, work, xml};
 
 /// A format reader: given the delimiter's start and end, records the calls and returns the
 /// end of the region it read, or `None` when the match is not its format after all.
@@ -49,11 +49,23 @@ pub(crate) const DELIMITERS: &[(&str, Parser)] = &[
     ("<seed:tool_call>", xml::seed_oss),
     ("<minimax:tool_call>", xml::minimax_m2),
     ("<function_calls>", xml::claude_xml),
-    ("<｜DSML｜function_calls>", xml::dsml),
+    ("<｜DSML｜", xml::dsml),
+    ("<|DSML|", xml::dsml),
+    ("<|open|>tools<|sep|>", channels::kimi_k3),
+    ("<|open|>call", channels::kimi_k3),
     ("<|python_start|>", pythonic::python_start),
     ("<|tool_call_start|>", pythonic::lfm2),
     ("```tool_code", pythonic::tool_code),
 ];
+
+/// Every pattern the automaton finds: the call delimiters, then the openers of prose
+/// channels (see `channels`).
+fn patterns() -> impl Iterator<Item = &'static str> + Clone {
+    DELIMITERS
+        .iter()
+        .map(|(pattern, _)| *pattern)
+        .chain(channels::prose_openers())
+}
 
 fn automaton() -> Option<&'static AhoCorasick> {
     static AUTOMATON: OnceLock<Option<AhoCorasick>> = OnceLock::new();
@@ -61,28 +73,47 @@ fn automaton() -> Option<&'static AhoCorasick> {
         .get_or_init(|| {
             AhoCorasick::builder()
                 .match_kind(MatchKind::LeftmostLongest)
-                .build(DELIMITERS.iter().map(|(pattern, _)| pattern))
+                .build(patterns())
                 .ok()
         })
         .as_ref()
 }
 
+/// A delimiter found in the text.
+#[derive(Clone, Copy)]
+pub(crate) struct Delimiter {
+    pub start: usize,
+    pub end: usize,
+    pub parser: Parser,
+    /// A prose channel: it opens wherever it stands, and holds no call.
+    pub prose: bool,
+}
+
 /// The delimiter that starts first in `text[from..to]` (the longest, of those starting
-/// there), with its parser.
-pub(crate) fn next_delimiter(text: &str, from: usize, to: usize) -> Option<(usize, usize, Parser)> {
+/// there).
+pub(crate) fn next_delimiter(text: &str, from: usize, to: usize) -> Option<Delimiter> {
     let found = automaton()?.find(Input::new(text).span(from..to));
     work::examined(found.as_ref().map_or(to, |found| found.end()) - from);
     let found = found?;
-    let (_, parser) = DELIMITERS.get(found.pattern().as_usize())?;
-    Some((found.start(), found.end(), *parser))
+    let index = found.pattern().as_usize();
+    let (parser, prose) = match DELIMITERS.get(index) {
+        Some((_, parser)) => (*parser, false),
+        None => (channels::prose_channel as Parser, true),
+    };
+    Some(Delimiter {
+        start: found.start(),
+        end: found.end(),
+        parser,
+        prose,
+    })
 }
 
 /// The offset from which the end of `text` could be the start of a delimiter
 /// (`text.len()` when it cannot), searching no earlier than `from`.
 pub(crate) fn partial_delimiter(text: &str, from: usize) -> usize {
     static LONGEST: OnceLock<usize> = OnceLock::new();
-    let longest = *LONGEST.get_or_init(|| DELIMITERS.iter().map(|(d, _)| d.len()).max().unwrap_or(0));
-    partial_start(text, from, longest, DELIMITERS.iter().map(|(d, _)| *d))
+    let longest = *LONGEST.get_or_init(|| patterns().map(str::len).max().unwrap_or(0));
+    partial_start(text, from, longest, patterns())
 }
 
 /// Whether the delimiter at `start..end` opens a call, rather than being mentioned in prose.

@@ -138,10 +138,13 @@ pub enum CallFormat {
     ClaudeXml,
     /// DeepSeek V3 / R1 / V3.1 `<｜tool▁calls▁begin｜>`.
     DeepSeek,
-    /// DeepSeek V3.2 DSML `<｜DSML｜function_calls>`.
+    /// DeepSeek DSML: V3.2 `<｜DSML｜function_calls>`, V4 `<｜DSML｜tool_calls>`, V4.1
+    /// `<｜DSML｜ calls>`.
     DeepSeekDsml,
     /// Kimi K2 `<|tool_calls_section_begin|>`.
     KimiK2,
+    /// Kimi K3 `<|open|>tools<|sep|><|open|>call tool=…<|sep|>`.
+    KimiK3,
     /// GLM-4.5 / 4.6 `<tool_call>NAME<arg_key>…`.
     Glm4,
     /// IBM Granite `<|tool_call|>`, `<tool_call>[…]`, `<function_call>`.
@@ -196,6 +199,7 @@ impl CallFormat {
             CallFormat::DeepSeek => "deepseek",
             CallFormat::DeepSeekDsml => "deepseek_dsml",
             CallFormat::KimiK2 => "kimi_k2",
+            CallFormat::KimiK3 => "kimi_k3",
             CallFormat::Glm4 => "glm4",
             CallFormat::Granite => "granite",
             CallFormat::InternLm => "internlm",

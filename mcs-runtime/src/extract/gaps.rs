@@ -11,7 +11,7 @@ use std::ops::Range;
 
 use super::record::{Cx, Finding};
 use super::scan::floor_boundary;
-use super::{bare_json, pythonic, react, xml};
+use super::{bare_json, pythonic, react};
 
 /// The reading of one gap.
 #[derive(Clone, Debug)]
@@ -19,7 +19,7 @@ pub(crate) struct GapScan {
     json: bare_json::GapState,
     pythonic: pythonic::GapState,
     react: react::GapState,
-    langchain: xml::LangChainState,
+    langchain: react::LangChainState,
     /// Findings not recorded yet: one that starts earlier may still be found.
     pending: Vec<Finding>,
     /// The end of the last finding recorded: findings that start before it are covered.
@@ -33,7 +33,7 @@ impl GapScan {
             json: bare_json::GapState::new(start),
             pythonic: pythonic::GapState::new(start),
             react: react::GapState::new(start),
-            langchain: xml::LangChainState::new(start),
+            langchain: react::LangChainState::new(start),
             pending: Vec::new(),
             covered: start,
         }
@@ -54,12 +54,15 @@ impl GapScan {
         let (pythonic, pythonic_hold) = pythonic::calls_in_gap(cx, &mut self.pythonic, end, open);
         let (react, react_hold) = react::calls_in_gap(cx, &mut self.react, end, open);
         let (langchain, langchain_hold) =
-            xml::langchain_in_gap(cx, &mut self.langchain, end, open);
+            react::langchain_in_gap(cx, &mut self.langchain, end, open);
         self.pending.extend(json);
         self.pending.extend(pythonic);
         self.pending.extend(react);
         self.pending.extend(langchain);
-        let hold = json_hold.min(pythonic_hold).min(react_hold).min(langchain_hold);
+        let hold = json_hold
+            .min(pythonic_hold)
+            .min(react_hold)
+            .min(langchain_hold);
         // Where findings overlap (a ReAct block whose input is JSON), the one that starts
         // first, then the longer one, wins. A finding is placed once no recogniser can
         // still find one that starts at or before it.
@@ -88,6 +91,13 @@ impl GapScan {
             .pending
             .first()
             .map_or(hold, |finding| finding.start.min(hold));
-        (spans, if open { hold.max(self.covered.min(end)) } else { end })
+        (
+            spans,
+            if open {
+                hold.max(self.covered.min(end))
+            } else {
+                end
+            },
+        )
     }
 }

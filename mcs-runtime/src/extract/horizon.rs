@@ -163,7 +163,10 @@ mod tests {
         searched(&text[2..], 6, b"</tool_call>");
         let waits = guard.waits().unwrap();
         assert!(!waits.any);
-        assert_eq!(waits.needles, vec![b"</tool_call>".to_vec().into_boxed_slice()]);
+        assert_eq!(
+            waits.needles,
+            vec![b"</tool_call>".to_vec().into_boxed_slice()]
+        );
         guard.reset();
         let built = String::from(text);
         reached(&built, built.len());

@@ -89,21 +89,22 @@
 mod bare_json;
 mod call_body;
 mod call_shape;
+mod channels;
 mod coerce;
 mod delimiters;
 mod extraction;
 mod gaps;
+mod horizon;
 mod json;
 mod native;
 mod pythonic;
 mod react;
+mod reasoning;
 mod record;
 mod scan;
 mod tagged;
-mod tokens;
-mod horizon;
-mod reasoning;
 mod text;
+mod tokens;
 mod work;
 mod xml;
 

@@ -7,12 +7,12 @@ use serde_json::{Map, Value};
 
 use super::call_body::json_body;
 use super::extraction::CallFormat;
+use super::horizon;
 use super::json::{describe_at, parse_value};
 use super::record::{Broken, Cx, Finding, Outcome, RawCall};
-use super::horizon;
-use super::scan::{byte_at, to_end, 
-    clean_name, element_end, find_in, floor_boundary, plausible_name, rest_of_line_is_blank,
-    skip_ws, starts_at,
+use super::scan::{
+    byte_at, clean_name, element_end, find_in, floor_boundary, plausible_name,
+    rest_of_line_is_blank, skip_ws, starts_at, to_end,
 };
 
 /// A call as written: the dotted name and the arguments, keyword or positional.
@@ -31,7 +31,8 @@ fn ident_end(text: &str, pos: usize) -> usize {
         return pos;
     }
     let mut end = pos;
-    while byte_at(text, end).is_some_and(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-'))
+    while byte_at(text, end)
+        .is_some_and(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-'))
     {
         end += 1;
     }
@@ -153,7 +154,10 @@ fn to_raw(call: PyCall, cx: &Cx<'_>) -> Outcome {
         name = builtin.to_owned();
     }
     if !plausible_name(&name) {
-        return Err(Broken::new(None, format!("`{}` is not a tool name", call.name)));
+        return Err(Broken::new(
+            None,
+            format!("`{}` is not a tool name", call.name),
+        ));
     }
     let tool = cx.tool(&name);
     let mut arguments = Map::new();
@@ -349,7 +353,12 @@ pub(crate) fn calls_in_gap(
 }
 
 /// `[f(…), …]` lists, from where `state` stands up to `end`.
-fn lists_in_gap(cx: &Cx<'_>, state: &mut GapState, end: usize, open: bool) -> (Vec<Finding>, usize) {
+fn lists_in_gap(
+    cx: &Cx<'_>,
+    state: &mut GapState,
+    end: usize,
+    open: bool,
+) -> (Vec<Finding>, usize) {
     let text = &cx.text[..end];
     let mut findings = Vec::new();
     while let Some(offset) = memchr::memchr(b'[', &text.as_bytes()[state.list_pos..]) {
@@ -458,7 +467,12 @@ fn broken_list(
 
 /// Lines that are a call to a known tool and nothing else, from where `state` stands up
 /// to `end`.
-fn lines_in_gap(cx: &Cx<'_>, state: &mut GapState, end: usize, open: bool) -> (Vec<Finding>, usize) {
+fn lines_in_gap(
+    cx: &Cx<'_>,
+    state: &mut GapState,
+    end: usize,
+    open: bool,
+) -> (Vec<Finding>, usize) {
     let text = &cx.text[..end];
     let mut findings = Vec::new();
     while state.line_start < end {
@@ -470,12 +484,20 @@ fn lines_in_gap(cx: &Cx<'_>, state: &mut GapState, end: usize, open: bool) -> (V
             state.line_searched = end;
             let touches = horizon::touches();
             let p = skip_spaces(text, line_start);
-            let call_at = if starts_at(text, p, "print(") { p + "print(".len() } else { p };
+            let call_at = if starts_at(text, p, "print(") {
+                p + "print(".len()
+            } else {
+                p
+            };
             let name_end = ident_end(text, call_at);
             let candidate = name_end > call_at
                 && is_call_start(text, call_at)
                 && cx.is_known(&clean_name(&text[call_at..name_end]));
-            let hold = if candidate || horizon::touches() != touches { p } else { end };
+            let hold = if candidate || horizon::touches() != touches {
+                p
+            } else {
+                end
+            };
             return (findings, hold);
         }
         let line_end = newline.map_or(end, |i| search_from + i);

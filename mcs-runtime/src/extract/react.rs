@@ -1,14 +1,18 @@
-//! ReAct agent text: `Action: NAME` then `Action Input: …` (labels may be numbered,
-//! `Action 1:`), the input JSON or free text, ending at `Observation:`, `Thought:`, the
-//! next `Action`, `Final Answer:` or the end. A weak format: only known tools count.
+//! LangChain's agent conventions. ReAct text: `Action: NAME` then `Action Input: …`
+//! (labels may be numbered, `Action 1:`), the input JSON or free text, ending at
+//! `Observation:`, `Thought:`, the next `Action`, `Final Answer:` or the end. The XML
+//! agent: `<tool>NAME</tool><tool_input>…</tool_input>`. Weak formats: only known tools
+//! count.
 
 use serde_json::Value;
 
 use super::call_shape::free_text_arguments;
 use super::extraction::CallFormat;
+use super::horizon;
 use super::json::parse_whole;
+use super::reasoning::partial_start;
 use super::record::{Broken, Cx, Finding, Outcome, RawCall};
-use super::scan::{clean_name, find_in};
+use super::scan::{clean_name, find_in, skip_ws, starts_at};
 use crate::types::Tool;
 
 /// The text after a label such as `Action 2:` or `Action Input:` at the start of `line`
@@ -53,7 +57,11 @@ impl GapState {
 
 /// The lines of `text` from `start` on, as byte ranges without their newline, each with
 /// whether it is whole (a newline ends it, or the gap is closed).
-fn lines_from(text: &str, start: usize, open: bool) -> impl Iterator<Item = (usize, usize, bool)> + '_ {
+fn lines_from(
+    text: &str,
+    start: usize,
+    open: bool,
+) -> impl Iterator<Item = (usize, usize, bool)> + '_ {
     let end = text.len();
     let mut line_start = start;
     std::iter::from_fn(move || {
@@ -91,7 +99,11 @@ pub(crate) fn calls_in_gap(
             let last = memchr::memrchr(b'\n', &text.as_bytes()[state.line_start..end])
                 .map_or(state.line_start, |i| state.line_start + i + 1);
             state.line_start = last;
-            let hold = if open && may_become_action(&text[last..]) { last } else { end };
+            let hold = if open && may_become_action(&text[last..]) {
+                last
+            } else {
+                end
+            };
             return (findings, hold);
         };
         state.searched = action;
@@ -220,11 +232,17 @@ fn arguments(tool: &Tool, name: &str, input: &str) -> Outcome {
     if input.starts_with('{') {
         return match parse_whole(input) {
             Ok((arguments @ Value::Object(_), repaired)) => Ok(call(arguments, repaired)),
-            Ok(_) => Err(Broken::new(Some(name.to_owned()), "the Action Input is JSON but not an object".to_owned())),
-            Err(error) => Err(Broken::new(Some(name.to_owned()), format!(
+            Ok(_) => Err(Broken::new(
+                Some(name.to_owned()),
+                "the Action Input is JSON but not an object".to_owned(),
+            )),
+            Err(error) => Err(Broken::new(
+                Some(name.to_owned()),
+                format!(
                     "the Action Input of `{name}` is invalid JSON: {}",
                     error.message
-                ))),
+                ),
+            )),
         };
     }
     let text = match parse_whole(input) {
@@ -234,6 +252,96 @@ fn arguments(tool: &Tool, name: &str, input: &str) -> Outcome {
     free_text_arguments(tool, &text)
         .map(|arguments| call(arguments, false))
         .map_err(|detail| Broken::new(Some(name.to_owned()), detail))
+}
+
+/// LangChain XML agent `<tool>NAME</tool><tool_input>…</tool_input>` at `pos`: a weak
+/// format, so only for known tools. Returns the outcome and the end, or `None` when this
+/// is not such a call.
+fn langchain(cx: &Cx<'_>, pos: usize, limit: usize) -> Option<(Outcome, usize)> {
+    let text = cx.text;
+    let name_start = pos + "<tool>".len();
+    let name_end = find_in(text, name_start, limit.min(name_start + 300), "</tool>")?;
+    let name = clean_name(&text[name_start..name_end]);
+    let tool = cx.tool(&name)?;
+    let p = skip_ws(text, name_end + "</tool>".len());
+    if !starts_at(text, p, "<tool_input>") {
+        return None;
+    }
+    let input_start = p + "<tool_input>".len();
+    let close = find_in(text, input_start, limit, "</tool_input>");
+    let input_end = close.unwrap_or(limit);
+    let end = close.map_or(limit, |c| c + "</tool_input>".len());
+    let input = text[input_start..input_end].trim();
+    // A JSON object is the arguments; anything else (or JSON that is not an object) is the
+    // tool's free-text input.
+    let parsed = input.starts_with('{').then(|| parse_whole(input));
+    let outcome = match parsed {
+        Some(Ok((arguments @ Value::Object(_), repaired))) => Ok(RawCall {
+            name,
+            arguments,
+            id: None,
+            repaired,
+        }),
+        _ => free_text_arguments(tool, input)
+            .map(|arguments| RawCall {
+                name: name.clone(),
+                arguments,
+                id: None,
+                repaired: false,
+            })
+            .map_err(|detail| Broken::new(Some(name), detail)),
+    };
+    Some((outcome, end))
+}
+
+/// Where the search for LangChain XML calls in a gap stands: tags before `pos` are read.
+#[derive(Clone, Debug)]
+pub(crate) struct LangChainState {
+    pos: usize,
+}
+
+impl LangChainState {
+    pub(crate) fn new(start: usize) -> Self {
+        LangChainState { pos: start }
+    }
+}
+
+/// LangChain XML agent calls, from where `state` stands up to `end`. With `open`, the gap
+/// may go on after `end`; the offset returned (else `end`) is where the text stops being
+/// decided.
+pub(crate) fn langchain_in_gap(
+    cx: &Cx<'_>,
+    state: &mut LangChainState,
+    end: usize,
+    open: bool,
+) -> (Vec<Finding>, usize) {
+    const OPEN: &str = "<tool>";
+    let mut findings = Vec::new();
+    while let Some(at) = find_in(cx.text, state.pos, end, OPEN) {
+        let touches = horizon::touches();
+        let call = langchain(cx, at, end);
+        if open && horizon::touches() != touches {
+            state.pos = at;
+            return (findings, at);
+        }
+        state.pos = at + OPEN.len();
+        if let Some((outcome, call_end)) = call {
+            findings.push(Finding {
+                start: at,
+                end: call_end,
+                items: vec![(at, CallFormat::LangChainXml, outcome)],
+            });
+            state.pos = call_end.max(state.pos);
+        }
+    }
+    if !open {
+        state.pos = end;
+        return (findings, end);
+    }
+    // A tag cut in half by the end of the text is held back.
+    let hold = partial_start(&cx.text[..end], state.pos, OPEN.len(), [OPEN].into_iter());
+    state.pos = hold;
+    (findings, hold)
 }
 
 #[cfg(test)]

@@ -276,7 +276,10 @@ pub(crate) fn partial_start<'p>(
     patterns: impl Iterator<Item = &'p str> + Clone,
 ) -> usize {
     let bytes = text.as_bytes();
-    let first = bytes.len().saturating_sub(longest.saturating_sub(1)).max(from);
+    let first = bytes
+        .len()
+        .saturating_sub(longest.saturating_sub(1))
+        .max(from);
     (first..bytes.len())
         .find(|&at| {
             let tail = &bytes[at..];
@@ -526,7 +529,10 @@ mod tests {
             "answer"
         );
         // Inside with no closer: all of it is reasoning.
-        assert_eq!(blank_reasoning("just thinking", ReasoningStart::Inside).trim(), "");
+        assert_eq!(
+            blank_reasoning("just thinking", ReasoningStart::Inside).trim(),
+            ""
+        );
         // Kimi K3 closes its prompted `think` section.
         let k3 = "plan<|close|>think<|sep|><|open|>response<|sep|>Hi";
         assert!(blanked(k3).trim().starts_with("<|open|>response"));
@@ -613,7 +619,11 @@ mod tests {
         for (at, _) in text.match_indices("</think>") {
             strings.contains(&text, at, at + "</think>".len());
         }
-        assert!(strings.spent <= 4 * text.len() + 65_536, "{}", strings.spent);
+        assert!(
+            strings.spent <= 4 * text.len() + 65_536,
+            "{}",
+            strings.spent
+        );
         // Quoted tags in prose without brackets: each part of the text is searched for a
         // bracket once, so little is spent.
         let text = r#"he said "x </think> y" and "#.repeat(20_000);

@@ -137,6 +137,8 @@ pub(crate) struct Cx<'t> {
     pub tools: &'t [Tool],
     found: Found,
     locator: RefCell<scan::Locator>,
+    /// Spans of regions whose text is shown: prose channels (see `channels`).
+    shown: Vec<std::ops::Range<usize>>,
     /// The caller's name index, if it has one (see [`super::extract_indexed`]).
     index: Option<ToolIndex<'t>>,
     /// [`horizon::touches`] when the current run started.
@@ -157,6 +159,7 @@ impl<'t> Cx<'t> {
             tools,
             found,
             locator,
+            shown: Vec::new(),
             index: None,
             run_start: horizon::touches(),
         }
@@ -189,7 +192,10 @@ impl<'t> Cx<'t> {
     /// Takes out what was recorded after `mark`, to [`put_back`](Self::put_back) after
     /// something recorded later that comes first in the text.
     pub(crate) fn take_since(&mut self, mark: Mark) -> Vec<Recorded> {
-        let taken = self.found.items.split_off(mark.items.min(self.found.items.len()));
+        let taken = self
+            .found
+            .items
+            .split_off(mark.items.min(self.found.items.len()));
         self.found.malformed = mark.malformed;
         taken
     }
@@ -312,6 +318,17 @@ impl<'t> Cx<'t> {
     fn push(&mut self, at: usize, item: Item) {
         let settled = horizon::touches() == self.run_start;
         self.found.items.push(Recorded { at, item, settled });
+    }
+
+    /// Notes that `span`, inside the region being read, is text to show: the answer in a
+    /// prose channel.
+    pub(crate) fn show(&mut self, span: std::ops::Range<usize>) {
+        self.shown.push(span);
+    }
+
+    /// The spans [`show`](Self::show) noted since the last call.
+    pub(crate) fn take_shown(&mut self) -> Vec<std::ops::Range<usize>> {
+        std::mem::take(&mut self.shown)
     }
 
     /// `pos` as "line L, column C", for details that point inside a call.

@@ -290,7 +290,8 @@ pub(crate) fn plausible_name(name: &str) -> bool {
 /// (`</s>`, `<|eot_id|>`, `<|im_end|>`, …).
 pub(crate) fn rest_of_line_is_blank(text: &str, pos: usize) -> bool {
     let pos = floor_boundary(text, pos);
-    let line_end = memchr::memchr(b'\n', &text.as_bytes()[pos..]).map_or_else(|| to_end(text), |i| pos + i);
+    let line_end =
+        memchr::memchr(b'\n', &text.as_bytes()[pos..]).map_or_else(|| to_end(text), |i| pos + i);
     is_end_tokens(&text[pos..line_end])
 }
 

@@ -8,58 +8,42 @@ use super::call_body::{after_close, json_body};
 use super::extraction::CallFormat;
 use super::json::parse_value;
 use super::record::{Broken, Cx, RawCall};
-use super::scan::{byte_at, to_end, clean_name, element_end, name_end, skip_ws, starts_at};
+use super::scan::{byte_at, clean_name, name_end, skip_ws, starts_at};
 use super::xml;
 use crate::schema::kind_of;
 
 /// `<tool_call>`: Hermes JSON, a Granite list, Qwen3-Coder `<function=…>`, or GLM
 /// `NAME<arg_key>…`, told apart by what comes first.
 pub(crate) fn hermes(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usize> {
+    const CLOSE: &str = "</tool_call>";
     let text = cx.text;
     let p = skip_ws(text, after);
-    const CLOSE: &str = "</tool_call>";
-    // Without a closing tag the call runs to the next opener or the end.
-    let (close, limit) = element_end(text, after, text.len(), CLOSE, "<tool_call>");
-    let region_end = |end: usize| close.map_or(end, |c| c + CLOSE.len());
     if starts_at(text, p, "<function=") || starts_at(text, p, "<function name=") {
-        let end = xml::function_blocks(cx, p, limit, CallFormat::Qwen3Coder);
-        return Some(region_end(end));
+        let end = xml::function_blocks(cx, p, CallFormat::Qwen3Coder, &[CLOSE]);
+        let q = skip_ws(text, end);
+        return Some(if starts_at(text, q, CLOSE) {
+            q + CLOSE.len()
+        } else {
+            end
+        });
     }
-    match byte_at(text, p) {
-        Some(b'[') => Some(json_body(
-            cx,
-            p,
-            Some(CLOSE),
-            CallFormat::Granite,
-            "<tool_call>",
-        )),
-        Some(b'{' | b'`') | None => Some(json_body(
-            cx,
-            p,
-            Some(CLOSE),
-            CallFormat::Hermes,
-            "<tool_call>",
-        )),
-        Some(b) if (b.is_ascii_alphabetic() || b == b'_') && is_glm(text, p, limit) => {
-            let end = xml::glm(cx, start, p, limit);
-            Some(region_end(end))
+    let format = match byte_at(text, p) {
+        Some(b'[') => CallFormat::Granite,
+        Some(b) if (b.is_ascii_alphabetic() || b == b'_') && is_glm(text, p) => {
+            return Some(xml::glm(cx, start, p));
         }
-        Some(_) => Some(json_body(
-            cx,
-            p,
-            Some(CLOSE),
-            CallFormat::Hermes,
-            "<tool_call>",
-        )),
-    }
+        _ => CallFormat::Hermes,
+    };
+    Some(json_body(cx, p, Some(CLOSE), format, "<tool_call>"))
 }
 
 /// Whether GLM's `NAME` then `<arg_key>`, `{` or the end of the call starts at `pos`.
-fn is_glm(text: &str, pos: usize, limit: usize) -> bool {
+fn is_glm(text: &str, pos: usize) -> bool {
     let after_name = skip_ws(text, name_end(text, pos));
-    after_name >= limit
+    after_name >= text.len()
         || starts_at(text, after_name, "<arg_key>")
         || starts_at(text, after_name, "{")
+        || starts_at(text, after_name, "</tool_call>")
 }
 
 /// Granite 3.0 `<|tool_call|>[…]`.
@@ -200,17 +184,18 @@ pub(crate) fn apertus(cx: &mut Cx<'_>, _start: usize, after: usize) -> Option<us
                         repaired: parsed.repaired,
                     }),
                     other => Err({
- let detail = format!(
+                        let detail = format!(
                             "the arguments of `{name}` must be an object, found {}",
                             kind_of(&other)
                         );
- Broken::new(Some(name), detail)
-}),
+                        Broken::new(Some(name), detail)
+                    }),
                 }
             }
-            _ => Err(Broken::new(None, format!(
-                    "element {index} is not a single-key `{{\"NAME\": {{arguments}}}}` object"
-                ))),
+            _ => Err(Broken::new(
+                None,
+                format!("element {index} is not a single-key `{{\"NAME\": {{arguments}}}}` object"),
+            )),
         };
         cx.outcome(p, format, outcome);
     }

@@ -10,7 +10,7 @@
 
 use std::ops::Range;
 
-use super::delimiters::{self, next_delimiter, opens_call, partial_delimiter};
+use super::delimiters::{Delimiter, next_delimiter, opens_call, partial_delimiter};
 use super::gaps::GapScan;
 use super::horizon::{self, Waits};
 use super::record::{Cx, Found, Recorded, ToolIndex};
@@ -98,28 +98,33 @@ impl TextScan {
             } else {
                 partial_delimiter(text, self.pos)
             };
-            let Some((start, after, parser)) = next_delimiter(text, self.pos, search_end) else {
+            let Some(delimiter) = next_delimiter(text, self.pos, search_end) else {
                 let open = !whole;
                 // The gap runs on into the text to come, even past a partial delimiter.
                 let horizon = open.then(|| horizon::open(&text[..search_end]));
                 let (spans, hold) = self.gap.advance(cx, search_end, open);
                 drop(horizon);
                 step.markup.extend(spans);
-                step.decided = if open { hold.min(search_end) } else { text.len() };
+                step.decided = if open {
+                    hold.min(search_end)
+                } else {
+                    text.len()
+                };
                 return step;
             };
+            let (start, after) = (delimiter.start, delimiter.end);
             // The region is read first, with what it records set aside: it is recorded
             // after the gap before it, which it may end.
             let mark = cx.mark();
             cx.new_run();
             let region = horizon::open(text);
-            let read = read_region(cx, start, after, parser);
+            let read = read_region(cx, delimiter);
+            let shown = cx.take_shown();
             let waits = region.waits();
             drop(region);
             let recorded = cx.take_since(mark);
-            let exists = whole
-                || waits.is_none()
-                || recorded.first().is_some_and(|first| first.settled);
+            let exists =
+                whole || waits.is_none() || recorded.first().is_some_and(|first| first.settled);
             if !exists {
                 // Not known yet whether a call starts here: the gap may run on past it.
                 let gap = horizon::open(&text[..start]);
@@ -160,7 +165,13 @@ impl TextScan {
                 _ => {
                     cx.put_back(recorded);
                     let end = floor_boundary(text, end.max(after));
-                    step.markup.push(start..end);
+                    // The region is markup, but for the text of a prose channel in it.
+                    let mut from = start;
+                    for span in shown {
+                        step.markup.push(from..span.start);
+                        from = span.end;
+                    }
+                    step.markup.push(from..end);
                     self.cursor = end;
                     self.pos = end;
                     self.gap = GapScan::new(end);
@@ -173,12 +184,16 @@ impl TextScan {
 /// Reads the region of the delimiter at `start..after`: nothing when only blank space
 /// follows it (an output that ends right after an opener holds no call, broken or not),
 /// else its parser's reading if the delimiter opens a call rather than being mentioned.
-fn read_region(
-    cx: &mut Cx<'_>,
-    start: usize,
-    after: usize,
-    parser: delimiters::Parser,
-) -> Option<usize> {
+fn read_region(cx: &mut Cx<'_>, delimiter: Delimiter) -> Option<usize> {
+    let Delimiter {
+        start,
+        end: after,
+        parser,
+        prose,
+    } = delimiter;
+    if prose {
+        return parser(cx, start, after);
+    }
     if !opens_call(cx, start, after) {
         return None;
     }

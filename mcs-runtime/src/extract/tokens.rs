@@ -1,17 +1,20 @@
 //! Formats built from special tokens around a name and a JSON arguments object: Mistral,
 //! Llama 3, gpt-oss Harmony, Kimi K2, DeepSeek, Functionary v3.2 and Gemma 4.
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use super::call_body::{after_close, arguments_at, json_body};
 use super::extraction::CallFormat;
-use super::json::{describe_at, parse_whole};
+use super::horizon;
+use super::json::MAX_DEPTH;
+use super::json::describe_at;
 use super::pythonic;
+use super::record::Outcome;
 use super::record::{Broken, Cx, RawCall};
-use super::scan::{byte_at, to_end, 
-    clean_name, element_end, find_in, floor_boundary, name_end, plausible_name, skip_ws, starts_at,
+use super::scan::{
+    byte_at, clean_name, element_end, find_cached, find_in, floor_boundary, name_end,
+    plausible_name, skip_ws, starts_at, to_end,
 };
-use crate::schema::kind_of;
 
 /// Mistral `[TOOL_CALLS]`: a JSON list (before v11), or `NAME{json}`, `NAME[ARGS]{json}`,
 /// `NAME[CALL_ID]id[ARGS]{json}` (v11 and later), possibly several in a row.
@@ -37,8 +40,13 @@ pub(crate) fn mistral(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usi
                     "`[TOOL_CALLS]` is followed by {} instead of a call",
                     describe_at(text, name_start)
                 );
-                cx.malformed(start, format, Broken::new(None, detail));
-                return Some(text.len());
+                let broken = if next >= text.len() {
+                    Broken::cut(None, detail)
+                } else {
+                    Broken::new(None, detail)
+                };
+                cx.malformed(start, format, broken);
+                return Some(to_end(text));
             }
             return Some(pos);
         }
@@ -49,12 +57,8 @@ pub(crate) fn mistral(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usi
             let id_start = q + "[CALL_ID]".len();
             let Some(args) = find_in(text, id_start, text.len(), "[ARGS]") else {
                 let detail = format!("the call to `{name}` has `[CALL_ID]` but no `[ARGS]`");
-                cx.malformed(
-                    name_start,
-                    format,
-                    Broken::new(Some(name), detail),
-                );
-                return Some(text.len());
+                cx.malformed(name_start, format, Broken::cut(Some(name), detail));
+                return Some(to_end(text));
             };
             id = Some(text[id_start..args].trim().to_owned());
             q = args;
@@ -98,12 +102,13 @@ pub(crate) fn harmony(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usi
     // The header runs to `<|message|>`; it may hold a channel and `<|constrain|>json`.
     let header_limit = floor_boundary(text, (end + 256).min(text.len()));
     let Some(message) = find_in(text, end, header_limit, "<|message|>") else {
+        if header_limit == text.len() {
+            let detail = format!("the output ends in the header addressed to `{name}`");
+            cx.malformed(start, format, Broken::cut(Some(name), detail));
+            return Some(to_end(text));
+        }
         let detail = format!("the header addressed to `{name}` is not followed by `<|message|>`");
-        cx.malformed(
-            start,
-            format,
-            Broken::new(Some(name), detail),
-        );
+        cx.malformed(start, format, Broken::new(Some(name), detail));
         return Some(end);
     };
     if !plausible_name(&name) {
@@ -139,10 +144,23 @@ pub(crate) fn kimi(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usize>
         after
     };
     let mut found_any = false;
+    let in_section = !starts_at(text, start, BEGIN);
     loop {
-        let p = skip_ws(text, pos);
+        let mut p = skip_ws(text, pos);
         if starts_at(text, p, SECTION_END) {
             return Some(p + SECTION_END.len());
+        }
+        if !starts_at(text, p, BEGIN) && in_section {
+            // Servers leave stray text between the markers of a section (K2.x): skipped,
+            // as far as the next call or the section's end.
+            let next = find_cached(text, p, text.len(), BEGIN);
+            let end = find_cached(text, p, next.unwrap_or(text.len()), SECTION_END);
+            match (next, end) {
+                (_, Some(end)) => return Some(end + SECTION_END.len()),
+                (Some(next), None) => p = next,
+                (None, None) if found_any => return Some(to_end(text)),
+                (None, None) => {}
+            }
         }
         if !starts_at(text, p, BEGIN) {
             if !found_any {
@@ -158,6 +176,10 @@ pub(crate) fn kimi(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usize>
         let (_, limit) = element_end(text, id_start, text.len(), END, BEGIN);
         let Some(args) = find_in(text, id_start, limit.min(id_start + 512), ARGS) else {
             let detail = format!("`{BEGIN}` is not followed by `{ARGS}`");
+            if limit.min(id_start + 512) >= text.len() {
+                cx.malformed(p, format, Broken::cut(None, detail));
+                return Some(to_end(text));
+            }
             cx.malformed(p, format, Broken::new(None, detail));
             return Some(after_close(text, id_start, Some(SECTION_END), BEGIN));
         };
@@ -191,7 +213,10 @@ fn deepseek_token(text: &str, pos: usize) -> Option<(String, usize)> {
         (Some(a), Some(b)) if b < a => (b, 2),
         (Some(a), _) => (a, "｜>".len()),
         (None, Some(b)) => (b, 2),
-        (None, None) => return None,
+        (None, None) => {
+            horizon::reached(text, limit);
+            return None;
+        }
     };
     let name = window[..inner_len]
         .chars()
@@ -235,8 +260,13 @@ pub(crate) fn deepseek(cx: &mut Cx<'_>, start: usize, _after: usize) -> Option<u
                     "expected `<｜tool▁call▁begin｜>`, found {}",
                     describe_at(text, p)
                 );
-                cx.malformed(start, format, Broken::new(None, detail));
-                return Some(text.len());
+                let broken = if p + 64 >= text.len() {
+                    Broken::cut(None, detail)
+                } else {
+                    Broken::new(None, detail)
+                };
+                cx.malformed(start, format, broken);
+                return Some(to_end(text));
             }
             _ => return Some(p),
         }
@@ -250,20 +280,28 @@ fn deepseek_call(cx: &mut Cx<'_>, begin: usize, begin_end: usize) -> usize {
     // The separator token: the first special token after the call's start.
     let mut sep = None;
     let mut search = begin_end;
+    let mut ran_out = true;
     while let Some(offset) = memchr::memchr(b'<', &text.as_bytes()[search..]) {
         let at = search + offset;
         if let Some((name, end)) = deepseek_token(text, at) {
             if name == "tool_sep" {
                 sep = Some((at, end));
             }
+            ran_out = false;
             break;
         }
         search = at + 1;
     }
     let Some((sep_start, sep_end)) = sep else {
         let detail = "`<｜tool▁call▁begin｜>` is not followed by `<｜tool▁sep｜>`".to_owned();
-        cx.malformed(begin, format, Broken::new(None, detail));
-        return text.len();
+        let broken = if ran_out {
+            horizon::reached(text, text.len());
+            Broken::cut(None, detail)
+        } else {
+            Broken::new(None, detail)
+        };
+        cx.malformed(begin, format, broken);
+        return to_end(text);
     };
     let before_sep = text[begin_end..sep_start].trim();
     let p = skip_ws(text, sep_end);
@@ -275,14 +313,15 @@ fn deepseek_call(cx: &mut Cx<'_>, begin: usize, begin_end: usize) -> usize {
         let end = name_end(text, p);
         let mut q = skip_ws(text, end);
         if starts_at(text, q, "```") {
-            q = memchr::memchr(b'\n', &text.as_bytes()[q..]).map_or(text.len(), |i| q + i + 1);
+            q = memchr::memchr(b'\n', &text.as_bytes()[q..])
+                .map_or_else(|| to_end(text), |i| q + i + 1);
         }
         (clean_name(&text[p..end]), q)
     };
     if !plausible_name(&name) {
         let detail = format!("no tool name before {}", describe_at(text, args_at));
         cx.malformed(begin, format, Broken::new(None, detail));
-        return text.len();
+        return to_end(text);
     }
     let (outcome, end) = arguments_at(cx, args_at, &name, None);
     cx.outcome(begin, format, outcome);
@@ -307,7 +346,10 @@ pub(crate) fn functionary(cx: &mut Cx<'_>, start: usize, after: usize) -> Option
     if end == after || &text[after..end] == "all" {
         return None;
     }
-    let line_end = memchr::memchr(b'\n', &text.as_bytes()[end..]).map(|i| end + i)?;
+    let Some(line_end) = memchr::memchr(b'\n', &text.as_bytes()[end..]).map(|i| end + i) else {
+        horizon::reached(text, text.len());
+        return None;
+    };
     if !text[end..line_end].trim().is_empty()
         || byte_at(text, skip_ws(text, line_end)) != Some(b'{')
     {
@@ -319,68 +361,215 @@ pub(crate) fn functionary(cx: &mut Cx<'_>, start: usize, after: usize) -> Option
     Some(end)
 }
 
-/// Gemma 4 `<|tool_call>call:NAME{key:<|"|>text<|"|>,n:3}<tool_call|>`.
+/// Gemma 4 `<|tool_call>call:NAME{key:<|"|>text<|"|>,n:3,o:{a:[1,<|"|>t<|"|>]}}<tool_call|>`:
+/// strings are delimited by `<|"|>` only, so anything may stand in them (quotes, braces,
+/// the closing `<tool_call|>`); keys are bare and may hold spaces. The arguments are read
+/// by their own structure, so the call ends where its braces close.
 pub(crate) fn gemma4(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usize> {
     const CLOSE: &str = "<tool_call|>";
-    const QUOTE: &str = "<|\"|>";
     let text = cx.text;
     let format = CallFormat::Gemma4;
+    let skip = |text: &str, from: usize| {
+        find_cached(text, from, text.len(), CLOSE)
+            .map_or_else(|| to_end(text), |at| at + CLOSE.len())
+    };
     let p = skip_ws(text, after);
-    let close = find_in(text, p, text.len(), CLOSE);
-    let region_end = close.map_or(text.len(), |c| c + CLOSE.len());
-    let body = &text[p..close.unwrap_or(text.len())];
-    let Some(rest) = body.strip_prefix("call:") else {
+    if !starts_at(text, p, "call:") {
         let detail = format!(
             "expected `call:NAME{{…}}` after `<|tool_call>`, found {}",
             describe_at(text, p)
         );
         cx.malformed(start, format, Broken::new(None, detail));
-        return Some(region_end);
-    };
-    let brace = rest.find('{').unwrap_or(rest.len());
-    let name = clean_name(&rest[..brace]);
-    // Turn the `<|"|>` string delimiters into JSON strings; the keys are bare words.
-    let mut json = String::with_capacity(rest.len());
-    let mut remaining = &rest[brace..];
-    while let Some(open) = remaining.find(QUOTE) {
-        json.push_str(&remaining[..open]);
-        let after_open = &remaining[open + QUOTE.len()..];
-        let Some(close_quote) = after_open.find(QUOTE) else {
-            let detail =
-                format!("a string in the arguments of `{name}` is not closed with `<|\"|>`");
-            cx.malformed(
-                start,
-                format,
-                Broken::new(Some(name), detail),
-            );
-            return Some(region_end);
-        };
-        json.push_str(&Value::String(after_open[..close_quote].to_owned()).to_string());
-        remaining = &after_open[close_quote + QUOTE.len()..];
+        return Some(skip(text, p));
     }
-    json.push_str(remaining);
-    let outcome = match parse_whole(&json) {
-        Ok((arguments @ Value::Object(_), _)) if plausible_name(&name) => Ok(RawCall {
-            name,
-            arguments,
-            id: None,
-            repaired: false,
-        }),
-        Ok(_) if !plausible_name(&name) => Err(Broken::new(None, "the call has no tool name".to_owned())),
-        Ok((other, _)) => Err({
- let detail = format!(
-                "the arguments of `{name}` must be an object, found {}",
-                kind_of(&other)
+    let name_start = p + "call:".len();
+    let Some(brace) = find_in(text, name_start, (name_start + 256).min(text.len()), "{") else {
+        let detail = "the call has no `{` after its name".to_owned();
+        let broken = if name_start + 256 >= text.len() {
+            Broken::cut(None, detail)
+        } else {
+            Broken::new(None, detail)
+        };
+        cx.malformed(start, format, broken);
+        return Some(skip(text, name_start));
+    };
+    let name = clean_name(&text[name_start..brace]);
+    let outcome = match gemma_value(text, brace, 0) {
+        _ if !plausible_name(&name) => {
+            Err(Broken::new(None, "the call has no tool name".to_owned()))
+        }
+        Ok((arguments @ Value::Object(_), end)) => {
+            let call = RawCall {
+                name,
+                arguments,
+                id: None,
+                repaired: false,
+            };
+            cx.outcome(start, format, Ok(call));
+            let q = skip_ws(text, end);
+            return Some(if starts_at(text, q, CLOSE) {
+                q + CLOSE.len()
+            } else {
+                end
+            });
+        }
+        Ok(_) => unreachable_object(&name),
+        Err(GemmaError::CutOff) => {
+            let detail = format!(
+                "the output ends at {} inside the arguments of `{name}`",
+                cx.at(text.len())
             );
- Broken::new(Some(name), detail)
-}),
-        Err(error) => Err({
- let detail = format!("cannot read the arguments of `{name}`: {}", error.message);
- Broken::new(Some(name), detail)
-}),
+            cx.outcome(start, format, Err(Broken::cut(Some(name), detail)));
+            return Some(to_end(text));
+        }
+        Err(GemmaError::At(pos, message)) => {
+            let detail = format!(
+                "cannot read the arguments of `{name}` at {}: {message}",
+                cx.at(pos)
+            );
+            Err(Broken::new(Some(name), detail))
+        }
     };
     cx.outcome(start, format, outcome);
-    Some(region_end)
+    Some(skip(text, brace))
+}
+
+/// The outcome for arguments that are not an object (the reader only starts one at `{`).
+fn unreachable_object(name: &str) -> Outcome {
+    Err(Broken::new(
+        Some(name.to_owned()),
+        format!("the arguments of `{name}` must be an object"),
+    ))
+}
+
+/// Why Gemma 4 arguments could not be read.
+enum GemmaError {
+    /// The output ends inside them.
+    CutOff,
+    /// Something else is wrong at this offset.
+    At(usize, String),
+}
+
+/// The Gemma 4 value at `pos` and where it ends.
+fn gemma_value(text: &str, pos: usize, depth: usize) -> Result<(Value, usize), GemmaError> {
+    const QUOTE: &str = "<|\"|>";
+    if depth > MAX_DEPTH {
+        return Err(GemmaError::At(
+            pos,
+            format!("nested more than {MAX_DEPTH} levels deep"),
+        ));
+    }
+    let p = skip_ws(text, pos);
+    let at_end = |q: usize| q >= text.len();
+    if starts_at(text, p, QUOTE) {
+        let from = p + QUOTE.len();
+        let close = find_in(text, from, text.len(), QUOTE).ok_or(GemmaError::CutOff)?;
+        return Ok((
+            Value::String(text[from..close].to_owned()),
+            close + QUOTE.len(),
+        ));
+    }
+    match byte_at(text, p) {
+        None => Err(GemmaError::CutOff),
+        Some(b'{') => {
+            let mut map = Map::new();
+            let mut q = skip_ws(text, p + 1);
+            loop {
+                if at_end(q) {
+                    return Err(GemmaError::CutOff);
+                }
+                if byte_at(text, q) == Some(b'}') {
+                    return Ok((Value::Object(map), q + 1));
+                }
+                let (key, after_key) = if starts_at(text, q, QUOTE) {
+                    match gemma_value(text, q, depth + 1)? {
+                        (Value::String(key), end) => (key, end),
+                        _ => return Err(GemmaError::At(q, "a key must be a string".to_owned())),
+                    }
+                } else {
+                    // A bare key runs to its `:`.
+                    let colon = text[q..]
+                        .find([':', '{', '}', '[', ']', ','])
+                        .map(|i| q + i)
+                        .ok_or_else(|| {
+                            horizon::reached(text, text.len());
+                            GemmaError::CutOff
+                        })?;
+                    (text[q..colon].trim().to_owned(), colon)
+                };
+                let colon = skip_ws(text, after_key);
+                match byte_at(text, colon) {
+                    Some(b':') => {}
+                    None => return Err(GemmaError::CutOff),
+                    Some(_) => {
+                        let found = describe_at(text, colon);
+                        return Err(GemmaError::At(
+                            colon,
+                            format!("expected `:` after the key `{key}`, found {found}"),
+                        ));
+                    }
+                }
+                let (value, end) = gemma_value(text, colon + 1, depth + 1)?;
+                map.insert(key, value);
+                q = skip_ws(text, end);
+                match byte_at(text, q) {
+                    Some(b',') => q = skip_ws(text, q + 1),
+                    Some(b'}') => {}
+                    None => return Err(GemmaError::CutOff),
+                    Some(_) => {
+                        let found = describe_at(text, q);
+                        return Err(GemmaError::At(
+                            q,
+                            format!("expected `,` or `}}`, found {found}"),
+                        ));
+                    }
+                }
+            }
+        }
+        Some(b'[') => {
+            let mut items = Vec::new();
+            let mut q = skip_ws(text, p + 1);
+            loop {
+                if at_end(q) {
+                    return Err(GemmaError::CutOff);
+                }
+                if byte_at(text, q) == Some(b']') {
+                    return Ok((Value::Array(items), q + 1));
+                }
+                let (value, end) = gemma_value(text, q, depth + 1)?;
+                items.push(value);
+                q = skip_ws(text, end);
+                match byte_at(text, q) {
+                    Some(b',') => q = skip_ws(text, q + 1),
+                    Some(b']') => {}
+                    None => return Err(GemmaError::CutOff),
+                    Some(_) => {
+                        let found = describe_at(text, q);
+                        return Err(GemmaError::At(
+                            q,
+                            format!("expected `,` or `]`, found {found}"),
+                        ));
+                    }
+                }
+            }
+        }
+        Some(_) => {
+            // A number, `true`, `false` or `null`, up to what ends it.
+            let end = text[p..]
+                .find([',', '}', ']'])
+                .map(|i| p + i)
+                .ok_or_else(|| {
+                    horizon::reached(text, text.len());
+                    GemmaError::CutOff
+                })?;
+            let token = text[p..end].trim();
+            let value = serde_json::from_str::<Value>(token)
+                .ok()
+                .filter(|value| !value.is_object() && !value.is_array())
+                .ok_or_else(|| GemmaError::At(p, format!("`{token}` is not a value")))?;
+            Ok((value, end))
+        }
+    }
 }
 
 #[cfg(test)]
