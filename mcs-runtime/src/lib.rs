@@ -26,6 +26,7 @@ mod reqwest_error;
 #[cfg(feature = "rest")]
 pub mod rest;
 pub mod schema;
+pub mod stream;
 #[cfg(any(feature = "http", feature = "openai", feature = "anthropic"))]
 pub mod tls;
 mod types;

@@ -75,13 +75,6 @@ impl Guard {
             needles: NEEDLES.with(|needles| needles.borrow().clone()),
         })
     }
-
-    /// Forgets what the reads so far ran into, for the next read under the same horizon.
-    pub(crate) fn reset(&mut self) {
-        self.start = touches();
-        ANY.with(|any| any.set(false));
-        NEEDLES.with(|needles| needles.borrow_mut().clear());
-    }
 }
 
 /// How many times, on this thread, a primitive ran into a horizon: a read whose count did
@@ -142,11 +135,6 @@ pub(crate) fn searched(text: &str, limit: usize, needle: &[u8]) {
     }
 }
 
-/// Whether a horizon is set: the text being read may still grow.
-pub(crate) fn is_open() -> bool {
-    END.with(Cell::get).1 != 0
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -154,7 +142,7 @@ mod tests {
     #[test]
     fn only_slices_that_end_at_the_horizon_reach_it() {
         let text = "abc<tool";
-        let mut guard = open(text);
+        let guard = open(text);
         reached(&text[..3], 3);
         assert_eq!(guard.waits(), None);
         searched(text, 5, b"x");
@@ -167,14 +155,14 @@ mod tests {
             waits.needles,
             vec![b"</tool_call>".to_vec().into_boxed_slice()]
         );
-        guard.reset();
+        drop(guard);
+        let guard = open(text);
         let built = String::from(text);
         reached(&built, built.len());
         assert_eq!(guard.waits(), None);
         reached(text, 100);
         assert!(guard.waits().unwrap().any);
         drop(guard);
-        assert!(!is_open());
         reached(text, text.len());
     }
 }

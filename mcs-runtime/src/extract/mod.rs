@@ -86,24 +86,24 @@
 //! 4. Corpus cases in `tests/corpus/*.toml`: a real output, a broken one (`malformed`),
 //!    and prose that mentions the format without calling (no `calls`).
 
-mod bare_json;
-mod call_body;
+pub(crate) mod bare_json;
+pub(crate) mod call_body;
 mod call_shape;
 mod channels;
 mod coerce;
 mod delimiters;
 mod extraction;
 mod gaps;
-mod horizon;
+pub(crate) mod horizon;
 mod json;
-mod native;
+pub(crate) mod native;
 mod pythonic;
 mod react;
-mod reasoning;
-mod record;
-mod scan;
+pub(crate) mod reasoning;
+pub(crate) mod record;
+pub(crate) mod scan;
 mod tagged;
-mod text;
+pub(crate) mod text;
 mod tokens;
 mod work;
 mod xml;
@@ -155,18 +155,26 @@ fn extract_with(
     }
 }
 
+/// The calls of a text that is one JSON value: a pasted provider payload, or the bare call
+/// the system prompt asks for. `None` when the text is something else, for the full scan.
+pub(crate) fn whole_value(
+    text: &str,
+    tools: &[Tool],
+    index: Option<ToolIndex<'_>>,
+) -> Option<Extraction> {
+    let (value, start, end) = bare_json::whole_json(text)?;
+    if let Some(extraction) = native::pasted_value(&value, tools, index) {
+        return Some(extraction);
+    }
+    let mut whole = Cx::new(text, tools).indexed(index);
+    bare_json::whole_parsed(&mut whole, &value, start, end).then(|| whole.finish(CallSource::Text))
+}
+
 /// Extraction from text.
 fn extract_text(text: &str, tools: &[Tool], index: Option<ToolIndex<'_>>) -> Extraction {
-    // A text that is one JSON value is parsed once: as a pasted provider payload, else as
-    // the bare call the system prompt asks for, else left to the full scan.
-    if let Some((value, start, end)) = bare_json::whole_json(text) {
-        if let Some(extraction) = native::pasted_value(&value, tools, index) {
-            return extraction;
-        }
-        let mut whole = Cx::new(text, tools).indexed(index);
-        if bare_json::whole_parsed(&mut whole, &value, start, end) {
-            return whole.finish(CallSource::Text);
-        }
+    // A text that is one JSON value is parsed once, else left to the full scan.
+    if let Some(extraction) = whole_value(text, tools, index) {
+        return extraction;
     }
     let visible = reasoning::blank_reasoning(text, ReasoningStart::Auto);
     // Reading that runs into the end of the output met a call cut off there.

@@ -187,6 +187,7 @@ fn to_raw(call: PyCall, cx: &Cx<'_>) -> Outcome {
 
 /// A delimited list of calls at `pos`: any name is a call. Returns the end.
 pub(crate) fn strong_list(cx: &mut Cx<'_>, pos: usize, format: CallFormat) -> usize {
+    let touches = horizon::touches();
     match parse_list(cx.text, pos) {
         Ok((calls, end)) => {
             for call in calls {
@@ -197,8 +198,13 @@ pub(crate) fn strong_list(cx: &mut Cx<'_>, pos: usize, format: CallFormat) -> us
         }
         Err((at, message)) => {
             let detail = format!("invalid call list at {}: {message}", cx.at(at));
-            cx.malformed(pos, format, Broken::new(None, detail));
-            cx.text.len()
+            let broken = if horizon::touches() != touches {
+                Broken::cut(None, detail)
+            } else {
+                Broken::new(None, detail)
+            };
+            cx.malformed(pos, format, broken);
+            to_end(cx.text)
         }
     }
 }
@@ -228,6 +234,7 @@ pub(crate) fn strong_lines(cx: &mut Cx<'_>, pos: usize, limit: usize, format: Ca
             }
             return p;
         }
+        let touches = horizon::touches();
         let mut end = match parse_call(text, call_at) {
             Ok(call) => {
                 let end = call.end;
@@ -237,7 +244,12 @@ pub(crate) fn strong_lines(cx: &mut Cx<'_>, pos: usize, limit: usize, format: Ca
             }
             Err((at, message)) => {
                 let detail = format!("invalid call at {}: {message}", cx.at(at));
-                cx.malformed(p, format, Broken::new(None, detail));
+                let broken = if horizon::touches() != touches {
+                    Broken::cut(None, detail)
+                } else {
+                    Broken::new(None, detail)
+                };
+                cx.malformed(p, format, broken);
                 return limit;
             }
         };

@@ -258,7 +258,7 @@ fn arguments(tool: &Tool, name: &str, input: &str) -> Outcome {
 /// format, so only for known tools. Returns the outcome and the end, or `None` when this
 /// is not such a call.
 fn langchain(cx: &Cx<'_>, pos: usize, limit: usize) -> Option<(Outcome, usize)> {
-    let text = cx.text;
+    let text = &cx.text[..limit];
     let name_start = pos + "<tool>".len();
     let name_end = find_in(text, name_start, limit.min(name_start + 300), "</tool>")?;
     let name = clean_name(&text[name_start..name_end]);
@@ -317,7 +317,7 @@ pub(crate) fn langchain_in_gap(
 ) -> (Vec<Finding>, usize) {
     const OPEN: &str = "<tool>";
     let mut findings = Vec::new();
-    while let Some(at) = find_in(cx.text, state.pos, end, OPEN) {
+    while let Some(at) = find_in(&cx.text[..end], state.pos, end, OPEN) {
         let touches = horizon::touches();
         let call = langchain(cx, at, end);
         if open && horizon::touches() != touches {

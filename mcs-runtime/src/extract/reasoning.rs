@@ -125,6 +125,8 @@ pub(crate) fn markers() -> impl Iterator<Item = &'static str> + Clone {
 pub(crate) struct Progress {
     /// New reasoning spans, in order; the markers around them included.
     pub spans: Vec<Range<usize>>,
+    /// The text of the reasoning in those spans, without the markers, in order.
+    pub content: Vec<Range<usize>>,
     /// Where the reasoning ends and what follows starts to be visible, when a region closed
     /// (the end of its closer), for each region closed in this step.
     pub closed: Vec<usize>,
@@ -137,8 +139,8 @@ pub(crate) struct Progress {
 #[derive(Clone, Debug)]
 pub(crate) struct Reasoning {
     start: ReasoningStart,
-    /// The family of the open region and where it starts.
-    open: Option<(usize, usize)>,
+    /// The family of the open region, where it starts and where its text starts.
+    open: Option<(usize, usize, usize)>,
     /// Whether a marker decided whether the output started inside reasoning.
     settled: bool,
     /// Markers before this offset are decided.
@@ -152,7 +154,7 @@ pub(crate) struct Reasoning {
 
 impl Reasoning {
     pub(crate) fn new(start: ReasoningStart) -> Self {
-        let open = (start == ReasoningStart::Inside).then_some((PROMPT, 0));
+        let open = (start == ReasoningStart::Inside).then_some((PROMPT, 0, 0));
         Reasoning {
             start,
             open,
@@ -168,11 +170,6 @@ impl Reasoning {
     /// until the first marker in [`ReasoningStart::Auto`].
     pub(crate) fn settled(&self) -> bool {
         self.settled
-    }
-
-    /// Whether the text at the decided frontier is inside reasoning.
-    pub(crate) fn is_open(&self) -> bool {
-        self.open.is_some()
     }
 
     /// Decides the markers of `text` from where the last step stopped, up to `limit` (the
@@ -215,7 +212,7 @@ impl Reasoning {
             }
             match self.open {
                 None if is_opener => {
-                    self.open = Some((family, found.start()));
+                    self.open = Some((family, found.start(), found.end()));
                     self.reported = found.start();
                     self.settled = true;
                 }
@@ -224,13 +221,16 @@ impl Reasoning {
                     && self.start == ReasoningStart::Auto =>
                 {
                     progress.spans.push(0..found.end());
+                    progress.content.push(0..found.start());
                     progress.closed.push(found.end());
                     progress.opened_in_prompt = Some(found.end());
                     self.settled = true;
                 }
                 None => {}
-                Some((open, start)) if !is_opener && closes(open, family) => {
-                    progress.spans.push(self.reported.max(start)..found.end());
+                Some((open, start, content)) if !is_opener && closes(open, family) => {
+                    let from = self.reported.max(start);
+                    progress.spans.push(from..found.end());
+                    progress.content.push(from.max(content)..found.start());
                     progress.closed.push(found.end());
                     self.open = None;
                 }
@@ -241,10 +241,15 @@ impl Reasoning {
             self.pos = self.pos.max(partial);
         }
         self.decided = stop;
-        if let Some((_, start)) = self.open {
+        if let Some((_, start, content)) = self.open {
             let from = self.reported.max(start);
             if stop > from {
                 progress.spans.push(from..stop);
+                // An opener cut in half is not text yet.
+                let text_from = from.max(content);
+                if stop > text_from {
+                    progress.content.push(text_from..stop);
+                }
                 self.reported = stop;
             }
         }
@@ -580,7 +585,6 @@ mod tests {
         let text = "Answer <think>why";
         let progress = reasoning.advance(text, text.len(), false);
         assert_eq!(progress.spans, vec![7..text.len()]);
-        assert!(reasoning.is_open());
         // A closer on a line with quotes around it waits for the end of its line.
         let text = "Answer <think>why \"x</think>";
         let guard = horizon::open(text);
@@ -591,7 +595,6 @@ mod tests {
         let text = "Answer <think>why \"x</think> y\n";
         let progress = reasoning.advance(text, text.len(), false);
         assert_eq!(progress.closed, vec![text.find(" y").unwrap()]);
-        assert!(!reasoning.is_open());
     }
 
     #[test]

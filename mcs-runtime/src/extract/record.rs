@@ -117,17 +117,6 @@ impl Found {
             malformed: self.malformed,
         }
     }
-
-    /// Forgets what was recorded after `mark`.
-    pub(crate) fn rewind(&mut self, mark: Mark) {
-        self.items.truncate(mark.items);
-        self.malformed = mark.malformed;
-    }
-
-    /// Forgets the positions located so far: the text changed before them.
-    pub(crate) fn text_changed(&mut self) {
-        self.locator.clear();
-    }
 }
 
 /// What the format readers share: the text (empty for a provider message), the known
@@ -175,13 +164,6 @@ impl<'t> Cx<'t> {
     /// Where recording stands, to [`rewind`](Self::rewind) to.
     pub(crate) fn mark(&self) -> Mark {
         self.found.mark()
-    }
-
-    /// Forgets what was recorded after `mark`, and starts a new run: items recorded from
-    /// now on are settled until something looks past the horizon.
-    pub(crate) fn rewind(&mut self, mark: Mark) {
-        self.found.rewind(mark);
-        self.run_start = horizon::touches();
     }
 
     /// Starts a new run without forgetting anything.

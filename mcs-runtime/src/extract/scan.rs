@@ -64,11 +64,6 @@ impl Locator {
         self.recent = [self.recent[1], (pos, column)];
         (line_index + 1, column + 1)
     }
-
-    /// Forgets everything: the text changed before positions located so far.
-    pub(crate) fn clear(&mut self) {
-        *self = Locator::default();
-    }
 }
 
 /// A short excerpt of `text` starting at `pos`.

@@ -98,7 +98,11 @@ impl TextScan {
             } else {
                 partial_delimiter(text, self.pos)
             };
-            let Some(delimiter) = next_delimiter(text, self.pos, search_end) else {
+            // A whole delimiter before that is read, even when its last bytes could also
+            // start another one (`<|python_tag|>` ends with the `>` of `>>>`).
+            let found = next_delimiter(text, self.pos, text.len())
+                .filter(|delimiter| delimiter.start < search_end);
+            let Some(delimiter) = found else {
                 let open = !whole;
                 // The gap runs on into the text to come, even past a partial delimiter.
                 let horizon = open.then(|| horizon::open(&text[..search_end]));

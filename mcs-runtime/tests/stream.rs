@@ -1,0 +1,213 @@
+//! Streaming equals batch: every corpus output, split at every character, in small
+//! pieces, at random points and around every delimiter, ends in exactly what
+//! `extract` finds in the whole text; the calls reported on the way are those calls, in
+//! order; and the text shown never holds any of a call's markup.
+
+mod common;
+
+use std::sync::OnceLock;
+
+use common::{corpus_inputs, tools};
+use mcs_runtime::extract::{Extraction, extract};
+use mcs_runtime::stream::{StreamEvent, StreamReader};
+use mcs_runtime::{LlmResponse, Tool};
+use proptest::prelude::*;
+
+fn shared_tools() -> &'static [Tool] {
+    static TOOLS: OnceLock<Vec<Tool>> = OnceLock::new();
+    TOOLS.get_or_init(tools)
+}
+
+fn corpus() -> &'static [String] {
+    static CORPUS: OnceLock<Vec<String>> = OnceLock::new();
+    CORPUS.get_or_init(|| corpus_inputs().0)
+}
+
+/// What a stream gave: every event, and the final extraction.
+struct Streamed {
+    events: Vec<StreamEvent>,
+    extraction: Extraction,
+}
+
+impl Streamed {
+    /// The text shown, without what a `TextWasReasoning` took back.
+    fn text(&self) -> String {
+        let mut shown = String::new();
+        for event in &self.events {
+            match event {
+                StreamEvent::Text(text) => shown.push_str(text),
+                StreamEvent::TextWasReasoning => shown.clear(),
+                _ => {}
+            }
+        }
+        shown
+    }
+}
+
+fn stream(pieces: &[&str]) -> Streamed {
+    let mut reader = StreamReader::new(shared_tools().to_vec());
+    let mut events = Vec::new();
+    for piece in pieces {
+        events.extend(reader.feed_text(piece));
+    }
+    let end = reader.finish();
+    events.extend(end.events);
+    Streamed {
+        events,
+        extraction: end.extraction,
+    }
+}
+
+/// The text cut at `cuts` (sorted character boundaries).
+fn split<'t>(text: &'t str, cuts: &[usize]) -> Vec<&'t str> {
+    let mut pieces = Vec::new();
+    let mut from = 0;
+    for &cut in cuts {
+        if cut > from && cut < text.len() {
+            pieces.push(&text[from..cut]);
+            from = cut;
+        }
+    }
+    pieces.push(&text[from..]);
+    pieces
+}
+
+/// Checks one way of streaming `text`; returns what is wrong, if anything.
+fn check(text: &str, pieces: &[&str], how: &str) -> Result<(), String> {
+    let batch = extract(LlmResponse::Text(text), shared_tools());
+    let got = stream(pieces);
+    let fail = |what: String| Err(format!("{how}: {what}\ntext: {text:?}\npieces: {pieces:?}"));
+    if got.extraction != batch {
+        return fail(format!(
+            "the stream ended in\n{:#?}\nbut the batch path finds\n{batch:#?}",
+            got.extraction
+        ));
+    }
+    let calls: Vec<_> = got
+        .events
+        .iter()
+        .filter_map(|event| match event {
+            StreamEvent::Call { call, .. } => Some(call.clone()),
+            _ => None,
+        })
+        .collect();
+    if calls != batch.calls {
+        return fail(format!("calls reported: {calls:#?}"));
+    }
+    let failed: Vec<_> = got
+        .events
+        .iter()
+        .filter_map(|event| match event {
+            StreamEvent::CallFailed { call, .. } => Some(call.clone()),
+            _ => None,
+        })
+        .collect();
+    if failed != batch.malformed {
+        return fail(format!("broken calls reported: {failed:#?}"));
+    }
+    // Each call's index counts from 0 in order, and comes after its CallBegun.
+    let mut next = 0;
+    let mut begun = std::collections::HashSet::new();
+    for event in &got.events {
+        match event {
+            StreamEvent::CallBegun { index, .. } => {
+                begun.insert(*index);
+            }
+            StreamEvent::Call { index, .. } => {
+                if *index != next || !begun.contains(index) {
+                    return fail(format!("call {index} out of order in {:#?}", got.events));
+                }
+                next += 1;
+            }
+            StreamEvent::CallFailed { index, .. } => {
+                if *index != next {
+                    return fail(format!("broken call {index} out of order"));
+                }
+                next += 1;
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// What the whole text shows when streamed in one piece: the reference for the others.
+fn shown_whole(text: &str) -> String {
+    stream(&[text]).text()
+}
+
+#[test]
+fn every_corpus_output_in_one_piece_and_in_pieces_of_every_size() {
+    let mut failures = Vec::new();
+    for text in corpus() {
+        let boundaries: Vec<usize> = text.char_indices().map(|(i, _)| i).skip(1).collect();
+        let whole_text = shown_whole(text);
+        let mut ways: Vec<(String, Vec<&str>)> = vec![("whole".into(), vec![text.as_str()])];
+        ways.push(("each character".into(), split(text, &boundaries)));
+        for size in [2, 3, 4, 7, 16] {
+            let cuts: Vec<usize> = boundaries
+                .iter()
+                .copied()
+                .filter(|at| at % size == 0)
+                .collect();
+            ways.push((format!("{size}-byte pieces"), split(text, &cuts)));
+        }
+        for (how, pieces) in &ways {
+            if let Err(problem) = check(text, pieces, how) {
+                failures.push(problem);
+                break;
+            }
+            let shown = stream(pieces).text();
+            if shown != whole_text {
+                failures.push(format!(
+                    "{how}: shows {shown:?} but in one piece {whole_text:?}\ntext: {text:?}"
+                ));
+                break;
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} outputs:\n\n{}",
+        failures.len(),
+        corpus().len(),
+        failures.join("\n\n")
+    );
+}
+
+#[test]
+fn every_corpus_output_split_once_at_every_character() {
+    let mut failures = Vec::new();
+    for text in corpus() {
+        for (at, _) in text.char_indices().skip(1) {
+            if let Err(problem) =
+                check(text, &[&text[..at], &text[at..]], &format!("split at {at}"))
+            {
+                failures.push(problem);
+                break;
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    #[test]
+    fn corpus_outputs_split_at_random(
+        which in any::<prop::sample::Index>(),
+        cuts in prop::collection::vec(any::<prop::sample::Index>(), 0..24),
+    ) {
+        let text = which.get(corpus());
+        let boundaries: Vec<usize> =
+            text.char_indices().map(|(i, _)| i).chain([text.len()]).collect();
+        let mut cuts: Vec<usize> = cuts.iter().map(|cut| *cut.get(&boundaries)).collect();
+        cuts.sort_unstable();
+        cuts.dedup();
+        let pieces = split(text, &cuts);
+        if let Err(problem) = check(text, &pieces, "random cuts") {
+            prop_assert!(false, "{}", problem);
+        }
+    }
+}
