@@ -12,8 +12,8 @@ use super::horizon;
 use super::json::{JsonError, describe_at, parse_value};
 use super::record::{Broken, Cx, Outcome, RawCall};
 use super::scan::{
-    byte_at, clean_name, element_end, find_in, floor_boundary, plausible_name, skip_ws, starts_at,
-    to_end,
+    byte_at, clean_name, element_end, ends_by, find_in, floor_boundary, plausible_name, skip_ws,
+    starts_at, to_end,
 };
 use crate::schema::kind_of;
 
@@ -129,7 +129,7 @@ fn json_list(cx: &mut Cx<'_>, pos: usize, format: CallFormat, opener: &str) -> O
                             index - 1,
                             describe_at(text, q)
                         );
-                        let broken = if q >= text.len() {
+                        let broken = if ends_by(text, q) {
                             Broken::cut(None, detail)
                         } else {
                             Broken::new(None, detail)

@@ -9,7 +9,9 @@ use super::coerce::{Untyped, convert};
 use super::extraction::CallFormat;
 use super::json::describe_at;
 use super::record::{Broken, Cx, Outcome, RawCall};
-use super::scan::{clean_name, find_cached, find_in, plausible_name, skip_ws, starts_at, to_end};
+use super::scan::{
+    clean_name, ends_by, find_cached, find_in, plausible_name, skip_ws, starts_at, to_end,
+};
 use super::xml::{ValueEnd, attribute, value_end};
 
 const TOOLS_CLOSE: &str = "<|close|>tools<|sep|>";
@@ -39,7 +41,7 @@ pub(crate) fn kimi_k3(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usi
             return Some(p + TOOLS_CLOSE.len());
         }
         if !starts_at(text, p, CALL_OPEN) {
-            if found_any || p >= text.len() {
+            if found_any || ends_by(text, p) {
                 return Some(p);
             }
             let detail = format!(
@@ -53,7 +55,7 @@ pub(crate) fn kimi_k3(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usi
         found_any = true;
         let Some(sep) = find_in(text, p, (p + 512).min(text.len()), SEP) else {
             let detail = format!("a `{CALL_OPEN}` header is not closed with `{SEP}`");
-            let broken = if text.len() < p + 512 {
+            let broken = if ends_by(text, p + 512) {
                 Broken::cut(None, detail)
             } else {
                 Broken::new(None, detail)
@@ -71,7 +73,7 @@ pub(crate) fn kimi_k3(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usi
             cx.malformed(p, format, Broken::new(None, detail));
         }
         pos = end;
-        if end >= text.len() {
+        if ends_by(text, end) {
             return Some(end);
         }
     }
@@ -97,7 +99,7 @@ fn arguments(cx: &Cx<'_>, name: &str, start: usize) -> (Outcome, usize) {
     };
     loop {
         let p = skip_ws(text, pos);
-        if p >= text.len() {
+        if ends_by(text, p) {
             return cut("before `<|close|>call<|sep|>`");
         }
         if starts_at(text, p, CALL_CLOSE) {
@@ -113,7 +115,7 @@ fn arguments(cx: &Cx<'_>, name: &str, start: usize) -> (Outcome, usize) {
             .then(|| find_in(text, p, (p + 512).min(text.len()), SEP))
             .flatten();
         let Some(sep) = header_end else {
-            if starts_at(text, p, ARGUMENT_OPEN) && text.len() < p + 512 {
+            if starts_at(text, p, ARGUMENT_OPEN) && ends_by(text, p + 512) {
                 return cut("in an argument header");
             }
             let detail = format!(

@@ -74,19 +74,36 @@ impl GapScan {
             .take_while(|finding| !open || finding.start < hold)
             .count();
         let mut spans = Vec::new();
-        // Recorded as final: what the recognisers read to find them did not run into the
-        // end of the text (those they read again next time).
-        cx.new_run();
-        for finding in self.pending.drain(..ready) {
+        // What the recognisers read to find these did not run into the end of the text
+        // (those they read again next time); what recording them reads (a snippet of the
+        // text after a broken call) may still, and then they wait too.
+        let mut hold = hold;
+        let mut placed = 0;
+        for finding in &self.pending[..ready] {
             if finding.start < self.covered {
+                placed += 1;
                 continue;
             }
-            self.covered = finding.end.max(finding.start + 1);
-            spans.push(finding.start..self.covered);
-            for (at, format, outcome) in finding.items {
+            let mark = cx.mark();
+            cx.new_run();
+            for (at, format, outcome) in finding.items.iter().cloned() {
                 cx.outcome(at, format, outcome);
             }
+            if open
+                && cx
+                    .recorded_since(mark)
+                    .iter()
+                    .any(|recorded| !recorded.settled)
+            {
+                cx.take_since(mark);
+                hold = hold.min(finding.start);
+                break;
+            }
+            placed += 1;
+            self.covered = finding.end.max(finding.start + 1);
+            spans.push(finding.start..self.covered);
         }
+        self.pending.drain(..placed);
         let hold = self
             .pending
             .first()

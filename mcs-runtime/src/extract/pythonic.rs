@@ -11,7 +11,7 @@ use super::horizon;
 use super::json::{describe_at, parse_value};
 use super::record::{Broken, Cx, Finding, Outcome, RawCall};
 use super::scan::{
-    byte_at, clean_name, element_end, find_in, floor_boundary, plausible_name,
+    byte_at, clean_name, element_end, ends_by, find_in, floor_boundary, plausible_name,
     rest_of_line_is_blank, skip_ws, starts_at, to_end,
 };
 
@@ -230,7 +230,7 @@ pub(crate) fn strong_lines(cx: &mut Cx<'_>, pos: usize, limit: usize, format: Ca
             if !found_any {
                 let detail = format!("expected a function call, found {}", describe_at(text, p));
                 cx.malformed(p, format, Broken::new(None, detail));
-                return limit;
+                return to_end(text);
             }
             return p;
         }
@@ -250,7 +250,7 @@ pub(crate) fn strong_lines(cx: &mut Cx<'_>, pos: usize, limit: usize, format: Ca
                     Broken::new(None, detail)
                 };
                 cx.malformed(p, format, broken);
-                return limit;
+                return to_end(text);
             }
         };
         found_any = true;
@@ -458,7 +458,7 @@ fn broken_list(
         return None;
     }
     let stop = skip_ws(text, failed_at);
-    let how = if cut_off || stop >= text.len() || message.starts_with("unterminated") {
+    let how = if cut_off || ends_by(text, stop) || message.starts_with("unterminated") {
         "is cut off"
     } else if matches!(byte_at(text, stop), Some(b']' | b')' | b'}')) {
         "is unbalanced"

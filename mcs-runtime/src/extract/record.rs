@@ -171,6 +171,11 @@ impl<'t> Cx<'t> {
         self.run_start = horizon::touches();
     }
 
+    /// What was recorded after `mark`.
+    pub(crate) fn recorded_since(&self, mark: Mark) -> &[Recorded] {
+        self.found.items.get(mark.items..).unwrap_or_default()
+    }
+
     /// Takes out what was recorded after `mark`, to [`put_back`](Self::put_back) after
     /// something recorded later that comes first in the text.
     pub(crate) fn take_since(&mut self, mark: Mark) -> Vec<Recorded> {

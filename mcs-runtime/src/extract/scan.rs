@@ -103,6 +103,16 @@ pub(crate) fn byte_at(text: &str, pos: usize) -> Option<u8> {
     byte
 }
 
+/// Whether `pos` is at or past the end of `text`. Where the text may grow, that answer can
+/// change, so saying yes counts as looking at the end (see `horizon`).
+pub(crate) fn ends_by(text: &str, pos: usize) -> bool {
+    let ends = pos >= text.len();
+    if ends {
+        horizon::reached(text, text.len());
+    }
+    ends
+}
+
 /// The end of `text`, for a reader whose region runs to the end of the output: it grows
 /// with the output.
 pub(crate) fn to_end(text: &str) -> usize {

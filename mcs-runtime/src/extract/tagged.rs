@@ -8,7 +8,7 @@ use super::call_body::{after_close, json_body};
 use super::extraction::CallFormat;
 use super::json::parse_value;
 use super::record::{Broken, Cx, RawCall};
-use super::scan::{byte_at, clean_name, name_end, skip_ws, starts_at};
+use super::scan::{byte_at, clean_name, ends_by, name_end, skip_ws, starts_at};
 use super::xml;
 use crate::schema::kind_of;
 
@@ -40,7 +40,7 @@ pub(crate) fn hermes(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usiz
 /// Whether GLM's `NAME` then `<arg_key>`, `{` or the end of the call starts at `pos`.
 fn is_glm(text: &str, pos: usize) -> bool {
     let after_name = skip_ws(text, name_end(text, pos));
-    after_name >= text.len()
+    ends_by(text, after_name)
         || starts_at(text, after_name, "<arg_key>")
         || starts_at(text, after_name, "{")
         || starts_at(text, after_name, "</tool_call>")

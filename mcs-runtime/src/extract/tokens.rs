@@ -12,7 +12,7 @@ use super::pythonic;
 use super::record::Outcome;
 use super::record::{Broken, Cx, RawCall};
 use super::scan::{
-    byte_at, clean_name, element_end, find_cached, find_in, floor_boundary, name_end,
+    byte_at, clean_name, element_end, ends_by, find_cached, find_in, floor_boundary, name_end,
     plausible_name, skip_ws, starts_at, to_end,
 };
 
@@ -40,7 +40,7 @@ pub(crate) fn mistral(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usi
                     "`[TOOL_CALLS]` is followed by {} instead of a call",
                     describe_at(text, name_start)
                 );
-                let broken = if next >= text.len() {
+                let broken = if ends_by(text, next) {
                     Broken::cut(None, detail)
                 } else {
                     Broken::new(None, detail)
@@ -102,7 +102,7 @@ pub(crate) fn harmony(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usi
     // The header runs to `<|message|>`; it may hold a channel and `<|constrain|>json`.
     let header_limit = floor_boundary(text, (end + 256).min(text.len()));
     let Some(message) = find_in(text, end, header_limit, "<|message|>") else {
-        if header_limit == text.len() {
+        if ends_by(text, header_limit) {
             let detail = format!("the output ends in the header addressed to `{name}`");
             cx.malformed(start, format, Broken::cut(Some(name), detail));
             return Some(to_end(text));
@@ -176,7 +176,7 @@ pub(crate) fn kimi(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usize>
         let (_, limit) = element_end(text, id_start, text.len(), END, BEGIN);
         let Some(args) = find_in(text, id_start, limit.min(id_start + 512), ARGS) else {
             let detail = format!("`{BEGIN}` is not followed by `{ARGS}`");
-            if limit.min(id_start + 512) >= text.len() {
+            if ends_by(text, limit.min(id_start + 512)) {
                 cx.malformed(p, format, Broken::cut(None, detail));
                 return Some(to_end(text));
             }
@@ -260,7 +260,7 @@ pub(crate) fn deepseek(cx: &mut Cx<'_>, start: usize, _after: usize) -> Option<u
                     "expected `<｜tool▁call▁begin｜>`, found {}",
                     describe_at(text, p)
                 );
-                let broken = if p + 64 >= text.len() {
+                let broken = if ends_by(text, p + 64) {
                     Broken::cut(None, detail)
                 } else {
                     Broken::new(None, detail)
@@ -385,7 +385,7 @@ pub(crate) fn gemma4(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usiz
     let name_start = p + "call:".len();
     let Some(brace) = find_in(text, name_start, (name_start + 256).min(text.len()), "{") else {
         let detail = "the call has no `{` after its name".to_owned();
-        let broken = if name_start + 256 >= text.len() {
+        let broken = if ends_by(text, name_start + 256) {
             Broken::cut(None, detail)
         } else {
             Broken::new(None, detail)
@@ -460,7 +460,7 @@ fn gemma_value(text: &str, pos: usize, depth: usize) -> Result<(Value, usize), G
         ));
     }
     let p = skip_ws(text, pos);
-    let at_end = |q: usize| q >= text.len();
+    let at_end = |q: usize| ends_by(text, q);
     if starts_at(text, p, QUOTE) {
         let from = p + QUOTE.len();
         let close = find_in(text, from, text.len(), QUOTE).ok_or(GemmaError::CutOff)?;

@@ -17,7 +17,9 @@ use super::coerce::{Untyped, convert};
 use super::extraction::CallFormat;
 use super::json::describe_at;
 use super::record::{Broken, Cx, Outcome, RawCall};
-use super::scan::{clean_name, find_cached, find_in, plausible_name, skip_ws, starts_at, to_end};
+use super::scan::{
+    clean_name, ends_by, find_cached, find_in, plausible_name, skip_ws, starts_at, to_end,
+};
 
 /// A raw parameter value without the one newline models put after the opening tag and
 /// before the closing one (as vLLM does).
@@ -131,7 +133,7 @@ pub(crate) fn value_end(
     while let Some(at) = find_cached(text, search, text.len(), close) {
         let next = at + close.len();
         let q = skip_ws(text, next);
-        if q >= text.len() || after.iter().any(|marker| starts_at(text, q, marker)) {
+        if ends_by(text, q) || after.iter().any(|marker| starts_at(text, q, marker)) {
             return ValueEnd::Closed { end: at, next };
         }
         search = at + 1;
@@ -288,7 +290,7 @@ pub(crate) fn function_blocks(
         };
         let Some(gt) = find_in(text, p, (p + 512).min(text.len()), ">") else {
             let detail = "the `<function=` tag is not closed with `>`".to_owned();
-            let broken = if text.len() < p + 512 {
+            let broken = if ends_by(text, p + 512) {
                 Broken::cut(None, detail)
             } else {
                 Broken::new(None, detail)
@@ -329,7 +331,7 @@ pub(crate) fn function_blocks(
             }
             outcome => cx.outcome(p, format, outcome),
         }
-        if end >= text.len() {
+        if ends_by(text, end) {
             return end;
         }
     }
@@ -350,7 +352,7 @@ fn parameters(cx: &Cx<'_>, name: &str, start: usize, outer: &[&str]) -> (Outcome
     let broken = |detail: String| Err(Broken::new(Some(name.to_owned()), detail));
     loop {
         let p = skip_ws(text, pos);
-        if p >= text.len() {
+        if ends_by(text, p) {
             return (Err(cut_off(cx, name, "before `</function>`")), to_end(text));
         }
         if starts_at(text, p, FUNCTION_CLOSE) {
@@ -371,7 +373,7 @@ fn parameters(cx: &Cx<'_>, name: &str, start: usize, outer: &[&str]) -> (Outcome
         }
         let key_start = p + "<parameter=".len();
         let Some(gt) = find_in(text, key_start, (key_start + 256).min(text.len()), ">") else {
-            if text.len() < key_start + 256 {
+            if ends_by(text, key_start + 256) {
                 return (
                     Err(cut_off(cx, name, "in a `<parameter=` tag")),
                     to_end(text),
@@ -464,7 +466,7 @@ fn invoke_blocks(cx: &mut Cx<'_>, pos: usize, markup: &Invoke<'_>, format: CallF
         }
         let Some(gt) = find_in(text, p, (p + 512).min(text.len()), ">") else {
             let detail = "an `<invoke` tag is not closed with `>`".to_owned();
-            let broken = if text.len() < p + 512 {
+            let broken = if ends_by(text, p + 512) {
                 Broken::cut(None, detail)
             } else {
                 Broken::new(None, detail)
@@ -494,7 +496,7 @@ fn invoke_blocks(cx: &mut Cx<'_>, pos: usize, markup: &Invoke<'_>, format: CallF
             let detail = "the `<invoke>` tag has no usable `name` attribute".to_owned();
             cx.malformed(p, format, Broken::new(None, detail));
         }
-        if end >= text.len() {
+        if ends_by(text, end) {
             return end;
         }
     }
@@ -520,7 +522,7 @@ fn invoke_parameters(
     };
     loop {
         let p = skip_ws(text, pos);
-        if p >= text.len() {
+        if ends_by(text, p) {
             let what = format!("before `{}`", markup.invoke_close);
             return (Err(cut_off(cx, name, &what)), to_end(text));
         }
@@ -545,7 +547,7 @@ fn invoke_parameters(
             return (broken(detail), skip(p));
         }
         let Some(gt) = find_in(text, p, (p + 512).min(text.len()), ">") else {
-            if text.len() < p + 512 {
+            if ends_by(text, p + 512) {
                 return (Err(cut_off(cx, name, "in a parameter tag")), to_end(text));
             }
             let detail = format!("a parameter tag of `{name}` is not closed at {}", cx.at(p));
@@ -648,7 +650,7 @@ fn glm_pairs(cx: &Cx<'_>, name: String, pos: usize) -> (Outcome, usize) {
     let mut pos = pos;
     loop {
         let p = skip_ws(text, pos);
-        if p >= text.len() {
+        if ends_by(text, p) {
             return (
                 Err(cut_off(cx, &name, "before `</tool_call>`")),
                 to_end(text),
@@ -675,7 +677,7 @@ fn glm_pairs(cx: &Cx<'_>, name: String, pos: usize) -> (Outcome, usize) {
             })
             .flatten();
         let Some(key_end) = key_end else {
-            if text.len() < key_start + 256 && starts_at(text, p, "<arg_key>") {
+            if starts_at(text, p, "<arg_key>") && ends_by(text, key_start + 256) {
                 return (Err(cut_off(cx, &name, "in an argument name")), to_end(text));
             }
             let detail = format!(
@@ -690,7 +692,7 @@ fn glm_pairs(cx: &Cx<'_>, name: String, pos: usize) -> (Outcome, usize) {
         let key = text[key_start..key_end].trim().to_owned();
         let value_open = skip_ws(text, key_end + "</arg_key>".len());
         if !starts_at(text, value_open, "<arg_value>") {
-            if value_open >= text.len() {
+            if ends_by(text, value_open) {
                 return (
                     Err(cut_off(cx, &name, "before the value of an argument")),
                     to_end(text),

@@ -5,6 +5,7 @@
 use std::path::Path;
 
 use mcs_runtime::{Tool, ToolParameter};
+use proptest::prelude::*;
 use serde_json::{Value, json};
 
 /// The tools every case is extracted against.
@@ -80,4 +81,214 @@ pub fn corpus_inputs() -> (Vec<String>, Vec<Value>) {
         }
     }
     (texts, messages)
+}
+
+/// Pieces real outputs are made of: delimiters of every format, JSON, Python, unicode.
+const FRAGMENTS: &[&str] = &[
+    "<tool_call>",
+    "</tool_call>",
+    "<tool_calls>",
+    "</tool_calls>",
+    "[TOOL_CALLS]",
+    "[ARGS]",
+    "[CALL_ID]",
+    "<|python_tag|>",
+    "<|python_start|>",
+    "<|python_end|>",
+    "<|tool_call_start|>",
+    "<|tool_call_end|>",
+    "```tool_code\n",
+    "```json\n",
+    "```\n",
+    "```",
+    "<|tool_call>",
+    "<tool_call|>",
+    "<|\"|>",
+    "call:",
+    "<function=",
+    "<function name=\"",
+    "</function>",
+    "<parameter=",
+    "</parameter>",
+    "<seed:tool_call>",
+    "</seed:tool_call>",
+    "<minimax:tool_call>",
+    "<invoke name=\"",
+    "<parameter name=\"",
+    "\" string=\"false\">",
+    "</invoke>",
+    "<function_calls>",
+    "</function_calls>",
+    "<｜DSML｜function_calls>",
+    "<｜DSML｜invoke name=\"",
+    "<｜tool▁calls▁begin｜>",
+    "<｜tool▁call▁begin｜>",
+    "<｜tool▁sep｜>",
+    "<｜tool▁call▁end｜>",
+    "<｜tool▁calls▁end｜>",
+    "<｜tool calls begin｜>",
+    "<|tool▁calls▁begin|>",
+    "<|tool_calls_section_begin|>",
+    "<|tool_call_begin|>",
+    "functions.get_weather:0",
+    "<|tool_call_argument_begin|>",
+    "<|tool_call_end|>",
+    "<|tool_calls_section_end|>",
+    "<arg_key>",
+    "</arg_key>",
+    "<arg_value>",
+    "</arg_value>",
+    "<|tool_call|>",
+    "<function_call>",
+    "<|action_start|><|plugin|>",
+    "<|action_end|>",
+    "<TOOLCALL>",
+    "</TOOLCALL>",
+    "<|tools_prefix|>",
+    "<|tools_suffix|>",
+    "<|START_ACTION|>",
+    "<|END_ACTION|>",
+    "<|START_THINKING|>",
+    "<|END_THINKING|>",
+    ">>>",
+    ">>>get_weather\n",
+    "functools[",
+    "to=functions.",
+    "<|channel|>analysis<|message|>",
+    "<|channel|>commentary ",
+    "<|message|>",
+    "<|call|>",
+    "<|end|>",
+    "<|start|>assistant",
+    "<think>",
+    "</think>",
+    "[THINK]",
+    "[/THINK]",
+    "<seed:think>",
+    "</seed:think>",
+    "Action: ",
+    "Action Input: ",
+    "Action 1: ",
+    "Observation: ",
+    "\nThought: ",
+    "Final Answer: ",
+    "<tool>",
+    "</tool>",
+    "<tool_input>",
+    "</tool_input>",
+    "{",
+    "}",
+    "[",
+    "]",
+    "(",
+    ")",
+    ",",
+    ":",
+    ";",
+    "=",
+    "\"",
+    "'",
+    "\\",
+    "\\u",
+    "\\ud83d",
+    "\n",
+    " ",
+    "\t",
+    "{\"name\": ",
+    "{\"tool\": ",
+    "\"get_weather\"",
+    "\"search\"",
+    "\"arguments\": ",
+    "\"parameters\": ",
+    "{\"city\": \"Paris\"}",
+    "\"{\\\"city\\\": 1}\"",
+    "get_weather",
+    "search",
+    "get_time",
+    "calc",
+    "set_flag",
+    "(city=\"Paris\")",
+    "(query='x', limit=3)",
+    "print(",
+    "default_api.",
+    "True",
+    "None",
+    "false",
+    "null",
+    "17",
+    "-2.5e3",
+    "“",
+    "”",
+    "‘",
+    "’",
+    "//",
+    "/*",
+    "*/",
+    "｜",
+    "▁",
+    "é",
+    "東京",
+    "🌦️",
+    "\u{0}",
+    "\u{a0}",
+    "</s>",
+    "<|eot_id|>",
+    "<｜DSML｜tool_calls>",
+    "</｜DSML｜tool_calls>",
+    "<｜DSML｜ calls>",
+    "<｜DSML｜ invoke name=\"",
+    "</｜DSML｜ invoke>",
+    "<｜DSML｜ parameter name=\"",
+    "</｜DSML｜ parameter>",
+    "\"/>",
+    "<|open|>tools<|sep|>",
+    "<|open|>call tool=\"",
+    "\" index=\"1\"<|sep|>",
+    "<|open|>argument key=\"",
+    "\" type=\"string\"<|sep|>",
+    "<|close|>argument<|sep|>",
+    "<|close|>call<|sep|>",
+    "<|close|>tools<|sep|>",
+    "<|open|>think<|sep|>",
+    "<|close|>think<|sep|>",
+    "<|open|>response<|sep|>",
+    "<|close|>response<|sep|>",
+    "<|channel>thought\n",
+    "<channel|>",
+    "<|channel|>final<|message|>",
+    "<|return|>",
+    "<|START_RESPONSE|>",
+    "<|END_RESPONSE|>",
+    "&quot;",
+];
+
+pub fn fragments() -> impl Strategy<Value = String> {
+    prop::collection::vec(prop::sample::select(FRAGMENTS), 0..40).prop_map(|parts| parts.concat())
+}
+
+/// A corpus text, cut at a character boundary and with two characters swapped.
+/// The corpus's texts, read once.
+fn corpus_texts() -> &'static [String] {
+    static CORPUS: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    CORPUS.get_or_init(|| corpus_inputs().0)
+}
+
+pub fn mutated_corpus() -> impl Strategy<Value = String> {
+    let count = corpus_texts().len().max(1);
+    (
+        0..count,
+        any::<prop::sample::Index>(),
+        any::<prop::sample::Index>(),
+        any::<prop::sample::Index>(),
+    )
+        .prop_map(|(which, cut, a, b)| {
+            let text = corpus_texts().get(which).cloned().unwrap_or_default();
+            let mut chars: Vec<char> = text.chars().collect();
+            if chars.len() > 1 {
+                let (i, j) = (a.index(chars.len()), b.index(chars.len()));
+                chars.swap(i, j);
+            }
+            let keep = cut.index(chars.len() + 1);
+            chars.into_iter().take(keep).collect()
+        })
 }
