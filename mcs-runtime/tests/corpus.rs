@@ -6,12 +6,14 @@
 //! name = "hermes_basic"            # unique
 //! input = '''<tool_call>…'''       # model text, or:
 //! message = '''{"choices": …}'''   # a provider message as JSON (LlmResponse::Message)
+//! events = '''[{…}, {…}]'''         # a provider's stream events, read by a StreamReader
 //! calls = [{ name = "get_weather", args = '{"city": "Paris"}', id = "call_1" }]
 //! malformed = 1                    # how many malformed calls (default 0)
 //! malformed_name = "get_weather"   # the name read from the first malformed call
 //! format = "hermes"                # the format of every call and malformed call
 //! repaired = true                  # the `repaired` flag of every call
 //! source = "openai_chat"           # the Extraction's source (default "text")
+//! cut_off = true                   # every malformed call was cut off by the output's end
 //! ```
 //!
 //! No `calls` and no `malformed` means the output holds no call. Every mismatch is
@@ -43,6 +45,8 @@ struct Case {
     name: String,
     input: Option<String>,
     message: Option<String>,
+    /// A provider's stream: a JSON array of its events, in order.
+    events: Option<String>,
     #[serde(default)]
     calls: Vec<ExpectedCall>,
     #[serde(default)]
@@ -51,6 +55,8 @@ struct Case {
     format: Option<String>,
     repaired: Option<bool>,
     source: Option<String>,
+    /// Whether every malformed call was cut off by the end of the output.
+    cut_off: Option<bool>,
 }
 
 #[derive(Deserialize)]
@@ -165,6 +171,14 @@ fn check(case: &Case, got: &Extraction) -> Vec<String> {
                 malformed.format
             ));
         }
+        if let Some(cut_off) = case.cut_off
+            && malformed.cut_off != cut_off
+        {
+            problems.push(format!(
+                "malformed cut_off: expected {cut_off}, got {}",
+                malformed.cut_off
+            ));
+        }
         if malformed.detail.trim().is_empty() || malformed.snippet.is_empty() {
             problems.push(format!(
                 "malformed without detail or snippet: {malformed:?}"
@@ -213,24 +227,6 @@ fn corpus() {
         if !names.insert(case.name.clone()) {
             failures.push(format!("{id}: duplicate case name"));
         }
-        let message: Value;
-        let response = match (&case.input, &case.message) {
-            (Some(text), None) => LlmResponse::Text(text),
-            (None, Some(json)) => match serde_json::from_str(json) {
-                Ok(value) => {
-                    message = value;
-                    LlmResponse::Message(&message)
-                }
-                Err(e) => {
-                    failures.push(format!("{id}: message is not JSON: {e}"));
-                    continue;
-                }
-            },
-            _ => {
-                failures.push(format!("{id}: give exactly one of `input` and `message`"));
-                continue;
-            }
-        };
         let kind = match (case.calls.is_empty(), case.malformed) {
             (true, 0) => "none",
             (false, 0) => "calls",
@@ -238,7 +234,33 @@ fn corpus() {
             (false, _) => "calls+malformed",
         };
         *outcomes.entry(kind).or_default() += 1;
-        let got = extract(response, &tools);
+        let message: Value;
+        let got = match (&case.input, &case.message, &case.events) {
+            (Some(text), None, None) => extract(LlmResponse::Text(text), &tools),
+            (None, Some(json), None) => match serde_json::from_str(json) {
+                Ok(value) => {
+                    message = value;
+                    extract(LlmResponse::Message(&message), &tools)
+                }
+                Err(e) => {
+                    failures.push(format!("{id}: message is not JSON: {e}"));
+                    continue;
+                }
+            },
+            (None, None, Some(json)) => match stream_events(json, &tools) {
+                Ok(got) => got,
+                Err(problem) => {
+                    failures.push(format!("{id}: {problem}"));
+                    continue;
+                }
+            },
+            _ => {
+                failures.push(format!(
+                    "{id}: give exactly one of `input`, `message` and `events`"
+                ));
+                continue;
+            }
+        };
         let problems = check(case, &got);
         if !problems.is_empty() {
             failures.push(format!("{id}:\n  {}", problems.join("\n  ")));
@@ -261,6 +283,46 @@ fn corpus() {
             failures.join("\n\n")
         );
     }
+}
+
+/// Reads a recorded provider stream event by event; checks that what it ends in is what
+/// the batch path finds in the message the events make up (but for `cut_off`, which only
+/// the stream can know), and that the calls it reported on the way are those calls.
+fn stream_events(json: &str, tools: &[mcs_runtime::Tool]) -> Result<Extraction, String> {
+    use mcs_runtime::stream::{StreamEvent, StreamOutput, StreamReader};
+    let events: Vec<Value> =
+        serde_json::from_str(json).map_err(|e| format!("events are not a JSON array: {e}"))?;
+    let mut reader = StreamReader::new(tools.to_vec());
+    let mut seen = Vec::new();
+    for event in &events {
+        seen.extend(reader.feed_event(event));
+    }
+    let end = reader.finish();
+    seen.extend(end.events);
+    let StreamOutput::Message(message) = &end.output else {
+        return Err("a provider stream must make up a message".into());
+    };
+    let mut batch = extract(LlmResponse::Message(message), tools);
+    for (streamed, batch) in end.extraction.malformed.iter().zip(&mut batch.malformed) {
+        batch.cut_off = streamed.cut_off;
+    }
+    if batch != end.extraction {
+        return Err(format!(
+            "the stream ended in {:#?}\nbut its message {message:#} reads {batch:#?}",
+            end.extraction
+        ));
+    }
+    let reported: Vec<_> = seen
+        .iter()
+        .filter_map(|event| match event {
+            StreamEvent::Call { call, .. } => Some(call.clone()),
+            _ => None,
+        })
+        .collect();
+    if reported != end.extraction.calls {
+        return Err(format!("reported calls {reported:#?}"));
+    }
+    Ok(end.extraction)
 }
 
 /// A driver with the corpus's tools that answers every call with what it was given.
@@ -298,6 +360,9 @@ async fn corpus_through_process_llm_response() {
     let (mut handled, mut passed_through) = (0, 0);
     for (file, case) in load() {
         let id = format!("{file}/{}", case.name);
+        if case.events.is_some() {
+            continue;
+        }
         let message: Value;
         let response = match (&case.input, &case.message) {
             (Some(text), None) => LlmResponse::Text(text),

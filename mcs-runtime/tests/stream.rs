@@ -279,3 +279,92 @@ fn replay() {
         panic!("{problem}");
     }
 }
+
+/// Every corpus output cut at every character: each call read from what is there is a call
+/// of the whole output, with the same arguments — a call cut off is never read as one with
+/// what was there. Free-text inputs (ReAct, LangChain's XML agent) are the exception: their
+/// end is the end of the output (servers strip the stop sequence after them), so a cut
+/// one cannot be told from a whole one.
+#[test]
+fn nothing_cut_off_is_read_as_a_call() {
+    use mcs_runtime::extract::CallFormat;
+    let mut failures = Vec::new();
+    for text in corpus() {
+        let whole = extract(LlmResponse::Text(text), shared_tools());
+        // Reasoning whose opener was in the prompt: cut before its closer, the drafts in it
+        // read as calls (which is why a stream holds calls back until that is settled).
+        let prompted = ["</think>", "</thinking>", "<|close|>think"]
+            .iter()
+            .any(|closer| text.contains(closer))
+            && !text.contains("<think>")
+            && !text.contains("<thinking>");
+        if whole.calls.is_empty() || prompted {
+            continue;
+        }
+        for (at, _) in text.char_indices() {
+            let cut = &text[..at];
+            let got = extract(LlmResponse::Text(cut), shared_tools());
+            let mut of_whole = whole.calls.iter();
+            for call in &got.calls {
+                if matches!(call.format, CallFormat::React | CallFormat::LangChainXml) {
+                    continue;
+                }
+                let same = of_whole
+                    .by_ref()
+                    .any(|c| c.name == call.name && c.arguments == call.arguments);
+                if !same {
+                    failures.push(format!(
+                        "cut after {at} bytes, {} {} was read, which the whole output does not call\ncut: {cut:?}",
+                        call.name, call.arguments
+                    ));
+                    break;
+                }
+            }
+            if failures.len() > 20 {
+                break;
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+/// An output that ends right after a call's opening marker holds no call, broken or not.
+#[test]
+fn an_opener_with_nothing_after_it_is_no_call() {
+    for opener in [
+        "<tool_call>",
+        "[TOOL_CALLS]",
+        "<|python_tag|>",
+        "<｜tool▁calls▁begin｜>",
+        "<|tool_calls_section_begin|>",
+        "<function=",
+        "<minimax:tool_call>",
+        "<function_calls>",
+        "<｜DSML｜tool_calls>",
+        "<｜DSML｜ calls>",
+        "<|open|>tools<|sep|>",
+        "<|tool_call>",
+        "<tool_calls>",
+        "<TOOLCALL>",
+        "<|START_ACTION|>",
+        "functools[",
+        "<|tool_call_start|>",
+        "```tool_code",
+    ] {
+        for text in [format!("Sure.\n{opener}"), format!("Sure.\n{opener}\n  ")] {
+            let got = extract(LlmResponse::Text(&text), shared_tools());
+            assert!(got.is_empty(), "{text:?}: {got:#?}");
+            let half = (0..=text.len() / 2)
+                .rev()
+                .find(|at| text.is_char_boundary(*at))
+                .unwrap_or(0);
+            let streamed = stream(&[&text[..half], &text[half..]]);
+            assert!(streamed.extraction.is_empty(), "{text:?}");
+            assert!(
+                !streamed.text().contains(opener.trim_end()),
+                "{text:?}: {}",
+                streamed.text()
+            );
+        }
+    }
+}

@@ -245,6 +245,10 @@ pub(crate) fn deepseek(cx: &mut Cx<'_>, start: usize, _after: usize) -> Option<u
         "tool_call_begin" => start,
         _ => return None,
     };
+    // Nothing of a call written yet.
+    if ends_by(text, skip_ws(text, opener_end)) {
+        return Some(to_end(text));
+    }
     let mut found_any = false;
     loop {
         let p = skip_ws(text, pos);

@@ -121,7 +121,9 @@ pub(crate) enum ValueEnd {
 /// Where the value that starts at `from` ends: at the first `close` followed (after blank
 /// space) by one of `after` or by the end of the output — any other `close` is text of the
 /// value; else, when models may leave the close out, at the first of `instead`; else the
-/// output ended inside the value.
+/// output ended inside the value. A value that holds `close` as text never ends without
+/// one: its author writes the markers as text, so one of `instead` may be text too, and
+/// a value cut there must not be taken for a whole one.
 pub(crate) fn value_end(
     text: &str,
     from: usize,
@@ -130,13 +132,18 @@ pub(crate) fn value_end(
     instead: &[&str],
 ) -> ValueEnd {
     let mut search = from;
+    let mut as_text = false;
     while let Some(at) = find_cached(text, search, text.len(), close) {
         let next = at + close.len();
         let q = skip_ws(text, next);
         if ends_by(text, q) || after.iter().any(|marker| starts_at(text, q, marker)) {
             return ValueEnd::Closed { end: at, next };
         }
+        as_text = true;
         search = at + 1;
+    }
+    if as_text {
+        return ValueEnd::CutOff;
     }
     instead
         .iter()
@@ -239,6 +246,10 @@ pub(crate) fn dsml(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usize>
         ..markup
     };
     let body = word_end + 1;
+    // Nothing of a call written yet.
+    if ends_by(text, skip_ws(text, body)) {
+        return Some(to_end(text));
+    }
     let end = invoke_blocks(cx, body, &markup, format);
     Some(wrapper_end(cx, body, end, &close, format, &markup.invoke))
 }
