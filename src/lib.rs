@@ -128,9 +128,10 @@ pub mod __private {
     pub use mcs_runtime::__rest_driver as rest_driver;
     pub use mcs_runtime::hybrid::{self, HybridOptions, UnknownToolPolicy};
     pub use mcs_runtime::prompt::Prompts;
+    pub use mcs_runtime::stream::StreamOptions;
     pub use mcs_runtime::{
-        Binding, BoxFuture, Driver, DriverMeta, DriverResponse, LlmResponse, Tool, ToolDriver,
-        ToolError, ToolFuture,
+        Binding, BoxFuture, Driver, DriverMeta, DriverResponse, DriverStream, LlmResponse, Tool,
+        ToolDriver, ToolError, ToolFuture,
     };
     pub use serde_json::Value;
     pub use std::boxed::Box;

@@ -496,6 +496,17 @@ pub fn hybrid(item: &ItemImpl, attrs: &HybridAttrs, krate: &TokenStream) -> Toke
                     response,
                 ))
             }
+
+            fn process_llm_stream<'__mcs>(
+                &'__mcs self,
+                options: #krate::__private::StreamOptions,
+            ) -> #krate::__private::DriverStream<'__mcs> {
+                #krate::__private::hybrid::process_llm_stream(
+                    self,
+                    Self::__mcs_hybrid_options(),
+                    options,
+                )
+            }
         }
 
         #[automatically_derived]

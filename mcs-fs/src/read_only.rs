@@ -124,4 +124,11 @@ impl<A: Adapter> Driver for ReadOnlyFiles<A> {
     ) -> BoxFuture<'a, DriverResponse> {
         Box::pin(hybrid::process_llm_response(self, options(), response))
     }
+
+    fn process_llm_stream<'a>(
+        &'a self,
+        stream: mcs::stream::StreamOptions,
+    ) -> mcs::DriverStream<'a> {
+        hybrid::process_llm_stream(self, options(), stream)
+    }
 }

@@ -9,6 +9,7 @@ use std::task::{Context, Poll};
 use serde_json::Value;
 
 use crate::error::ToolError;
+use crate::stream::{Delta, StreamEvent, StreamOptions, StreamOutput};
 use crate::types::{DriverMeta, DriverResponse, Tool};
 
 /// A boxed, sendable future, the return type of the object-safe async methods here.
@@ -249,6 +250,120 @@ pub trait Driver: Send + Sync {
         &'a self,
         response: LlmResponse<'a>,
     ) -> BoxFuture<'a, DriverResponse>;
+
+    /// The streaming counterpart of [`process_llm_response`](Self::process_llm_response):
+    /// feed it the output as it streams in, and it says what it decided on the way (text,
+    /// reasoning, calls begun and complete, calls run — see [`StreamEvent`]); at the end it
+    /// answers what `process_llm_response` answers for the whole output.
+    ///
+    /// Drivers built on [`hybrid`](crate::hybrid) (annotated, generated, REST, orchestrators,
+    /// [`Hybrid`](crate::hybrid::Hybrid)) read the stream as it comes and, with
+    /// [`Execution::AsCompleted`](crate::stream::Execution), run each call as soon as it is
+    /// complete. The default keeps the output and hands it to `process_llm_response` at the
+    /// end, with no events on the way.
+    fn process_llm_stream<'a>(&'a self, options: StreamOptions) -> DriverStream<'a> {
+        let _ = options;
+        DriverStream::new(Buffered {
+            driver: self,
+            text: String::new(),
+            message: None,
+        })
+    }
+}
+
+/// A model's output being read by a driver as it streams in: see
+/// [`Driver::process_llm_stream`].
+pub struct DriverStream<'a> {
+    session: Box<dyn StreamSession<'a> + 'a>,
+}
+
+impl std::fmt::Debug for DriverStream<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DriverStream").finish_non_exhaustive()
+    }
+}
+
+/// What a driver does with a streamed output; [`DriverStream`] holds one. Implement it for
+/// a [`Driver`] of your own that reads streams as they come.
+pub trait StreamSession<'a>: Send {
+    /// Takes in one delta; answers what it decided.
+    fn feed<'s>(&'s mut self, delta: Delta<'s>) -> BoxFuture<'s, Vec<StreamEvent>>;
+
+    /// Ends the stream: the events still to come, and the driver's answer.
+    fn finish(self: Box<Self>) -> BoxFuture<'a, StreamedResponse>;
+}
+
+/// What a [`DriverStream`] ends with.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StreamedResponse {
+    /// The events not given out yet.
+    pub events: Vec<StreamEvent>,
+    /// The driver's answer to the whole output: what
+    /// [`Driver::process_llm_response`] answers for it.
+    pub response: DriverResponse,
+    /// The whole output.
+    pub output: StreamOutput,
+}
+
+impl<'a> DriverStream<'a> {
+    /// A stream read by `session`.
+    pub fn new(session: impl StreamSession<'a> + 'a) -> Self {
+        DriverStream {
+            session: Box::new(session),
+        }
+    }
+
+    /// Takes in one delta of a client's [`TurnStream`](crate::llm::TurnStream); answers what
+    /// it decided. A driver that runs calls as they complete runs them here.
+    pub async fn feed(&mut self, delta: impl Into<Delta<'_>>) -> Vec<StreamEvent> {
+        self.session.feed(delta.into()).await
+    }
+
+    /// Takes in a piece of text.
+    pub async fn feed_text(&mut self, text: &str) -> Vec<StreamEvent> {
+        self.session.feed(Delta::Text(text)).await
+    }
+
+    /// Ends the stream: the events still to come, and the driver's answer.
+    pub async fn finish(self) -> StreamedResponse {
+        self.session.finish().await
+    }
+}
+
+/// The default stream of a [`Driver`]: the output kept whole for
+/// [`process_llm_response`](Driver::process_llm_response).
+struct Buffered<'a, D: ?Sized> {
+    driver: &'a D,
+    text: String,
+    message: Option<Value>,
+}
+
+impl<'a, D: Driver + ?Sized> StreamSession<'a> for Buffered<'a, D> {
+    fn feed<'s>(&'s mut self, delta: Delta<'s>) -> BoxFuture<'s, Vec<StreamEvent>> {
+        match delta {
+            Delta::Text(text) => self.text.push_str(text),
+            Delta::Bytes(bytes) => self.text.push_str(&String::from_utf8_lossy(bytes)),
+            // Without a reader of provider streams, only a whole message can be kept.
+            Delta::Message(message) => self.message = Some(message.clone()),
+            Delta::Event(_) => {}
+        }
+        Box::pin(std::future::ready(Vec::new()))
+    }
+
+    fn finish(self: Box<Self>) -> BoxFuture<'a, StreamedResponse> {
+        Box::pin(async move {
+            let output = match self.message {
+                Some(message) => StreamOutput::Message(message),
+                None => StreamOutput::Text(self.text),
+            };
+            let response = self.driver.process_llm_response(output.as_response()).await;
+            StreamedResponse {
+                events: Vec::new(),
+                response,
+                output,
+            }
+        })
+    }
 }
 
 macro_rules! forward_through_pointer {
@@ -301,6 +416,10 @@ macro_rules! forward_through_pointer {
                 response: LlmResponse<'a>,
             ) -> BoxFuture<'a, DriverResponse> {
                 (**self).process_llm_response(response)
+            }
+
+            fn process_llm_stream<'a>(&'a self, options: StreamOptions) -> DriverStream<'a> {
+                (**self).process_llm_stream(options)
             }
         }
     )*};

@@ -33,7 +33,8 @@ mod types;
 pub mod validate;
 
 pub use driver::{
-    BoxFuture, Driver, LlmResponse, ToolDriver, ToolFuture, ToolsListener, ToolsWatchers,
+    BoxFuture, Driver, DriverStream, LlmResponse, StreamSession, StreamedResponse, ToolDriver,
+    ToolFuture, ToolsListener, ToolsWatchers,
 };
 pub use error::{ArgumentError, ArgumentErrorKind, BoxError, ToolError};
 pub use types::{

@@ -483,3 +483,42 @@ fn an_index_finds_what_the_scan_finds() {
         );
     }
 }
+
+/// The corpus streamed through a whole hybrid driver, in 3-byte pieces: each answer is the
+/// one `process_llm_response` gives for the whole output, whether calls run after the
+/// stream or as they complete.
+#[tokio::test]
+async fn corpus_streamed_through_a_driver() {
+    use mcs_runtime::Driver;
+    use mcs_runtime::stream::{Execution, StreamOptions};
+    let driver = mcs_runtime::hybrid::Hybrid::new(Echo {
+        meta: mcs_runtime::DriverMeta::new("echo", "echo", "0"),
+        tools: tools().into(),
+    });
+    let mut failures = Vec::new();
+    for (file, case) in load() {
+        let Some(text) = &case.input else { continue };
+        let whole = driver.process_llm_response(LlmResponse::Text(text)).await;
+        for execution in [Execution::AfterStream, Execution::AsCompleted] {
+            let mut stream =
+                driver.process_llm_stream(StreamOptions::default().execution(execution));
+            let mut from = 0;
+            while from < text.len() {
+                let mut to = (from + 3).min(text.len());
+                while !text.is_char_boundary(to) {
+                    to += 1;
+                }
+                stream.feed_text(&text[from..to]).await;
+                from = to;
+            }
+            let end = stream.finish().await;
+            if end.response != whole {
+                failures.push(format!(
+                    "{file}/{} ({execution:?}): streamed {:#?}\nwhole {whole:#?}",
+                    case.name, end.response
+                ));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}

@@ -28,6 +28,9 @@ thread_local! {
     static NEEDLES: RefCell<Vec<Box<[u8]>>> = const { RefCell::new(Vec::new()) };
     /// Whether a primitive ran into the horizon without a needle to wait for.
     static ANY: Cell<bool> = const { Cell::new(false) };
+    /// The address of the first byte of the outermost JSON value that was still open at
+    /// the horizon; 0 when none was.
+    static JSON: Cell<usize> = const { Cell::new(0) };
 }
 
 /// What a read that ran into the horizon waits for.
@@ -37,6 +40,9 @@ pub(crate) struct Waits {
     pub any: bool,
     /// Nothing changes until one of these appears (a search for a closing tag found none).
     pub needles: Vec<Box<[u8]>>,
+    /// Where a JSON value starts that was still open at the horizon: little can change
+    /// before it closes.
+    pub json: Option<usize>,
 }
 
 /// Sets the horizon at the end of `text` until the guard is dropped.
@@ -46,11 +52,12 @@ pub(crate) struct Waits {
 pub(crate) fn open(text: &str) -> Guard {
     let previous = END.with(|end| end.replace(addresses(text)));
     let any = ANY.with(|any| any.replace(false));
+    let json = JSON.with(|json| json.replace(0));
     let needles = NEEDLES.with(|needles| std::mem::take(&mut *needles.borrow_mut()));
     Guard {
         previous,
         start: touches(),
-        outer: (any, needles),
+        outer: (any, json, needles),
     }
 }
 
@@ -60,7 +67,7 @@ pub(crate) struct Guard {
     /// [`touches`] when the guard was opened or last reset.
     start: u64,
     /// What the reads under the outer guard waited for.
-    outer: (bool, Vec<Box<[u8]>>),
+    outer: (bool, usize, Vec<Box<[u8]>>),
 }
 
 impl Guard {
@@ -70,9 +77,11 @@ impl Guard {
         if touches() == self.start {
             return None;
         }
+        let json = JSON.with(Cell::get);
         Some(Waits {
             any: ANY.with(Cell::get),
             needles: NEEDLES.with(|needles| needles.borrow().clone()),
+            json: (json != 0).then(|| json.saturating_sub(self.text_start())),
         })
     }
 }
@@ -87,13 +96,32 @@ fn touch() {
     REACHED.with(|reached| reached.set(reached.get() + 1));
 }
 
+impl Guard {
+    /// The address of the first byte of the text this guard's horizon is the end of.
+    fn text_start(&self) -> usize {
+        END.with(Cell::get).0
+    }
+}
+
 impl Drop for Guard {
     fn drop(&mut self) {
         END.with(|end| end.set(self.previous));
-        let (any, needles) = std::mem::take(&mut self.outer);
+        let (any, json, needles) = std::mem::take(&mut self.outer);
         ANY.with(|cell| cell.set(any));
+        JSON.with(|cell| cell.set(json));
         NEEDLES.with(|cell| *cell.borrow_mut() = needles);
     }
+}
+
+/// A JSON value that starts at byte `start` of `text` was read up to the horizon and is
+/// still open there.
+pub(crate) fn json_open(text: &str, start: usize) {
+    let at = text.as_ptr() as usize + start;
+    JSON.with(|json| {
+        if json.get() == 0 || at < json.get() {
+            json.set(at);
+        }
+    });
 }
 
 fn addresses(text: &str) -> (usize, usize) {

@@ -86,7 +86,21 @@ impl fmt::Display for Found {
 /// Reads one value that starts at byte `start` of `text` (leading whitespace and comments
 /// are skipped).
 pub(crate) fn parse_value(text: &str, start: usize) -> Result<Parsed, JsonError> {
+    let touches = horizon::touches();
     let read = read_value(text, start);
+    if horizon::touches() != touches {
+        let first = start
+            + text
+                .as_bytes()
+                .get(start..)
+                .unwrap_or_default()
+                .iter()
+                .take_while(|b| b" \t\n\r".contains(b))
+                .count();
+        if matches!(text.as_bytes().get(first), Some(b'{' | b'[')) {
+            horizon::json_open(text, first);
+        }
+    }
     let stop = match &read {
         Ok(parsed) => parsed.end,
         Err(error) => error.pos,

@@ -37,9 +37,12 @@ pub(crate) struct Step {
     /// in order: the text there is no visible text.
     pub markup: Vec<Range<usize>>,
     /// A region that starts at `decided` and could not be read to its end yet: its start,
-    /// the items its reading recorded before it ran into the end of the text (final, but
-    /// recorded for good only with the rest of the region), and what it waits for.
+    /// and the items its reading recorded before it ran into the end of the text (final,
+    /// but recorded for good only with the rest of the region).
     pub pending: Option<Pending>,
+    /// What reading the undecided text waits for: when it comes, reading again may decide
+    /// more.
+    pub waits: Option<Waits>,
 }
 
 /// A region still being written.
@@ -47,7 +50,6 @@ pub(crate) struct Step {
 pub(crate) struct Pending {
     pub start: usize,
     pub settled: Vec<Recorded>,
-    pub waits: Waits,
 }
 
 impl TextScan {
@@ -107,7 +109,7 @@ impl TextScan {
                 // The gap runs on into the text to come, even past a partial delimiter.
                 let horizon = open.then(|| horizon::open(&text[..search_end]));
                 let (spans, hold) = self.gap.advance(cx, search_end, open);
-                drop(horizon);
+                step.waits = horizon.and_then(|horizon| horizon.waits());
                 step.markup.extend(spans);
                 step.decided = if open {
                     hold.min(search_end)
@@ -136,11 +138,11 @@ impl TextScan {
                 drop(gap);
                 step.markup.extend(spans);
                 step.decided = hold.min(start);
-                step.pending = waits.map(|waits| Pending {
+                step.pending = Some(Pending {
                     start,
                     settled: Vec::new(),
-                    waits,
                 });
+                step.waits = waits;
                 return step;
             }
             let Some(end) = read else {
@@ -159,11 +161,8 @@ impl TextScan {
                     self.pos = start;
                     let settled = recorded.into_iter().take_while(|r| r.settled).collect();
                     step.decided = start;
-                    step.pending = Some(Pending {
-                        start,
-                        settled,
-                        waits,
-                    });
+                    step.pending = Some(Pending { start, settled });
+                    step.waits = Some(waits);
                     return step;
                 }
                 _ => {

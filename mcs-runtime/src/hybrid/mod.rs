@@ -13,16 +13,19 @@ mod messages;
 mod options;
 mod outcome;
 mod process;
+mod stream;
 
 use std::sync::Arc;
 
 use serde_json::Value;
 
-use crate::driver::{BoxFuture, Driver, LlmResponse, ToolDriver, ToolFuture};
+use crate::driver::{BoxFuture, Driver, DriverStream, LlmResponse, ToolDriver, ToolFuture};
+use crate::stream::StreamOptions;
 use crate::types::{DriverMeta, DriverResponse, Tool};
 
 pub use options::{HybridOptions, ParsePolicyError, UnknownToolPolicy};
 pub use process::process_llm_response;
+pub use stream::process_llm_stream;
 
 /// The tool listing for clients that build their own prompt (the reference SDK's shape).
 pub fn function_description<D: ToolDriver + ?Sized>(driver: &D, _model: Option<&str>) -> String {
@@ -122,5 +125,9 @@ impl<D: ToolDriver> Driver for Hybrid<D> {
         response: LlmResponse<'a>,
     ) -> BoxFuture<'a, DriverResponse> {
         Box::pin(process_llm_response(&self.inner, &self.options, response))
+    }
+
+    fn process_llm_stream<'a>(&'a self, options: StreamOptions) -> DriverStream<'a> {
+        process_llm_stream(&self.inner, &self.options, options)
     }
 }

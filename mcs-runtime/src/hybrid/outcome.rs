@@ -3,6 +3,7 @@
 use serde_json::Value;
 
 use crate::error::ToolError;
+use crate::types::ToolCallRecord;
 
 /// What became of one call this driver took.
 #[derive(Debug)]
@@ -11,6 +12,23 @@ pub(super) struct Outcome {
     pub arguments: Value,
     pub id: Option<String>,
     pub result: Result<Value, Failure>,
+}
+
+impl Outcome {
+    /// The record of it, as `executed_calls` lists it.
+    pub(super) fn to_record(&self) -> ToolCallRecord {
+        let (result, error) = match &self.result {
+            Ok(value) => (Some(value.clone()), None),
+            Err(failure) => (None, Some(failure.text())),
+        };
+        ToolCallRecord {
+            name: self.name.clone(),
+            arguments: self.arguments.clone(),
+            result,
+            error,
+            tool_call_id: self.id.clone(),
+        }
+    }
 }
 
 /// Why a call this driver took produced no result.

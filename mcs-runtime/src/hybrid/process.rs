@@ -9,7 +9,7 @@ use super::options::{HybridOptions, UnknownToolPolicy};
 use super::outcome::{Failure, Outcome};
 use crate::driver::{LlmResponse, ToolDriver};
 use crate::error::ToolError;
-use crate::extract::{self, CallSource, FoundCall, MalformedCall};
+use crate::extract::{self, CallSource, Extraction, FoundCall, MalformedCall};
 use crate::prompt::{CALL_FORMAT, DESCRIBE_TOOL, describe_tool};
 use crate::types::{DriverResponse, Tool, ToolCallRecord};
 use crate::validate;
@@ -31,33 +31,69 @@ pub async fn process_llm_response<D: ToolDriver + ?Sized>(
 ) -> DriverResponse {
     let tools = driver.list_tools();
     let index = |name: &str| driver.tool_position(name);
-    let mut extraction = if tools.len() > SCAN_LIMIT {
+    let extraction = if tools.len() > SCAN_LIMIT {
         extract::extract_indexed(response, &tools, &index)
     } else {
         extract::extract(response, &tools)
     };
+    respond_to(driver, options, &tools, response, extraction, Vec::new()).await
+}
+
+/// Which calls a driver takes: those for its tools, and the compact listing's
+/// `describe_tool` when the driver has no tool of that name.
+pub(super) struct Owner<'d, D: ?Sized> {
+    driver: &'d D,
+    describing: bool,
+}
+
+impl<'d, D: ToolDriver + ?Sized> Owner<'d, D> {
+    pub(super) fn new(driver: &'d D, options: &HybridOptions, tools: &[Tool]) -> Self {
+        let describing =
+            options.prompts.is_compact(tools) && find(driver, tools, DESCRIBE_TOOL).is_none();
+        Owner { driver, describing }
+    }
+
+    pub(super) fn owns(&self, tools: &[Tool], name: &str) -> bool {
+        find(self.driver, tools, name).is_some() || (self.describing && name == DESCRIBE_TOOL)
+    }
+}
+
+/// What `driver` answers to `extraction`, the calls found in `response`. `ran` are calls
+/// it already ran while the output streamed, in order, with what became of them: they are
+/// not run again.
+pub(super) async fn respond_to<D: ToolDriver + ?Sized>(
+    driver: &D,
+    options: &HybridOptions,
+    tools: &[Tool],
+    response: LlmResponse<'_>,
+    mut extraction: Extraction,
+    ran: Vec<(FoundCall, Outcome)>,
+) -> DriverResponse {
     if extraction.is_empty() {
         return DriverResponse::default();
     }
-    let describing =
-        options.prompts.is_compact(&tools) && find(driver, &tools, DESCRIBE_TOOL).is_none();
-    let owns =
-        |name: &str| find(driver, &tools, name).is_some() || (describing && name == DESCRIBE_TOOL);
-
+    let owner = Owner::new(driver, options, tools);
+    let mut ran = ran.into_iter().peekable();
     let mut outcomes = Vec::new();
     let mut foreign: Vec<FoundCall> = Vec::new();
     // The calls are taken out of the extraction: each one's arguments move into its
     // outcome, and are cloned only once, for the tool to own.
     for call in std::mem::take(&mut extraction.calls) {
-        if owns(&call.name) {
-            outcomes.push(run(driver, &tools, call).await);
-        } else {
+        if !owner.owns(tools, &call.name) {
             foreign.push(call);
+        } else if let Some((_, outcome)) = ran.next_if(|(done, _)| *done == call) {
+            outcomes.push(outcome);
+        } else {
+            outcomes.push(run(driver, tools, call).await);
         }
     }
     for malformed in &extraction.malformed {
         // A call whose name is readable and not ours belongs to another driver.
-        if malformed.name.as_deref().is_none_or(owns) {
+        if malformed
+            .name
+            .as_deref()
+            .is_none_or(|name| owner.owns(tools, name))
+        {
             outcomes.push(unreadable(malformed));
         }
     }
@@ -75,10 +111,15 @@ pub async fn process_llm_response<D: ToolDriver + ?Sized>(
     if outcomes.is_empty() {
         return DriverResponse::default();
     }
-    respond(&tools, extraction.source, response, outcomes, &foreign)
+    respond(tools, extraction.source, response, outcomes, &foreign)
 }
 
-async fn run<D: ToolDriver + ?Sized>(driver: &D, tools: &[Tool], call: FoundCall) -> Outcome {
+/// Validates `call` and runs it.
+pub(super) async fn run<D: ToolDriver + ?Sized>(
+    driver: &D,
+    tools: &[Tool],
+    call: FoundCall,
+) -> Outcome {
     let FoundCall {
         name,
         mut arguments,
@@ -115,7 +156,7 @@ async fn run<D: ToolDriver + ?Sized>(driver: &D, tools: &[Tool], call: FoundCall
 
 /// Up to this many tools, a scan of the list is cheaper than asking the driver's index (a
 /// dynamic call, and for most drivers a fresh handle on the list).
-const SCAN_LIMIT: usize = 32;
+pub(super) const SCAN_LIMIT: usize = 32;
 
 /// The tool `name` among `tools`, through the driver's name index (see
 /// [`ToolDriver::tool_position`]) rather than a scan: a call costs the same for 1,000 tools
@@ -148,14 +189,27 @@ fn describe(tools: &[Tool], arguments: &Value) -> Result<Value, Failure> {
 }
 
 fn unreadable(malformed: &MalformedCall) -> Outcome {
+    let text = if malformed.cut_off {
+        let call = match &malformed.name {
+            Some(name) => format!("a call to `{name}`"),
+            None => "a tool call".to_owned(),
+        };
+        format!(
+            "your output was cut off inside {call}, so none of it ran ({}); write the \
+             whole call again, shorter if it ran into the output limit",
+            malformed.detail
+        )
+    } else {
+        format!(
+            "a tool call in the {} format could not be read: {}",
+            malformed.format, malformed.detail
+        )
+    };
     Outcome {
         name: malformed.name.clone().unwrap_or_default(),
         arguments: Value::Null,
         id: None,
-        result: Err(Failure::Unreadable(format!(
-            "a tool call in the {} format could not be read: {}",
-            malformed.format, malformed.detail
-        ))),
+        result: Err(Failure::Unreadable(text)),
     }
 }
 

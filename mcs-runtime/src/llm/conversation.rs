@@ -4,9 +4,10 @@
 
 use serde_json::{Value, json};
 
-use super::client::{LlmClient, LlmError};
-use crate::driver::Driver;
-use crate::types::ToolCallRecord;
+use super::client::{LlmClient, LlmError, ModelTurn, message_text};
+use crate::driver::{Driver, LlmResponse};
+use crate::stream::{Execution, StreamEvent, StreamOptions, StreamOutput};
+use crate::types::{DriverResponse, ToolCallRecord};
 
 /// A conversation between one model and one driver, or several chained.
 ///
@@ -132,7 +133,37 @@ impl<'d> Conversation<'d> {
     pub async fn run(
         &self,
         client: &dyn LlmClient,
+        messages: Vec<Value>,
+    ) -> Result<Transcript, LlmError> {
+        self.run_with(client, messages, None).await
+    }
+
+    /// Runs the loop with the model's answers streamed: `on_event` hears, as they happen,
+    /// each round's start, what the drivers decide while the model writes (text, reasoning,
+    /// calls begun and complete — see [`StreamEvent`]) and each call's result. The
+    /// transcript is what [`run`](Self::run) gives for the same answers.
+    ///
+    /// With several drivers, every driver reads the stream and the first that claims the
+    /// answer at its end handles it; only the first driver's events are heard while the
+    /// model writes, and only it runs calls as they complete, when `options` ask for that.
+    /// A stream that breaks off ends the loop with the error: a call cut off by it never
+    /// runs.
+    pub async fn run_streaming(
+        &self,
+        client: &dyn LlmClient,
+        messages: Vec<Value>,
+        options: StreamOptions,
+        on_event: &mut (dyn FnMut(ConversationEvent) + Send),
+    ) -> Result<Transcript, LlmError> {
+        self.run_with(client, messages, Some((options, on_event)))
+            .await
+    }
+
+    async fn run_with(
+        &self,
+        client: &dyn LlmClient,
         mut messages: Vec<Value>,
+        mut streaming: Option<(StreamOptions, &mut (dyn FnMut(ConversationEvent) + Send))>,
     ) -> Result<Transcript, LlmError> {
         let mut rounds = 0;
         let mut failures_in_a_row = 0;
@@ -141,21 +172,28 @@ impl<'d> Conversation<'d> {
             if rounds >= self.max_rounds {
                 break StopReason::RoundLimit;
             }
-            let turn = client.complete(&messages).await?;
             rounds += 1;
-            let mut claimed = None;
-            for driver in &self.drivers {
-                let response = driver.process_llm_response(turn.as_response()).await;
-                if !response.is_empty() {
-                    claimed = Some(response);
-                    break;
+            let (output, claimed) = match &mut streaming {
+                None => {
+                    let turn = client.complete(&messages).await?;
+                    let output = match turn {
+                        ModelTurn::Text(text) => StreamOutput::Text(text),
+                        ModelTurn::Native(message) => StreamOutput::Message(message),
+                    };
+                    let claimed = self.claim(output.as_response()).await;
+                    (output, claimed)
                 }
-            }
+                Some((options, on_event)) => {
+                    on_event(ConversationEvent::Round(rounds));
+                    self.streamed_round(client, &messages, *options, &mut **on_event)
+                        .await?
+                }
+            };
             let Some(response) = claimed else {
-                messages.push(turn.to_message());
+                messages.push(assistant_message(&output));
                 return Ok(Transcript {
                     messages,
-                    answer: Some(turn.text()),
+                    answer: Some(output_text(&output)),
                     rounds,
                     tool_calls,
                     stop: StopReason::Answered,
@@ -163,7 +201,7 @@ impl<'d> Conversation<'d> {
             };
             match response.messages {
                 Some(added) => messages.extend(added),
-                None => messages.push(turn.to_message()),
+                None => messages.push(assistant_message(&output)),
             }
             tool_calls.extend(response.executed_calls);
             if response.call_failed && !response.call_executed {
@@ -182,5 +220,99 @@ impl<'d> Conversation<'d> {
             tool_calls,
             stop,
         })
+    }
+
+    /// The first driver's answer that is not empty, in order: the pass-through rule.
+    async fn claim(&self, response: LlmResponse<'_>) -> Option<DriverResponse> {
+        for driver in &self.drivers {
+            let response = driver.process_llm_response(response).await;
+            if !response.is_empty() {
+                return Some(response);
+            }
+        }
+        None
+    }
+
+    /// One round with the answer streamed to every driver.
+    async fn streamed_round(
+        &self,
+        client: &dyn LlmClient,
+        messages: &[Value],
+        options: StreamOptions,
+        on_event: &mut (dyn FnMut(ConversationEvent) + Send),
+    ) -> Result<(StreamOutput, Option<DriverResponse>), LlmError> {
+        let mut turn = client.stream(messages).await?;
+        let mut streams: Vec<_> = self
+            .drivers
+            .iter()
+            .enumerate()
+            .map(|(index, driver)| {
+                // Only the first driver may run calls before the answer is whole: another
+                // driver's claim comes only after it passed.
+                let options = if index == 0 {
+                    options
+                } else {
+                    options.execution(Execution::AfterStream)
+                };
+                driver.process_llm_stream(options)
+            })
+            .collect();
+        while let Some(delta) = std::future::poll_fn(|cx| turn.as_mut().poll_next(cx)).await {
+            let delta = delta?;
+            for (index, stream) in streams.iter_mut().enumerate() {
+                let events = stream.feed(&delta).await;
+                if index == 0 {
+                    events
+                        .into_iter()
+                        .map(ConversationEvent::Stream)
+                        .for_each(&mut *on_event);
+                }
+            }
+        }
+        let mut output = None;
+        let mut claimed = None;
+        for (index, stream) in streams.into_iter().enumerate() {
+            let end = stream.finish().await;
+            let claims = claimed.is_none() && !end.response.is_empty();
+            // The first driver's last events are heard; of a later one, only the results
+            // of the calls it claimed.
+            for event in end.events {
+                if index == 0 || (claims && matches!(event, StreamEvent::CallResult { .. })) {
+                    on_event(ConversationEvent::Stream(event));
+                }
+            }
+            if claims {
+                claimed = Some(end.response);
+            }
+            output.get_or_insert(end.output);
+        }
+        let output = output.unwrap_or_else(|| StreamOutput::Text(String::new()));
+        Ok((output, claimed))
+    }
+}
+
+/// What a streaming conversation reports as it goes.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum ConversationEvent {
+    /// The model is asked again: round `n`, counted from 1.
+    Round(usize),
+    /// Something decided in the model's streamed answer, or a call's result.
+    Stream(StreamEvent),
+}
+
+/// The assistant message that records `output` in the history.
+fn assistant_message(output: &StreamOutput) -> Value {
+    match output {
+        StreamOutput::Text(text) => json!({"role": "assistant", "content": text}),
+        StreamOutput::Message(message) => message.clone(),
+    }
+}
+
+/// The text of an answer.
+fn output_text(output: &StreamOutput) -> String {
+    match output {
+        StreamOutput::Text(text) => text.clone(),
+        StreamOutput::Message(message) => message_text(message),
     }
 }

@@ -28,7 +28,7 @@ mod scripted;
 #[cfg(feature = "anthropic")]
 pub use anthropic::AnthropicClient;
 pub use client::{LlmClient, LlmError, ModelTurn, TurnDelta, TurnStream, message_text, whole_turn};
-pub use conversation::{Conversation, StopReason, Transcript};
+pub use conversation::{Conversation, ConversationEvent, StopReason, Transcript};
 #[cfg(any(feature = "openai", feature = "anthropic"))]
 pub use http::ToolMode;
 #[cfg(feature = "openai")]

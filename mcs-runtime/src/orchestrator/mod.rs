@@ -780,4 +780,11 @@ impl Driver for Orchestrator {
     ) -> BoxFuture<'a, DriverResponse> {
         Box::pin(hybrid::process_llm_response(self, &self.options, response))
     }
+
+    fn process_llm_stream<'a>(
+        &'a self,
+        options: crate::stream::StreamOptions,
+    ) -> crate::driver::DriverStream<'a> {
+        hybrid::process_llm_stream(self, &self.options, options)
+    }
 }

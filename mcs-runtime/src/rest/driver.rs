@@ -406,4 +406,11 @@ impl Driver for RestDriver {
     ) -> BoxFuture<'a, DriverResponse> {
         Box::pin(hybrid::process_llm_response(self, &self.hybrid, response))
     }
+
+    fn process_llm_stream<'a>(
+        &'a self,
+        options: crate::stream::StreamOptions,
+    ) -> crate::driver::DriverStream<'a> {
+        hybrid::process_llm_stream(self, &self.hybrid, options)
+    }
 }

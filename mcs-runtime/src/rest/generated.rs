@@ -224,6 +224,13 @@ macro_rules! __rest_driver {
             ) -> $crate::BoxFuture<'a, $crate::DriverResponse> {
                 $crate::Driver::process_llm_response(&self.inner, response)
             }
+
+            fn process_llm_stream<'a>(
+                &'a self,
+                options: $crate::stream::StreamOptions,
+            ) -> $crate::DriverStream<'a> {
+                $crate::Driver::process_llm_stream(&self.inner, options)
+            }
         }
     };
 }

@@ -123,11 +123,9 @@ pub enum StreamEvent {
         /// What is wrong with it.
         call: MalformedCall,
     },
-    /// A call a driver ran, with its result or error (drivers only; see
-    /// [`Execution`]).
+    /// A call a driver ran, with its result or error: as soon as it ran with
+    /// [`Execution::AsCompleted`], else at the end of the stream (drivers only).
     CallResult {
-        /// The call's place among the output's calls.
-        index: usize,
         /// What the call was and what it gave.
         record: ToolCallRecord,
     },
@@ -171,6 +169,35 @@ impl StreamOptions {
     pub fn execution(mut self, execution: Execution) -> Self {
         self.execution = execution;
         self
+    }
+}
+
+/// One piece of a streamed output, as a driver takes it in.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Delta<'d> {
+    /// A piece of text.
+    Text(&'d str),
+    /// Raw bytes of UTF-8 text, which may end inside a character.
+    Bytes(&'d [u8]),
+    /// One event of a provider's stream (see [`StreamReader::feed_event`]).
+    Event(&'d Value),
+    /// A whole provider message, from a client that does not stream.
+    Message(&'d Value),
+}
+
+impl<'d> From<&'d TurnDelta> for Delta<'d> {
+    fn from(delta: &'d TurnDelta) -> Self {
+        match delta {
+            TurnDelta::Text(text) => Delta::Text(text),
+            TurnDelta::Event(event) => Delta::Event(event),
+            TurnDelta::Message(message) => Delta::Message(message),
+        }
+    }
+}
+
+impl<'d> From<&'d str> for Delta<'d> {
+    fn from(text: &'d str) -> Self {
+        Delta::Text(text)
     }
 }
 
@@ -323,12 +350,14 @@ impl StreamReader {
         self.events.drain(..)
     }
 
-    /// Takes in a delta of a client's [`TurnStream`](crate::llm::TurnStream).
-    pub fn feed(&mut self, delta: &TurnDelta) -> std::vec::Drain<'_, StreamEvent> {
-        match delta {
-            TurnDelta::Text(text) => self.feed_text(text),
-            TurnDelta::Event(event) => self.feed_event(event),
-            TurnDelta::Message(message) => {
+    /// Takes in a delta of any kind, such as one of a client's
+    /// [`TurnStream`](crate::llm::TurnStream).
+    pub fn feed<'d>(&mut self, delta: impl Into<Delta<'d>>) -> std::vec::Drain<'_, StreamEvent> {
+        match delta.into() {
+            Delta::Text(text) => self.feed_text(text),
+            Delta::Bytes(bytes) => self.feed_bytes(bytes),
+            Delta::Event(event) => self.feed_event(event),
+            Delta::Message(message) => {
                 if matches!(self.reading, Reading::Empty) {
                     self.reading = Reading::Message(message.clone());
                 }

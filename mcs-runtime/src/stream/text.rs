@@ -62,9 +62,13 @@ pub(crate) struct TextStream {
     hidden: VecDeque<Hidden>,
     /// The scan's reading is final before this offset.
     decided: usize,
-    /// The length read at the last scan, and what its pending region waits for.
+    /// The length read at the last scan, and what reading the undecided text waits for.
     read_at: usize,
-    pending: Option<(usize, Waits)>,
+    waits: Option<Waits>,
+    /// Where the region still being written starts.
+    region: Option<usize>,
+    /// Follows the JSON value the pending region waits for, to read again once it closes.
+    closing: Option<Closing>,
     /// Items of the scan's findings made into events, and items of the pending region.
     emitted: usize,
     pending_emitted: usize,
@@ -97,7 +101,9 @@ impl TextStream {
             hidden: VecDeque::new(),
             decided: 0,
             read_at: 0,
-            pending: None,
+            waits: None,
+            region: None,
+            closing: None,
             emitted: 0,
             pending_emitted: 0,
             begun_at: None,
@@ -239,21 +245,28 @@ impl TextStream {
     /// Whether reading again can decide more than the last read: what the pending region
     /// waits for has come, or the text grew by an eighth of what is undecided (so that
     /// reading again and again costs time linear in the text, whatever it holds).
-    fn due(&self, limit: usize) -> bool {
+    fn due(&mut self, limit: usize) -> bool {
         let grew = limit.saturating_sub(self.read_at);
         if grew == 0 {
             return false;
         }
         let backlog = limit - self.decided.min(limit);
         let backed_off = grew * 8 >= backlog;
-        let Some((_, waits)) = &self.pending else {
+        let Some(waits) = &self.waits else {
             return backed_off;
         };
         let arrived = waits.needles.iter().any(|needle| {
             let from = self.read_at.saturating_sub(needle.len());
             memchr::memmem::find(&self.visible.as_bytes()[from..limit], needle).is_some()
         });
-        arrived || (waits.any && backed_off)
+        let closed = self
+            .closing
+            .as_mut()
+            .is_some_and(|closing| closing.closes(&self.visible.as_bytes()[..limit]));
+        // A region being written changes only with what it waits for; text in a gap is
+        // also shown as it comes.
+        let region = self.region.is_some();
+        arrived || closed || ((waits.any || !region) && backed_off)
     }
 
     fn take_reasoning(&mut self, progress: Progress, events: &mut Vec<StreamEvent>) {
@@ -272,7 +285,8 @@ impl TextStream {
             self.scan = TextScan::new();
             self.hidden.clear();
             self.held.clear();
-            self.pending = None;
+            self.waits = None;
+            self.closing = None;
             self.emitted = 0;
             self.pending_emitted = 0;
             self.begun_at = None;
@@ -439,26 +453,29 @@ impl TextStream {
         for (at, item) in new {
             self.call_event(at, item);
         }
-        match step.pending {
-            Some(pending) => {
-                for recorded in pending.settled.into_iter().skip(self.pending_emitted) {
-                    self.pending_emitted += 1;
-                    self.call_event(recorded.at, recorded.item);
-                }
-                if self.begun_at != Some(pending.start)
-                    && self.pending_emitted == 0
-                    && let Some(name) = peek_name(&self.visible, pending.start)
-                {
-                    self.begun_at = Some(pending.start);
-                    events.push(StreamEvent::CallBegun {
-                        index: self.calls,
-                        name,
-                    });
-                }
-                self.pending = Some((pending.start, pending.waits));
+        self.region = step.pending.as_ref().map(|pending| pending.start);
+        if let Some(pending) = step.pending {
+            for recorded in pending.settled.into_iter().skip(self.pending_emitted) {
+                self.pending_emitted += 1;
+                self.call_event(recorded.at, recorded.item);
             }
-            None => self.pending = None,
+            if self.begun_at != Some(pending.start)
+                && self.pending_emitted == 0
+                && let Some(name) = peek_name(&self.visible, pending.start)
+            {
+                self.begun_at = Some(pending.start);
+                events.push(StreamEvent::CallBegun {
+                    index: self.calls,
+                    name,
+                });
+            }
         }
+        self.closing = step
+            .waits
+            .as_ref()
+            .and_then(|waits| waits.json)
+            .map(Closing::new);
+        self.waits = step.waits;
         if self.reasoning.settled() {
             events.append(&mut self.held);
         }
@@ -534,6 +551,69 @@ impl TextStream {
                 }
             }
         }
+    }
+}
+
+/// Follows a JSON value that was still open when last read: it says when the value closes,
+/// which is when reading it again gives something new. Strings in double, single and
+/// typographic quotes are skipped as the lenient reader reads them; a mistake here only
+/// makes the next read come sooner or later, never changes what it finds.
+#[derive(Clone, Debug)]
+struct Closing {
+    pos: usize,
+    depth: usize,
+    /// The quote that ends the string the value is in, if any.
+    quote: Option<char>,
+    escaped: bool,
+}
+
+impl Closing {
+    fn new(start: usize) -> Self {
+        Closing {
+            pos: start,
+            depth: 0,
+            quote: None,
+            escaped: false,
+        }
+    }
+
+    /// Reads `text` on from where it stopped; whether the value closed.
+    fn closes(&mut self, text: &[u8]) -> bool {
+        let Some(rest) = text.get(self.pos..) else {
+            return false;
+        };
+        let Ok(rest) = std::str::from_utf8(rest) else {
+            // Stopped inside a character: go back to its start next time.
+            return false;
+        };
+        for (offset, c) in rest.char_indices() {
+            if let Some(quote) = self.quote {
+                match c {
+                    _ if self.escaped => self.escaped = false,
+                    '\\' => self.escaped = true,
+                    c if c == quote || (quote == '\u{201D}' && c == '\u{201C}') => {
+                        self.quote = None
+                    }
+                    _ => {}
+                }
+                continue;
+            }
+            match c {
+                '"' | '\'' => self.quote = Some(c),
+                '\u{201C}' => self.quote = Some('\u{201D}'),
+                '{' | '[' => self.depth += 1,
+                '}' | ']' => {
+                    self.depth = self.depth.saturating_sub(1);
+                    if self.depth == 0 {
+                        self.pos += offset + 1;
+                        return true;
+                    }
+                }
+                _ => {}
+            }
+        }
+        self.pos = text.len();
+        false
     }
 }
 
