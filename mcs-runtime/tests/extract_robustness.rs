@@ -316,3 +316,56 @@ fn hostile_inputs_stay_linear() {
         );
     }
 }
+
+/// The bytes a stream reader examines to read `text` fed in 4-byte pieces.
+fn streamed_work_for(text: &str) -> Option<u64> {
+    use mcs_runtime::stream::StreamReader;
+    take_examined();
+    let mut reader = StreamReader::new(shared_tools().to_vec());
+    let bytes = text.as_bytes();
+    let mut from = 0;
+    while from < bytes.len() {
+        let mut to = (from + 4).min(bytes.len());
+        while !text.is_char_boundary(to) {
+            to += 1;
+        }
+        reader.feed_text(&text[from..to]).for_each(drop);
+        from = to;
+    }
+    let end = reader.finish();
+    assert!(end.extraction.malformed.len() <= MAX_MALFORMED);
+    take_examined()
+}
+
+/// Streamed in 4-byte pieces, hostile outputs still cost work linear in their size: reads
+/// that ran into the end of the text are retried when what they wait for comes or the text
+/// grew by a fraction of what is undecided, never on every piece.
+#[test]
+fn hostile_inputs_stay_linear_when_streamed() {
+    const WORK_PER_BYTE: u64 = 256;
+    let small = hostile(100);
+    let large = hostile(200);
+    for ((name, small), (_, large)) in small.iter().zip(&large) {
+        let (Some(small_work), Some(large_work)) =
+            (streamed_work_for(small), streamed_work_for(large))
+        else {
+            eprintln!("release build: extraction does not count its work");
+            return;
+        };
+        let per_byte = large_work as f64 / large.len() as f64;
+        eprintln!(
+            "{name}: {} bytes streamed, {large_work} examined ({per_byte:.1} per byte), {:.2}x the work of half",
+            large.len(),
+            large_work as f64 / small_work.max(1) as f64
+        );
+        assert!(
+            large_work <= WORK_PER_BYTE * large.len() as u64,
+            "{name}: {large_work} bytes examined for {} bytes",
+            large.len()
+        );
+        assert!(
+            large_work <= 3 * small_work + 2 * 65_536 + large.len() as u64,
+            "{name}: twice the output cost {large_work} against {small_work}"
+        );
+    }
+}

@@ -105,6 +105,8 @@ impl TextScan {
             let found = next_delimiter(text, self.pos, text.len())
                 .filter(|delimiter| delimiter.start < search_end);
             let Some(delimiter) = found else {
+                // No delimiter starts before `search_end`: the next read searches from there.
+                self.pos = search_end;
                 let open = !whole;
                 // The gap runs on into the text to come, even past a partial delimiter.
                 let horizon = open.then(|| horizon::open(&text[..search_end]));

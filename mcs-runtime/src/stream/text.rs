@@ -242,15 +242,18 @@ impl TextStream {
         self.show(upto, !end, events);
     }
 
-    /// Whether reading again can decide more than the last read: what the pending region
-    /// waits for has come, or the text grew by an eighth of what is undecided (so that
-    /// reading again and again costs time linear in the text, whatever it holds).
+    /// Whether reading again can decide more than the last read: what the last read waited
+    /// for has come, or the text grew by a good part of what is undecided — so that reading
+    /// again and again costs time linear in the text, whatever it holds.
     fn due(&mut self, limit: usize) -> bool {
         let grew = limit.saturating_sub(self.read_at);
         if grew == 0 {
             return false;
         }
         let backlog = limit - self.decided.min(limit);
+        // Reading again costs about the undecided text: it is read when what a read waits
+        // for came and the text grew by a 64th of that, or after an eighth in any case.
+        let soon = grew * 64 >= backlog;
         let backed_off = grew * 8 >= backlog;
         let Some(waits) = &self.waits else {
             return backed_off;
@@ -266,7 +269,7 @@ impl TextStream {
         // A region being written changes only with what it waits for; text in a gap is
         // also shown as it comes.
         let region = self.region.is_some();
-        arrived || closed || ((waits.any || !region) && backed_off)
+        ((arrived || closed) && soon) || ((waits.any || !region) && backed_off)
     }
 
     fn take_reasoning(&mut self, progress: Progress, events: &mut Vec<StreamEvent>) {
