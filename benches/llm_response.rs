@@ -21,13 +21,18 @@
 //! time in a rotating order, so that a change of load hits them all alike; the ratios
 //! printed after each group come from it and are the ones to trust on a busy machine.
 //!
+//! The last groups read the same outputs as they stream, in 4-byte pieces, against the
+//! batch path: every model output of the extraction corpus, and the 100 KiB of prose.
+//!
 //! Run with `cargo bench --bench llm_response`; the figures are in BENCHMARKS.md.
 
 use std::hint::black_box;
+use std::sync::Arc;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use mcs::extract::{Extraction, extract};
 use mcs::hybrid::Hybrid;
+use mcs::stream::{StreamEnd, StreamOptions, StreamReader};
 use mcs::validate::validate_arguments;
 use mcs::{Driver, DriverResponse, LlmResponse, Tool, ToolDriver};
 use schemars::JsonSchema;
@@ -349,5 +354,130 @@ fn prose(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, calls, prose);
+/// Every model output of the extraction corpus (`mcs-runtime/tests/corpus/*.toml`), as text.
+fn corpus() -> Vec<String> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("mcs-runtime/tests/corpus");
+    let mut paths: Vec<_> = std::fs::read_dir(&dir)
+        .expect("the corpus directory")
+        .filter_map(|entry| entry.ok().map(|entry| entry.path()))
+        .filter(|path| path.extension().is_some_and(|ext| ext == "toml"))
+        .collect();
+    paths.sort();
+    let mut texts = Vec::new();
+    for path in paths {
+        let file: toml::Table = std::fs::read_to_string(&path)
+            .expect("a corpus file")
+            .parse()
+            .expect("valid TOML");
+        let cases = file.get("case").and_then(toml::Value::as_array);
+        for case in cases.into_iter().flatten() {
+            if let Some(input) = case.get("input").and_then(toml::Value::as_str) {
+                texts.push(input.to_owned());
+            }
+        }
+    }
+    texts
+}
+
+/// Feeds `text` to `reader` in pieces of about `size` bytes (on character boundaries).
+fn pieces(text: &str, size: usize) -> impl Iterator<Item = &str> {
+    let mut from = 0;
+    std::iter::from_fn(move || {
+        if from >= text.len() {
+            return None;
+        }
+        let mut to = (from + size).min(text.len());
+        while !text.is_char_boundary(to) {
+            to += 1;
+        }
+        let piece = &text[from..to];
+        from = to;
+        Some(piece)
+    })
+}
+
+/// What a stream reader makes of `text` in 4-byte pieces.
+fn read_streamed(tools: &Arc<[Tool]>, text: &str) -> StreamEnd {
+    let mut reader = StreamReader::new(Arc::clone(tools));
+    for piece in pieces(text, 4) {
+        reader.feed_text(piece).for_each(drop);
+    }
+    reader.finish()
+}
+
+/// What a driver answers to `text` streamed to it in 4-byte pieces.
+fn process_streamed(driver: &Hybrid<Assistant>, text: &str) -> DriverResponse {
+    let mut stream = driver.process_llm_stream(StreamOptions::default());
+    for piece in pieces(text, 4) {
+        drop(complete(stream.feed_text(piece)));
+    }
+    complete(stream.finish()).response
+}
+
+/// Streaming against the batch path on the same outputs: the whole corpus, and 100 KiB of
+/// prose, each fed in 4-byte pieces. Baseline: `process_llm_response` on the whole text.
+fn streamed(c: &mut Criterion) {
+    let driver = Hybrid::new(Assistant);
+    let tools = driver.list_tools();
+    let outputs = corpus();
+    for text in &outputs {
+        assert_eq!(
+            process_streamed(&driver, text),
+            process(&driver, text.as_str().into())
+        );
+        assert_eq!(
+            read_streamed(&tools, text).extraction,
+            extract(text.as_str().into(), &tools)
+        );
+    }
+    let bytes: usize = outputs.iter().map(String::len).sum();
+    let mut group = c.benchmark_group("corpus_streamed");
+    group.throughput(Throughput::Bytes(bytes as u64));
+    let mut lines = [
+        line("process_llm_response", || {
+            for text in black_box(&outputs) {
+                black_box(process(&driver, text.as_str().into()));
+            }
+        }),
+        line("process_llm_stream_4_bytes", || {
+            for text in black_box(&outputs) {
+                black_box(process_streamed(&driver, text));
+            }
+        }),
+        line("extract", || {
+            for text in black_box(&outputs) {
+                black_box(extract(text.as_str().into(), &tools));
+            }
+        }),
+        line("stream_reader_4_bytes", || {
+            for text in black_box(&outputs) {
+                black_box(read_streamed(&tools, text));
+            }
+        }),
+    ];
+    measure(&mut group, 1, 1, &mut lines);
+    group.finish();
+
+    let text = prose_100k();
+    let mut group = c.benchmark_group("prose_100k_streamed");
+    group.throughput(Throughput::Bytes(text.len() as u64));
+    let mut lines = [
+        line("process_llm_response", || {
+            process(black_box(&driver), black_box(text.as_str()).into())
+        }),
+        line("process_llm_stream_4_bytes", || {
+            process_streamed(black_box(&driver), black_box(&text))
+        }),
+        line("extract", || {
+            extract(black_box(text.as_str()).into(), black_box(&tools))
+        }),
+        line("stream_reader_4_bytes", || {
+            read_streamed(black_box(&tools), black_box(&text))
+        }),
+    ];
+    measure(&mut group, 1, 1, &mut lines);
+    group.finish();
+}
+
+criterion_group!(benches, calls, prose, streamed);
 criterion_main!(benches);

@@ -105,6 +105,13 @@ fn check(text: &str, pieces: &[&str], how: &str) -> Result<(), String> {
     if failed != batch.malformed {
         return fail(format!("broken calls reported: {failed:#?}"));
     }
+    // The text shown is what the whole output shows.
+    if pieces.len() > 1 {
+        let whole = stream(&[text]).text();
+        if got.text() != whole {
+            return fail(format!("shows {:?} but in one piece {whole:?}", got.text()));
+        }
+    }
     // Each call's index counts from 0 in order, and comes after its CallBegun.
     let mut next = 0;
     let mut begun = std::collections::HashSet::new();

@@ -14,7 +14,7 @@ use std::sync::OnceLock;
 
 use aho_corasick::{AhoCorasick, Input, MatchKind};
 
-use super::reasoning::partial_start;
+use super::reasoning::{Prefixes, partial_start};
 use super::record::Cx;
 use super::scan::{byte_at, floor_boundary, name_end, skip_ws, starts_at};
 use super::{channels, horizon, pythonic, tagged, tokens, work, xml};
@@ -111,9 +111,12 @@ pub(crate) fn next_delimiter(text: &str, from: usize, to: usize) -> Option<Delim
 /// The offset from which the end of `text` could be the start of a delimiter
 /// (`text.len()` when it cannot), searching no earlier than `from`.
 pub(crate) fn partial_delimiter(text: &str, from: usize) -> usize {
-    static LONGEST: OnceLock<usize> = OnceLock::new();
-    let longest = *LONGEST.get_or_init(|| patterns().map(str::len).max().unwrap_or(0));
-    partial_start(text, from, longest, patterns())
+    static PREFIXES: OnceLock<Prefixes> = OnceLock::new();
+    partial_start(
+        text,
+        from,
+        PREFIXES.get_or_init(|| Prefixes::new(patterns())),
+    )
 }
 
 /// Whether the delimiter at `start..end` opens a call, rather than being mentioned in prose.

@@ -25,12 +25,83 @@ thread_local! {
     /// How many times a primitive ran into a horizon on this thread.
     static REACHED: Cell<u64> = const { Cell::new(0) };
     /// The needles searches were looking for when they ran into the horizon.
-    static NEEDLES: RefCell<Vec<Box<[u8]>>> = const { RefCell::new(Vec::new()) };
+    static NEEDLES: RefCell<Needles> = const { RefCell::new(Needles::NONE) };
     /// Whether a primitive ran into the horizon without a needle to wait for.
     static ANY: Cell<bool> = const { Cell::new(false) };
     /// The address of the first byte of the outermost JSON value that was still open at
     /// the horizon; 0 when none was.
     static JSON: Cell<usize> = const { Cell::new(0) };
+}
+
+/// A needle a search waited for, kept inline: reads are retried on every piece of a
+/// stream, and keeping what they wait for must not allocate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Needle {
+    len: u8,
+    bytes: [u8; Needle::MAX],
+}
+
+impl Needle {
+    /// Longer needles are not kept: waiting for one is waiting for anything.
+    const MAX: usize = 32;
+
+    fn new(needle: &[u8]) -> Option<Self> {
+        let len = u8::try_from(needle.len())
+            .ok()
+            .filter(|len| usize::from(*len) <= Self::MAX)?;
+        let mut bytes = [0; Self::MAX];
+        bytes[..needle.len()].copy_from_slice(needle);
+        Some(Needle { len, bytes })
+    }
+
+    /// The needle's bytes.
+    pub(crate) fn as_bytes(&self) -> &[u8] {
+        &self.bytes[..usize::from(self.len)]
+    }
+}
+
+/// The needles a read waited for, at most [`Needles::CAPACITY`] of them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Needles {
+    count: usize,
+    items: [Needle; Needles::CAPACITY],
+}
+
+impl Needles {
+    const CAPACITY: usize = 4;
+    const NONE: Needles = Needles {
+        count: 0,
+        items: [Needle {
+            len: 0,
+            bytes: [0; Needle::MAX],
+        }; Needles::CAPACITY],
+    };
+
+    /// Keeps `needle`; `false` when it cannot (too long, or too many).
+    fn add(&mut self, needle: &[u8]) -> bool {
+        if self.iter().any(|known| known.as_bytes() == needle) {
+            return true;
+        }
+        match (Needle::new(needle), self.items.get_mut(self.count)) {
+            (Some(needle), Some(slot)) => {
+                *slot = needle;
+                self.count += 1;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// The needles kept.
+    pub(crate) fn iter(&self) -> impl Iterator<Item = &Needle> {
+        self.items[..self.count].iter()
+    }
+}
+
+impl Default for Needles {
+    fn default() -> Self {
+        Needles::NONE
+    }
 }
 
 /// What a read that ran into the horizon waits for.
@@ -39,7 +110,7 @@ pub(crate) struct Waits {
     /// Any further byte may change the result (a look-ahead ran out, a value is open).
     pub any: bool,
     /// Nothing changes until one of these appears (a search for a closing tag found none).
-    pub needles: Vec<Box<[u8]>>,
+    pub needles: Needles,
     /// Where a JSON value starts that was still open at the horizon: little can change
     /// before it closes.
     pub json: Option<usize>,
@@ -53,7 +124,7 @@ pub(crate) fn open(text: &str) -> Guard {
     let previous = END.with(|end| end.replace(addresses(text)));
     let any = ANY.with(|any| any.replace(false));
     let json = JSON.with(|json| json.replace(0));
-    let needles = NEEDLES.with(|needles| std::mem::take(&mut *needles.borrow_mut()));
+    let needles = NEEDLES.with(|needles| needles.replace(Needles::NONE));
     Guard {
         previous,
         start: touches(),
@@ -67,7 +138,7 @@ pub(crate) struct Guard {
     /// [`touches`] when the guard was opened or last reset.
     start: u64,
     /// What the reads under the outer guard waited for.
-    outer: (bool, usize, Vec<Box<[u8]>>),
+    outer: (bool, usize, Needles),
 }
 
 impl Guard {
@@ -80,7 +151,7 @@ impl Guard {
         let json = JSON.with(Cell::get);
         Some(Waits {
             any: ANY.with(Cell::get),
-            needles: NEEDLES.with(|needles| needles.borrow().clone()),
+            needles: NEEDLES.with(|needles| *needles.borrow()),
             json: (json != 0).then(|| json.saturating_sub(self.text_start())),
         })
     }
@@ -106,7 +177,7 @@ impl Guard {
 impl Drop for Guard {
     fn drop(&mut self) {
         END.with(|end| end.set(self.previous));
-        let (any, json, needles) = std::mem::take(&mut self.outer);
+        let (any, json, needles) = self.outer;
         ANY.with(|cell| cell.set(any));
         JSON.with(|cell| cell.set(json));
         NEEDLES.with(|cell| *cell.borrow_mut() = needles);
@@ -154,12 +225,10 @@ pub(crate) fn reached(text: &str, limit: usize) {
 pub(crate) fn searched(text: &str, limit: usize, needle: &[u8]) {
     if at_horizon(text, limit) {
         touch();
-        NEEDLES.with(|needles| {
-            let mut needles = needles.borrow_mut();
-            if !needles.iter().any(|known| **known == *needle) {
-                needles.push(needle.into());
-            }
-        });
+        let kept = NEEDLES.with(|needles| needles.borrow_mut().add(needle));
+        if !kept {
+            ANY.with(|any| any.set(true));
+        }
     }
 }
 

@@ -10,7 +10,7 @@ use super::call_shape::free_text_arguments;
 use super::extraction::CallFormat;
 use super::horizon;
 use super::json::parse_whole;
-use super::reasoning::partial_start;
+use super::reasoning::{Prefixes, partial_start};
 use super::record::{Broken, Cx, Finding, Outcome, RawCall};
 use super::scan::{clean_name, find_in, skip_ws, starts_at};
 use crate::types::Tool;
@@ -339,7 +339,9 @@ pub(crate) fn langchain_in_gap(
         return (findings, end);
     }
     // A tag cut in half by the end of the text is held back.
-    let hold = partial_start(&cx.text[..end], state.pos, OPEN.len(), [OPEN].into_iter());
+    static PREFIXES: std::sync::OnceLock<Prefixes> = std::sync::OnceLock::new();
+    let prefixes = PREFIXES.get_or_init(|| Prefixes::new([OPEN].into_iter()));
+    let hold = partial_start(&cx.text[..end], state.pos, prefixes);
     state.pos = hold;
     (findings, hold)
 }

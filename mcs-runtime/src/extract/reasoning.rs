@@ -81,8 +81,8 @@ struct Matcher {
     automaton: AhoCorasick,
     /// For each pattern: its family and whether it is the opener.
     roles: Vec<(usize, bool)>,
-    /// The longest pattern, in bytes.
-    longest: usize,
+    /// The markers, for partial matches at the end of a growing text.
+    prefixes: Prefixes,
 }
 
 fn matcher() -> Option<&'static Matcher> {
@@ -99,7 +99,7 @@ fn matcher() -> Option<&'static Matcher> {
                     roles.push((family, false));
                 }
             }
-            let longest = patterns.iter().map(|p| p.len()).max().unwrap_or(0);
+            let prefixes = Prefixes::new(patterns.iter().copied());
             let automaton = AhoCorasick::builder()
                 .match_kind(MatchKind::LeftmostLongest)
                 .build(&patterns)
@@ -107,17 +107,18 @@ fn matcher() -> Option<&'static Matcher> {
             Some(Matcher {
                 automaton,
                 roles,
-                longest,
+                prefixes,
             })
         })
         .as_ref()
 }
 
-/// Every reasoning marker, for the streaming reader's hold-back of partial markers.
-pub(crate) fn markers() -> impl Iterator<Item = &'static str> + Clone {
-    FAMILIES
-        .iter()
-        .flat_map(|family| std::iter::once(family.opener).chain(family.closers.iter().copied()))
+/// Where a reasoning marker could start in the last bytes of `text`, from `from`.
+pub(crate) fn partial_marker(text: &str, from: usize) -> usize {
+    match matcher() {
+        Some(matcher) => partial_start(text, from, &matcher.prefixes),
+        None => text.len(),
+    }
 }
 
 /// What one step of [`Reasoning::advance`] decided.
@@ -166,6 +167,11 @@ impl Reasoning {
         }
     }
 
+    /// Whether the text at the decided frontier is inside reasoning.
+    pub(crate) fn is_open(&self) -> bool {
+        self.open.is_some()
+    }
+
     /// Whether the question "did the output start inside reasoning?" has its answer: not
     /// until the first marker in [`ReasoningStart::Auto`].
     pub(crate) fn settled(&self) -> bool {
@@ -185,7 +191,7 @@ impl Reasoning {
         let partial = if whole {
             text.len()
         } else {
-            partial_start(text, self.pos, matcher.longest, markers())
+            partial_start(text, self.pos, &matcher.prefixes)
         };
         let input = aho_corasick::Input::new(text).span(self.pos..text.len());
         let mut stop = partial;
@@ -271,26 +277,43 @@ fn closes(open: usize, family: usize) -> bool {
     open == family || (open == PROMPT && FAMILIES[family].prompted)
 }
 
-/// The offset from which the end of `text` could be the start of one of `patterns`
-/// (`text.len()` when it cannot): what a stream must hold back until the next bytes
-/// decide. Only the last `longest - 1` bytes, and none before `from`, are considered.
-pub(crate) fn partial_start<'p>(
-    text: &str,
-    from: usize,
+/// Patterns indexed by their first byte, to tell quickly where the end of a text could be
+/// the start of one of them (see [`partial_start`]).
+pub(crate) struct Prefixes {
+    by_first: Vec<Vec<&'static [u8]>>,
     longest: usize,
-    patterns: impl Iterator<Item = &'p str> + Clone,
-) -> usize {
+}
+
+impl Prefixes {
+    pub(crate) fn new(patterns: impl Iterator<Item = &'static str>) -> Self {
+        let mut by_first = vec![Vec::new(); 256];
+        let mut longest = 0;
+        for pattern in patterns {
+            let bytes = pattern.as_bytes();
+            if let Some(first) = bytes.first() {
+                by_first[usize::from(*first)].push(bytes);
+                longest = longest.max(bytes.len());
+            }
+        }
+        Prefixes { by_first, longest }
+    }
+}
+
+/// The offset from which the end of `text` could be the start of one of `prefixes`'
+/// patterns (`text.len()` when it cannot): what a stream must hold back until the next
+/// bytes decide. Only the last `longest - 1` bytes, and none before `from`, are considered.
+pub(crate) fn partial_start(text: &str, from: usize, prefixes: &Prefixes) -> usize {
     let bytes = text.as_bytes();
     let first = bytes
         .len()
-        .saturating_sub(longest.saturating_sub(1))
+        .saturating_sub(prefixes.longest.saturating_sub(1))
         .max(from);
     (first..bytes.len())
         .find(|&at| {
             let tail = &bytes[at..];
-            patterns
-                .clone()
-                .any(|pattern| pattern.len() > tail.len() && pattern.as_bytes().starts_with(tail))
+            prefixes.by_first[usize::from(bytes[at])]
+                .iter()
+                .any(|pattern| pattern.len() > tail.len() && pattern.starts_with(tail))
         })
         .unwrap_or(bytes.len())
 }
@@ -639,8 +662,8 @@ mod tests {
 
     #[test]
     fn partial_markers_are_held_back() {
-        let patterns = ["<think>", "</think>"];
-        let at = |text: &str| partial_start(text, 0, 8, patterns.iter().copied());
+        let prefixes = Prefixes::new(["<think>", "</think>"].into_iter());
+        let at = |text: &str| partial_start(text, 0, &prefixes);
         assert_eq!(at("abc <thi"), 4);
         assert_eq!(at("abc </"), 4);
         assert_eq!(at("abc <"), 4);

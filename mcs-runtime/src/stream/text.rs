@@ -80,6 +80,27 @@ pub(crate) struct TextStream {
     held: Vec<StreamEvent>,
     /// UTF-8 bytes of a character cut in half by a byte delta.
     partial: Vec<u8>,
+    /// The last read decided all of the text: a piece that cannot start, continue or end
+    /// anything the readers look for is shown without reading (see [`quiet`]).
+    settled_text: bool,
+    /// Whether the text after the last read is reasoning (shown as such when quiet).
+    in_reasoning: bool,
+}
+
+/// Bytes that may start, continue or end what the readers look for: markers and tokens
+/// (`<`, `>`, `[`, `]`, `|`, `` ` ``, `=` of `to=functions.`), JSON and calls (`{`, `}`,
+/// `(`, `)`), and new lines (where line-based formats start). A piece without any of them,
+/// after a read that decided everything, is text as it stands — unless it ends with what
+/// could start a marker spelled in letters (`functools[`, `to=functions.`), which
+/// [`quiet`] checks.
+const LOUD: &[u8] = b"<>[]{}()|`=\n\r";
+
+/// Whether `delta`, appended to `text`, can be shown without reading: no loud byte, and no
+/// marker that could start in the last bytes.
+fn quiet(text: &str, delta: &str) -> bool {
+    !delta.bytes().any(|b| LOUD.contains(&b))
+        && crate::extract::delimiters_partial(text, text.len().saturating_sub(delta.len() + 16))
+            == text.len()
 }
 
 impl TextStream {
@@ -110,6 +131,8 @@ impl TextStream {
             calls: 0,
             held: Vec::new(),
             partial: Vec::new(),
+            settled_text: false,
+            in_reasoning: false,
         }
     }
 
@@ -128,6 +151,19 @@ impl TextStream {
         }
         self.raw.push_str(delta);
         self.visible.push_str(delta);
+        if self.settled_text && quiet(&self.raw, delta) {
+            // Plain text after plain text: shown as it comes; the readers read it with
+            // the next piece that may matter.
+            let make = if self.in_reasoning {
+                StreamEvent::Reasoning
+            } else {
+                self.shown_any = true;
+                StreamEvent::Text
+            };
+            push_text(events, make, delta);
+            self.shown = self.raw.len();
+            return;
+        }
         self.advance(false, events);
     }
 
@@ -240,6 +276,22 @@ impl TextStream {
             self.decided.min(limit)
         };
         self.show(upto, !end, events);
+        // A line with nothing on it yet (as the readers see it: reasoning is blank) is never
+        // settled: what starts it may start a call (`search(`, `Action:`).
+        let line_started = self
+            .visible
+            .bytes()
+            .rev()
+            .take(4096)
+            .take_while(|b| *b != b'\n')
+            .any(|b| !b.is_ascii_whitespace());
+        self.settled_text = !end
+            && self.whole == Whole::No
+            && self.shown == self.raw.len()
+            && self.region.is_none()
+            && self.held.is_empty()
+            && line_started;
+        self.in_reasoning = self.reasoning.is_open();
     }
 
     /// Whether reading again can decide more than the last read: what the last read waited
@@ -259,6 +311,7 @@ impl TextStream {
             return backed_off;
         };
         let arrived = waits.needles.iter().any(|needle| {
+            let needle = needle.as_bytes();
             let from = self.read_at.saturating_sub(needle.len());
             memchr::memmem::find(&self.visible.as_bytes()[from..limit], needle).is_some()
         });
@@ -462,8 +515,10 @@ impl TextStream {
                 self.pending_emitted += 1;
                 self.call_event(recorded.at, recorded.item);
             }
+            // Peeked only once all that comes before it is decided, so its index holds.
             if self.begun_at != Some(pending.start)
                 && self.pending_emitted == 0
+                && self.decided >= pending.start
                 && let Some(name) = peek_name(&self.visible, pending.start)
             {
                 self.begun_at = Some(pending.start);
@@ -531,10 +586,12 @@ impl TextStream {
                     if hidden.span.end <= self.shown {
                         continue;
                     }
-                    if let Some(text) = hidden.reasoning
-                        && text.start >= self.shown
-                    {
-                        push_text(events, StreamEvent::Reasoning, &self.raw[text]);
+                    // Reasoning shown while quiet is not shown again.
+                    if let Some(text) = hidden.reasoning {
+                        let from = text.start.max(self.shown);
+                        if from < text.end {
+                            push_text(events, StreamEvent::Reasoning, &self.raw[from..text.end]);
+                        }
                     }
                     self.shown = hidden.span.end;
                 }
