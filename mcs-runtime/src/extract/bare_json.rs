@@ -98,8 +98,13 @@ pub(crate) fn calls_in_gap(
                 ));
             }
             Err(error) => {
+                let name = looks_like_call(cx, at, error.pos);
+                // Whether it looks like a call can depend on what follows.
+                if open && horizon::touches() != touches {
+                    return (findings, at);
+                }
                 state.pos = at + 1;
-                if let Some(name) = looks_like_call(cx, at, error.pos) {
+                if let Some(name) = name {
                     let broken = if cut_off {
                         let detail = format!(
                             "the output ends inside the call, at {}: {}",

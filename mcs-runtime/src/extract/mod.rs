@@ -155,12 +155,6 @@ fn extract_with(
     }
 }
 
-/// Where a delimiter of any format (or a reasoning marker, or a prose channel) could start
-/// in the last bytes of `text`, searching from `from`: `text.len()` when none could.
-pub(crate) fn delimiters_partial(text: &str, from: usize) -> usize {
-    delimiters::partial_delimiter(text, from).min(reasoning::partial_marker(text, from))
-}
-
 /// The calls of a text that is one JSON value: a pasted provider payload, or the bare call
 /// the system prompt asks for. `None` when the text is something else, for the full scan.
 pub(crate) fn whole_value(

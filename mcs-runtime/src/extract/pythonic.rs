@@ -391,8 +391,13 @@ fn lists_in_gap(
         let (calls, list_end) = match list {
             Ok(list) => list,
             Err((failed_at, message)) => {
+                let broken = broken_list(cx, text, at, failed_at, &message, cut_off);
+                // Whether it is a broken call can depend on what follows (`[f(x=1), c⏎`).
+                if open && horizon::touches() != touches {
+                    return (findings, at);
+                }
                 state.list_pos = at + 1;
-                if let Some(broken) = broken_list(cx, text, at, failed_at, &message, cut_off) {
+                if let Some(broken) = broken {
                     // What follows a list the output ended inside of is that list's text.
                     let resume = if cut_off {
                         end

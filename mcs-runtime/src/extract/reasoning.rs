@@ -113,14 +113,6 @@ fn matcher() -> Option<&'static Matcher> {
         .as_ref()
 }
 
-/// Where a reasoning marker could start in the last bytes of `text`, from `from`.
-pub(crate) fn partial_marker(text: &str, from: usize) -> usize {
-    match matcher() {
-        Some(matcher) => partial_start(text, from, &matcher.prefixes),
-        None => text.len(),
-    }
-}
-
 /// What one step of [`Reasoning::advance`] decided.
 #[derive(Debug, Default, PartialEq, Eq)]
 pub(crate) struct Progress {

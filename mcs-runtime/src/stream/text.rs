@@ -87,20 +87,40 @@ pub(crate) struct TextStream {
     in_reasoning: bool,
 }
 
-/// Bytes that may start, continue or end what the readers look for: markers and tokens
-/// (`<`, `>`, `[`, `]`, `|`, `` ` ``, `=` of `to=functions.`), JSON and calls (`{`, `}`,
-/// `(`, `)`), and new lines (where line-based formats start). A piece without any of them,
-/// after a read that decided everything, is text as it stands — unless it ends with what
-/// could start a marker spelled in letters (`functools[`, `to=functions.`), which
-/// [`quiet`] checks.
-const LOUD: &[u8] = b"<>[]{}()|`=\n\r";
+/// Bytes that may start what the readers look for, in a line whose first word is decided
+/// and with nothing left open: markers, tokens and tags (`<`; `[` also opens pythonic
+/// lists and `[TOOL_CALLS]`; `>` starts `>>>`), JSON (`{`), fences (`` ` ``), the `=` of `to=functions.`,
+/// and new lines (where line-based formats start). A piece without any of them, after a
+/// read that decided everything, is text as it stands — unless it ends with what could
+/// start a marker spelled in letters (`functools[`, `to=functions.`), which [`quiet`]
+/// checks. Everything else (closing brackets, `(`, `|`) can only continue or end
+/// what an earlier loud byte opened, and nothing is open.
+const LOUD: [bool; 256] = {
+    let mut loud = [false; 256];
+    let bytes = b"<>[{`=\n\r";
+    let mut i = 0;
+    while i < bytes.len() {
+        loud[bytes[i] as usize] = true;
+        i += 1;
+    }
+    loud
+};
 
-/// Whether `delta`, appended to `text`, can be shown without reading: no loud byte, and no
-/// marker that could start in the last bytes.
-fn quiet(text: &str, delta: &str) -> bool {
-    !delta.bytes().any(|b| LOUD.contains(&b))
-        && crate::extract::delimiters_partial(text, text.len().saturating_sub(delta.len() + 16))
-            == text.len()
+/// The markers that start with a letter (the others start with a loud byte).
+const SPELLED: [&[u8]; 2] = [b"functools[", b"to=functions."];
+
+/// Whether `delta` can be shown without reading: no loud byte, and no marker spelled in
+/// letters that could start in it and go on after it.
+fn quiet(delta: &str) -> bool {
+    let bytes = delta.as_bytes();
+    if bytes.iter().any(|b| LOUD[usize::from(*b)]) {
+        return false;
+    }
+    let tail = bytes.len().saturating_sub(12);
+    !(tail..bytes.len()).any(|at| {
+        let rest = &bytes[at..];
+        SPELLED.iter().any(|marker| marker.starts_with(rest))
+    })
 }
 
 impl TextStream {
@@ -151,7 +171,7 @@ impl TextStream {
         }
         self.raw.push_str(delta);
         self.visible.push_str(delta);
-        if self.settled_text && quiet(&self.raw, delta) {
+        if self.settled_text && quiet(delta) {
             // Plain text after plain text: shown as it comes; the readers read it with
             // the next piece that may matter.
             let make = if self.in_reasoning {
