@@ -151,6 +151,9 @@ fn json_list(cx: &mut Cx<'_>, pos: usize, format: CallFormat, opener: &str) -> O
 /// A JSON value at `start` that could not be read, as a broken call: cut off when reading
 /// it ran into the end of the output (`touches` is [`horizon::touches`] from before).
 fn invalid_json(cx: &Cx<'_>, start: usize, error: &JsonError, touches: u64) -> Broken {
+    if cx.discarded() {
+        return Broken::new(None, String::new());
+    }
     let name = guess_name(cx.text, start, error.pos);
     if horizon::touches() != touches {
         let detail = format!(

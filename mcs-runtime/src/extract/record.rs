@@ -132,6 +132,8 @@ pub(crate) struct Cx<'t> {
     index: Option<ToolIndex<'t>>,
     /// [`horizon::touches`] when the current run started.
     run_start: u64,
+    /// The text may still grow.
+    open: bool,
 }
 
 impl<'t> Cx<'t> {
@@ -151,6 +153,7 @@ impl<'t> Cx<'t> {
             shown: Vec::new(),
             index: None,
             run_start: horizon::touches(),
+            open: false,
         }
     }
 
@@ -288,6 +291,17 @@ impl<'t> Cx<'t> {
             return;
         }
         self.found.malformed += 1;
+        if self.discarded() {
+            // Its words are never read: the item is dropped with the rest of this read.
+            let malformed = MalformedCall {
+                format,
+                name: broken.name,
+                detail: String::new(),
+                snippet: String::new(),
+                cut_off: broken.cut_off,
+            };
+            return self.push(order, Item::Malformed(malformed));
+        }
         let (location, snippet) = match place {
             Place::Text(at) => (self.at(at), scan::snippet(self.text, at)),
             Place::Message { path, raw } => (path.to_owned(), scan::snippet(&raw.to_string(), 0)),
@@ -300,6 +314,19 @@ impl<'t> Cx<'t> {
             cut_off: broken.cut_off,
         };
         self.push(order, Item::Malformed(malformed));
+    }
+
+    /// Whether what is recorded now will be thrown away: a read over a text that may still
+    /// grow looked past its end, so it is read again later. Readers skip the words of what
+    /// they report then (they cost more than the reading).
+    pub(crate) fn discarded(&self) -> bool {
+        self.open && horizon::touches() != self.run_start
+    }
+
+    /// Reads the text as one that may still grow (see [`discarded`](Self::discarded)).
+    pub(crate) fn growing(mut self, open: bool) -> Self {
+        self.open = open;
+        self
     }
 
     fn push(&mut self, at: usize, item: Item) {

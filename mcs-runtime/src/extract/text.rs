@@ -84,7 +84,9 @@ impl TextScan {
         whole: bool,
     ) -> Step {
         forget_searches();
-        let mut cx = Cx::resume(text, tools, std::mem::take(&mut self.found)).indexed(index);
+        let mut cx = Cx::resume(text, tools, std::mem::take(&mut self.found))
+            .indexed(index)
+            .growing(!whole);
         let step = self.read_with(&mut cx, whole);
         self.found = cx.into_found();
         step

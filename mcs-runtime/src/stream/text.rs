@@ -109,18 +109,22 @@ const LOUD: [bool; 256] = {
 /// The markers that start with a letter (the others start with a loud byte).
 const SPELLED: [&[u8]; 2] = [b"functools[", b"to=functions."];
 
-/// Whether `delta` can be shown without reading: no loud byte, and no marker spelled in
-/// letters that could start in it and go on after it.
+/// Whether `delta` can be shown without reading: it has no loud byte.
 fn quiet(delta: &str) -> bool {
-    let bytes = delta.as_bytes();
-    if bytes.iter().any(|b| LOUD[usize::from(*b)]) {
-        return false;
-    }
-    let tail = bytes.len().saturating_sub(12);
-    !(tail..bytes.len()).any(|at| {
-        let rest = &bytes[at..];
-        SPELLED.iter().any(|marker| marker.starts_with(rest))
-    })
+    !delta.bytes().any(|b| LOUD[usize::from(b)])
+}
+
+/// Where, in `text` after `from`, a marker spelled in letters could start that goes on
+/// after the end of `text`: what of quiet text is held back (`text.len()` when nothing).
+fn spelled_start(text: &str, from: usize) -> usize {
+    let bytes = text.as_bytes();
+    let first = bytes.len().saturating_sub(12).max(from);
+    (first..bytes.len())
+        .find(|&at| {
+            let rest = &bytes[at..];
+            SPELLED.iter().any(|marker| marker.starts_with(rest))
+        })
+        .unwrap_or(bytes.len())
 }
 
 impl TextStream {
@@ -172,16 +176,18 @@ impl TextStream {
         self.raw.push_str(delta);
         self.visible.push_str(delta);
         if self.settled_text && quiet(delta) {
-            // Plain text after plain text: shown as it comes; the readers read it with
-            // the next piece that may matter.
+            // Plain text after plain text: shown as it comes (but for letters that may
+            // begin `functools[` or `to=functions.`); the readers read it with the next
+            // piece that may matter.
             let make = if self.in_reasoning {
                 StreamEvent::Reasoning
             } else {
                 self.shown_any = true;
                 StreamEvent::Text
             };
-            push_text(events, make, delta);
-            self.shown = self.raw.len();
+            let upto = spelled_start(&self.raw, self.shown);
+            push_text(events, make, &self.raw[self.shown..upto]);
+            self.shown = upto;
             return;
         }
         self.advance(false, events);
