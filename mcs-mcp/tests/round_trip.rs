@@ -299,6 +299,33 @@ async fn wrapped_in_hybrid_the_consumer_serves_a_model() {
     assert!(foreign.is_empty());
 }
 
+/// Through `Hybrid`, an MCP server's tools serve a streamed answer: each call goes over MCP
+/// as soon as it is complete, and the answer is what the whole output gives.
+#[tokio::test]
+async fn wrapped_in_hybrid_the_consumer_serves_a_streamed_answer() {
+    use mcs::stream::{Execution, StreamEvent, StreamOptions};
+    let (remote, _serving) = in_process(McpServer::new(todo::Todo::default())).await;
+    let driver = mcs::hybrid::Hybrid::new(remote);
+    let output = "Adding it.\n<tool_call>\n{\"name\": \"add_task\", \"arguments\": {\"title\": \"Walk\"}}\n</tool_call>\nDone.";
+    let options = StreamOptions::default()
+        .reasoning(mcs::extract::ReasoningStart::Outside)
+        .execution(Execution::AsCompleted);
+    let mut stream = driver.process_llm_stream(options);
+    let mut results = 0;
+    for piece in output.as_bytes().chunks(6) {
+        let events = stream.feed(mcs::stream::Delta::Bytes(piece)).await;
+        results += events
+            .iter()
+            .filter(|event| matches!(event, StreamEvent::CallResult { .. }))
+            .count();
+    }
+    // The call ran over MCP before the model finished writing.
+    assert_eq!(results, 1);
+    let end = stream.finish().await;
+    assert!(end.response.call_executed, "{:?}", end.response);
+    assert_eq!(end.response.tool_call_result.unwrap()["title"], "Walk");
+}
+
 /// A server-side driver whose argument keys Anthropic would refuse: it echoes what it got.
 struct OData {
     meta: mcs::DriverMeta,

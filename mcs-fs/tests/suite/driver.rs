@@ -46,6 +46,24 @@ pub fn through_the_driver<A: Adapter>(adapter: impl Fn() -> A) {
         assert!(response.call_executed && !response.call_failed);
         assert_eq!(response.tool_call_result.unwrap()["content"], "hi");
 
+        // Streamed: a write cut off mid-content never reaches the file.
+        let cut = r#"<tool_call>{"name": "write_file", "arguments": {"path": "n.txt", "content": "rm -rf /"#;
+        let mut stream = files.process_llm_stream(
+            mcs::stream::StreamOptions::default()
+                .execution(mcs::stream::Execution::AsCompleted)
+                .reasoning(mcs::extract::ReasoningStart::Outside),
+        );
+        for piece in cut.as_bytes().chunks(5) {
+            stream.feed(mcs::stream::Delta::Bytes(piece)).await;
+        }
+        let end = stream.finish().await;
+        assert!(end.response.call_failed && !end.response.call_executed);
+        let read = files
+            .execute_tool("read_file", json!({"path": "n.txt"}))
+            .await
+            .unwrap();
+        assert_eq!(read["content"], "hi");
+
         let output = r#"{"tool": "read_file", "arguments": {"path": "../../etc/passwd"}}"#;
         let response = files.process_llm_response(LlmResponse::Text(output)).await;
         assert!(response.call_failed);
@@ -110,6 +128,11 @@ pub fn read_only_driver_hides_write_tools<A: Adapter>(adapter: impl Fn() -> A) {
         let output = r#"{"tool": "delete", "arguments": {"path": "a.txt"}}"#;
         let response = files.process_llm_response(LlmResponse::Text(output)).await;
         assert!(!response.call_executed);
+        // Streamed too.
+        let mut stream = files.process_llm_stream(mcs::stream::StreamOptions::default());
+        stream.feed_text(&output[..20]).await;
+        stream.feed_text(&output[20..]).await;
+        assert!(stream.finish().await.response.is_empty());
     });
     let read = files
         .inner()

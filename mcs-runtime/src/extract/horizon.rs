@@ -248,10 +248,9 @@ mod tests {
         searched(&text[2..], 6, b"</tool_call>");
         let waits = guard.waits().unwrap();
         assert!(!waits.any);
-        assert_eq!(
-            waits.needles,
-            vec![b"</tool_call>".to_vec().into_boxed_slice()]
-        );
+        let needles: Vec<&[u8]> = waits.needles.iter().map(Needle::as_bytes).collect();
+        assert_eq!(needles, [b"</tool_call>".as_slice()]);
+        assert_eq!(waits.json, None);
         drop(guard);
         let guard = open(text);
         let built = String::from(text);

@@ -1,6 +1,8 @@
 //! `process_llm_response`: from a model's output to a [`DriverResponse`].
 
 use std::fmt::Write as _;
+use std::future::Future;
+use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
 
@@ -24,19 +26,21 @@ use crate::validate;
 ///   and any failed; every outcome is in `executed_calls`.
 /// - A failure (unreadable call, invalid arguments, execution error) adds a `retry_prompt`
 ///   naming what was wrong, and `messages` already carry it to the model.
-pub async fn process_llm_response<D: ToolDriver + ?Sized>(
-    driver: &D,
-    options: &HybridOptions,
-    response: LlmResponse<'_>,
-) -> DriverResponse {
+pub fn process_llm_response<'a, D: ToolDriver + ?Sized>(
+    driver: &'a D,
+    options: &'a HybridOptions,
+    response: LlmResponse<'a>,
+) -> impl Future<Output = DriverResponse> + Send + 'a {
+    // Extraction is synchronous: done here, the future holds only what the calls need (it
+    // is moved and boxed on every output, and its size is what that costs).
     let tools = driver.list_tools();
-    let index = |name: &str| driver.tool_position(name);
     let extraction = if tools.len() > SCAN_LIMIT {
+        let index = |name: &str| driver.tool_position(name);
         extract::extract_indexed(response, &tools, &index)
     } else {
         extract::extract(response, &tools)
     };
-    respond_to(driver, options, &tools, response, extraction, Vec::new()).await
+    respond_to(driver, options, tools, response, extraction, Vec::new())
 }
 
 /// Which calls a driver takes: those for its tools, and the compact listing's
@@ -58,22 +62,26 @@ impl<'d, D: ToolDriver + ?Sized> Owner<'d, D> {
     }
 }
 
-/// What `driver` answers to `extraction`, the calls found in `response`. `ran` are calls
-/// it already ran while the output streamed, in order, with what became of them: they are
-/// not run again.
+/// What `driver` answers to `response`, whose calls are `extraction` (found against
+/// `tools`). `ran` are calls it already ran while the output streamed, in order, with what
+/// became of them: they are not run again.
 pub(super) async fn respond_to<D: ToolDriver + ?Sized>(
     driver: &D,
     options: &HybridOptions,
-    tools: &[Tool],
+    tools: Arc<[Tool]>,
     response: LlmResponse<'_>,
     mut extraction: Extraction,
     ran: Vec<(FoundCall, Outcome)>,
 ) -> DriverResponse {
+    let tools = &*tools;
     if extraction.is_empty() {
         return DriverResponse::default();
     }
     let owner = Owner::new(driver, options, tools);
-    let mut ran = ran.into_iter().peekable();
+    // Taken from the back: no call held aside across the awaits below (the future is
+    // boxed on every output, and its size is what that costs).
+    let mut ran = ran;
+    ran.reverse();
     let mut outcomes = Vec::new();
     let mut foreign: Vec<FoundCall> = Vec::new();
     // The calls are taken out of the extraction: each one's arguments move into its
@@ -81,7 +89,9 @@ pub(super) async fn respond_to<D: ToolDriver + ?Sized>(
     for call in std::mem::take(&mut extraction.calls) {
         if !owner.owns(tools, &call.name) {
             foreign.push(call);
-        } else if let Some((_, outcome)) = ran.next_if(|(done, _)| *done == call) {
+        } else if ran.last().is_some_and(|(done, _)| *done == call)
+            && let Some((_, outcome)) = ran.pop()
+        {
             outcomes.push(outcome);
         } else {
             outcomes.push(run(driver, tools, call).await);

@@ -104,7 +104,7 @@ impl<'a, D: ToolDriver + ?Sized> StreamSession<'a> for HybridStream<'a, D> {
             let response = respond_to(
                 this.driver,
                 this.options,
-                &this.tools,
+                Arc::clone(&this.tools),
                 end.output.as_response(),
                 end.extraction,
                 ran,

@@ -9,7 +9,7 @@ use super::http::{self, HttpApi, Step, ToolMode, excerpt, non_empty_var};
 use crate::driver::BoxFuture;
 
 /// Talks to `POST {base_url}/chat/completions`, for whole answers or streamed ones.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct OpenAiClient {
     http: reqwest::Client,
     base_url: String,
@@ -17,6 +17,19 @@ pub struct OpenAiClient {
     model: String,
     mode: ToolMode,
     temperature: Option<f64>,
+}
+
+impl std::fmt::Debug for OpenAiClient {
+    // Without the key: clients end up in logs.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("OpenAiClient")
+            .field("base_url", &self.base_url)
+            .field("model", &self.model)
+            .field("mode", &self.mode)
+            .field("temperature", &self.temperature)
+            .field("api_key", &self.api_key.as_ref().map(|_| "…"))
+            .finish_non_exhaustive()
+    }
 }
 
 impl OpenAiClient {
