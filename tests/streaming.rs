@@ -56,7 +56,7 @@ async fn a_call_runs_as_soon_as_it_is_complete() {
     // The end of the call's JSON value completes it (its closing tag need not come).
     let close = text.find("}}").unwrap() + 2;
     let mut before_close = Vec::new();
-    for piece in text[..close - 1].as_bytes().chunks(5) {
+    for piece in text.as_bytes()[..close - 1].chunks(5) {
         before_close.extend(stream.feed_text(std::str::from_utf8(piece).unwrap()).await);
     }
     assert_eq!(disk.writes.load(Ordering::SeqCst), 0, "{before_close:#?}");

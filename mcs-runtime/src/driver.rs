@@ -9,7 +9,7 @@ use std::task::{Context, Poll};
 use serde_json::Value;
 
 use crate::error::ToolError;
-use crate::stream::{Delta, StreamEvent, StreamOptions, StreamOutput};
+use crate::stream::event::{Delta, StreamEvent, StreamOptions, StreamOutput};
 use crate::types::{DriverMeta, DriverResponse, Tool};
 
 /// A boxed, sendable future, the return type of the object-safe async methods here.
@@ -227,6 +227,17 @@ impl<'a> From<&'a Value> for LlmResponse<'a> {
         match message {
             Value::String(text) => LlmResponse::Text(text),
             message => LlmResponse::Message(message),
+        }
+    }
+}
+
+// Here rather than with `StreamOutput`, so that the stream types need nothing of drivers.
+impl StreamOutput {
+    /// The output as drivers take it.
+    pub fn as_response(&self) -> LlmResponse<'_> {
+        match self {
+            StreamOutput::Text(text) => LlmResponse::Text(text),
+            StreamOutput::Message(message) => LlmResponse::Message(message),
         }
     }
 }

@@ -415,3 +415,16 @@ impl DriverResponse {
         !self.call_executed && !self.call_failed && self.messages.is_none()
     }
 }
+
+/// The text content of a chat message (`content` as a string, or the text parts of a list).
+pub fn message_text(message: &Value) -> String {
+    match message.get("content") {
+        Some(Value::String(text)) => text.clone(),
+        Some(Value::Array(parts)) => parts
+            .iter()
+            .filter_map(|part| part.get("text").and_then(Value::as_str))
+            .collect::<Vec<_>>()
+            .join(""),
+        _ => String::new(),
+    }
+}

@@ -92,7 +92,7 @@ mod call_shape;
 mod channels;
 mod coerce;
 mod delimiters;
-mod extraction;
+pub(crate) mod extraction;
 mod gaps;
 pub(crate) mod horizon;
 mod json;

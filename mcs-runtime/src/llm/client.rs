@@ -6,6 +6,7 @@ use futures_core::Stream;
 use serde_json::Value;
 
 use crate::driver::{BoxFuture, LlmResponse};
+use crate::stream::event::Delta;
 
 /// One answer of a model.
 #[derive(Clone, Debug, PartialEq)]
@@ -42,18 +43,7 @@ impl ModelTurn {
     }
 }
 
-/// The text content of a chat message (`content` as a string, or the text parts of a list).
-pub fn message_text(message: &Value) -> String {
-    match message.get("content") {
-        Some(Value::String(text)) => text.clone(),
-        Some(Value::Array(parts)) => parts
-            .iter()
-            .filter_map(|part| part.get("text").and_then(Value::as_str))
-            .collect::<Vec<_>>()
-            .join(""),
-        _ => String::new(),
-    }
-}
+pub use crate::types::message_text;
 
 /// A piece of a model's turn, as it streams in.
 #[derive(Clone, Debug, PartialEq)]
@@ -182,5 +172,15 @@ impl<T: LlmClient + ?Sized> LlmClient for Box<T> {
         messages: &'a [Value],
     ) -> BoxFuture<'a, Result<TurnStream<'a>, LlmError>> {
         (**self).stream(messages)
+    }
+}
+
+impl<'d> From<&'d TurnDelta> for Delta<'d> {
+    fn from(delta: &'d TurnDelta) -> Self {
+        match delta {
+            TurnDelta::Text(text) => Delta::Text(text),
+            TurnDelta::Event(event) => Delta::Event(event),
+            TurnDelta::Message(message) => Delta::Message(message),
+        }
     }
 }

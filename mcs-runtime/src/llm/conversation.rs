@@ -294,6 +294,9 @@ impl<'d> Conversation<'d> {
 /// What a streaming conversation reports as it goes.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
+// Events are made one at a time and handed over at once: boxing the large one would cost
+// an allocation per event for nothing.
+#[allow(clippy::large_enum_variant)]
 pub enum ConversationEvent {
     /// The model is asked again: round `n`, counted from 1.
     Round(usize),

@@ -23,8 +23,8 @@
 //! # Nothing cut off runs
 //!
 //! A call the output ends inside of — in an argument, or before its closing delimiter
-//! where more arguments could follow — is a [`MalformedCall`] with
-//! [`cut_off`](MalformedCall::cut_off) set, never a call: `write_file(path="/tmp/x.sh",
+//! where more arguments could follow — is a [`MalformedCall`](crate::extract::MalformedCall) with
+//! [`cut_off`](crate::extract::MalformedCall::cut_off) set, never a call: `write_file(path="/tmp/x.sh",
 //! content="rm -rf /` cut mid-value is not run with the half value. An output that ends
 //! right after an opening marker, with nothing of a call written yet, holds no call.
 //!
@@ -67,6 +67,7 @@
 //! assert_eq!(end.extraction.calls.len(), 1);
 //! ```
 
+pub(crate) mod event;
 mod native;
 mod text;
 mod visible;
@@ -75,151 +76,12 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use crate::driver::LlmResponse;
-use crate::extract::{self, Extraction, FoundCall, MalformedCall, ReasoningStart};
-use crate::llm::{TurnDelta, message_text};
-use crate::types::{Tool, ToolCallRecord};
+use crate::extract::{self, Extraction, ReasoningStart};
+use crate::types::{Tool, message_text};
+use event::push_text;
+pub use event::{Delta, Execution, StreamEvent, StreamOptions, StreamOutput, ToolLookup};
 use native::NativeStream;
 use text::TextStream;
-
-/// A driver's index of its tools by name (see
-/// [`ToolDriver::tool_position`](crate::ToolDriver::tool_position)), so that reading an
-/// output costs the same for 1,000 tools as for 10.
-pub type ToolLookup = Arc<dyn Fn(&str) -> Option<usize> + Send + Sync>;
-
-/// Something a [`StreamReader`] or a driver's stream decided.
-#[derive(Clone, Debug, PartialEq)]
-#[non_exhaustive]
-pub enum StreamEvent {
-    /// Text of the answer: what a UI shows.
-    Text(String),
-    /// Text of the model's reasoning.
-    Reasoning(String),
-    /// The text shown so far (every [`Text`](Self::Text) event until now) was reasoning:
-    /// the output's first reasoning marker was a closer without an opener
-    /// ([`ReasoningStart::Auto`]). A [`Reasoning`](Self::Reasoning) event with that text
-    /// follows; calls begun before it were drafts.
-    TextWasReasoning,
-    /// A call has begun: its tool's name is written. `index` counts the calls (and broken
-    /// calls) of the output from 0.
-    CallBegun {
-        /// The call's place among the output's calls.
-        index: usize,
-        /// The tool's name, as written.
-        name: String,
-    },
-    /// A call is complete. Its arguments are not validated yet: a driver validates them
-    /// against the tool's schema before it runs the call.
-    Call {
-        /// The call's place among the output's calls.
-        index: usize,
-        /// The call.
-        call: FoundCall,
-    },
-    /// A call that cannot be read, or that the output ended inside of.
-    CallFailed {
-        /// The call's place among the output's calls.
-        index: usize,
-        /// What is wrong with it.
-        call: MalformedCall,
-    },
-    /// A call a driver ran, with its result or error: as soon as it ran with
-    /// [`Execution::AsCompleted`], else at the end of the stream (drivers only).
-    CallResult {
-        /// What the call was and what it gave.
-        record: ToolCallRecord,
-    },
-}
-
-/// When a driver runs the calls of a streamed output.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum Execution {
-    /// After the stream ended, all calls in order: an output that ends cut off, or whose
-    /// later text changes what an earlier part meant, has run nothing. The default.
-    #[default]
-    AfterStream,
-    /// Each call as soon as it is complete (validated first), while the model writes on:
-    /// a tool's result is ready when the output ends. A call is complete only once its
-    /// delimiter or JSON value is closed, so nothing cut off runs; but a later part of the
-    /// output (another call, or an answer saying the call was a mistake) can no longer
-    /// stop it.
-    AsCompleted,
-}
-
-/// How a driver reads a streamed output.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct StreamOptions {
-    /// Where the model's output starts (see the [module docs](self)).
-    pub reasoning: ReasoningStart,
-    /// When calls run.
-    pub execution: Execution,
-}
-
-impl StreamOptions {
-    /// Sets where the output starts.
-    #[must_use]
-    pub fn reasoning(mut self, reasoning: ReasoningStart) -> Self {
-        self.reasoning = reasoning;
-        self
-    }
-
-    /// Sets when calls run.
-    #[must_use]
-    pub fn execution(mut self, execution: Execution) -> Self {
-        self.execution = execution;
-        self
-    }
-}
-
-/// One piece of a streamed output, as a driver takes it in.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Delta<'d> {
-    /// A piece of text.
-    Text(&'d str),
-    /// Raw bytes of UTF-8 text, which may end inside a character.
-    Bytes(&'d [u8]),
-    /// One event of a provider's stream (see [`StreamReader::feed_event`]).
-    Event(&'d Value),
-    /// A whole provider message, from a client that does not stream.
-    Message(&'d Value),
-}
-
-impl<'d> From<&'d TurnDelta> for Delta<'d> {
-    fn from(delta: &'d TurnDelta) -> Self {
-        match delta {
-            TurnDelta::Text(text) => Delta::Text(text),
-            TurnDelta::Event(event) => Delta::Event(event),
-            TurnDelta::Message(message) => Delta::Message(message),
-        }
-    }
-}
-
-impl<'d> From<&'d str> for Delta<'d> {
-    fn from(text: &'d str) -> Self {
-        Delta::Text(text)
-    }
-}
-
-/// The whole output a stream held, as [`process_llm_response`](crate::Driver::process_llm_response)
-/// takes it.
-#[derive(Clone, Debug, PartialEq)]
-pub enum StreamOutput {
-    /// The text the deltas made up.
-    Text(String),
-    /// The provider message the events (or a whole message) made up.
-    Message(Value),
-}
-
-impl StreamOutput {
-    /// The output as drivers take it.
-    pub fn as_response(&self) -> LlmResponse<'_> {
-        match self {
-            StreamOutput::Text(text) => LlmResponse::Text(text),
-            StreamOutput::Message(message) => LlmResponse::Message(message),
-        }
-    }
-}
 
 /// What a [`StreamReader`] ends with.
 #[derive(Clone, Debug, PartialEq)]
@@ -235,8 +97,8 @@ pub struct StreamEnd {
 enum Reading {
     /// Nothing came yet.
     Empty,
-    Text(TextStream),
-    Native(NativeStream),
+    Text(Box<TextStream>),
+    Native(Box<NativeStream>),
     /// A whole message, from a client that does not stream.
     Message(Value),
 }
@@ -301,11 +163,11 @@ impl StreamReader {
 
     fn text(&mut self) -> Option<&mut TextStream> {
         if matches!(self.reading, Reading::Empty) {
-            self.reading = Reading::Text(TextStream::new(
+            self.reading = Reading::Text(Box::new(TextStream::new(
                 Arc::clone(&self.tools),
                 self.lookup.clone(),
                 self.reasoning,
-            ));
+            )));
         }
         match &mut self.reading {
             Reading::Text(stream) => Some(stream),
@@ -339,10 +201,10 @@ impl StreamReader {
     /// as the provider sent it; returns what it decided.
     pub fn feed_event(&mut self, event: &Value) -> std::vec::Drain<'_, StreamEvent> {
         if matches!(self.reading, Reading::Empty) {
-            self.reading = Reading::Native(NativeStream::new(
+            self.reading = Reading::Native(Box::new(NativeStream::new(
                 Arc::clone(&self.tools),
                 self.lookup.clone(),
-            ));
+            )));
         }
         if let Reading::Native(stream) = &mut self.reading {
             stream.feed(event, &mut self.events);
@@ -412,17 +274,5 @@ impl StreamReader {
             extraction,
             output,
         }
-    }
-}
-
-/// Adds a text or reasoning event, joined to the last one when that is of the same kind.
-fn push_text(events: &mut Vec<StreamEvent>, make: fn(String) -> StreamEvent, text: &str) {
-    if text.is_empty() {
-        return;
-    }
-    match (events.last_mut(), make(String::new())) {
-        (Some(StreamEvent::Text(last)), StreamEvent::Text(_))
-        | (Some(StreamEvent::Reasoning(last)), StreamEvent::Reasoning(_)) => last.push_str(text),
-        _ => events.push(make(text.to_owned())),
     }
 }

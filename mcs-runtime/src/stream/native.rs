@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
 
-use super::{StreamEvent, ToolLookup, push_text as push};
+use super::event::{StreamEvent, ToolLookup, push_text as push};
 use crate::extract::native::{MessageReading, read_message};
 use crate::extract::{CallFormat, Extraction, MalformedCall, ToolIndex};
 use crate::types::Tool;

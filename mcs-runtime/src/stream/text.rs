@@ -5,8 +5,8 @@ use std::collections::VecDeque;
 use std::ops::Range;
 use std::sync::Arc;
 
+use super::event::{StreamEvent, ToolLookup, push_text};
 use super::visible;
-use super::{StreamEvent, ToolLookup, push_text};
 use crate::extract::call_body::guess_name;
 use crate::extract::horizon::{self, Waits};
 use crate::extract::reasoning::{Progress, Reasoning, blank};
