@@ -291,27 +291,34 @@ fn work_for(text: &str) -> Option<u64> {
 /// twice the work (a quadratic pass would cost four times as much).
 #[test]
 fn hostile_inputs_stay_linear() {
-    const WORK_PER_BYTE: u64 = 64;
-    let small = hostile(500);
-    let large = hostile(1_000);
+    assert_linear(work_for, 500, 64, 2);
+}
+
+/// `work` on each hostile output at `repeats` and twice that: at most `per_byte` per byte
+/// of the larger, and at most `growth` times the smaller's work (with slack for fixed
+/// budgets). `work` gives `None` in release builds, which do not count.
+fn assert_linear(work: fn(&str) -> Option<u64>, repeats: usize, per_byte: u64, growth: u64) {
+    let small = hostile(repeats);
+    let large = hostile(2 * repeats);
     for ((name, small), (_, large)) in small.iter().zip(&large) {
-        let (Some(small_work), Some(large_work)) = (work_for(small), work_for(large)) else {
+        let (Some(small_work), Some(large_work)) = (work(small), work(large)) else {
             eprintln!("release build: extraction does not count its work");
             return;
         };
-        let per_byte = large_work as f64 / large.len() as f64;
         eprintln!(
-            "{name}: {} bytes, {large_work} examined ({per_byte:.1} per byte), {:.2}x the work of half",
+            "{name}: {} bytes, {large_work} examined ({:.1} per byte), {:.2}x the work of half",
             large.len(),
+            large_work as f64 / large.len() as f64,
             large_work as f64 / small_work.max(1) as f64
         );
         assert!(
-            large_work <= WORK_PER_BYTE * large.len() as u64,
+            large_work <= per_byte * large.len() as u64,
             "{name}: {large_work} bytes examined for {} bytes",
             large.len()
         );
+        let slack = 2 * 65_536 + large.len() as u64 / 4;
         assert!(
-            large_work <= 2 * small_work + 2 * 65_536 + large.len() as u64 / 4,
+            large_work <= growth * small_work + slack,
             "{name}: twice the output cost {large_work} against {small_work}"
         );
     }
@@ -342,30 +349,5 @@ fn streamed_work_for(text: &str) -> Option<u64> {
 /// grew by a fraction of what is undecided, never on every piece.
 #[test]
 fn hostile_inputs_stay_linear_when_streamed() {
-    const WORK_PER_BYTE: u64 = 256;
-    let small = hostile(100);
-    let large = hostile(200);
-    for ((name, small), (_, large)) in small.iter().zip(&large) {
-        let (Some(small_work), Some(large_work)) =
-            (streamed_work_for(small), streamed_work_for(large))
-        else {
-            eprintln!("release build: extraction does not count its work");
-            return;
-        };
-        let per_byte = large_work as f64 / large.len() as f64;
-        eprintln!(
-            "{name}: {} bytes streamed, {large_work} examined ({per_byte:.1} per byte), {:.2}x the work of half",
-            large.len(),
-            large_work as f64 / small_work.max(1) as f64
-        );
-        assert!(
-            large_work <= WORK_PER_BYTE * large.len() as u64,
-            "{name}: {large_work} bytes examined for {} bytes",
-            large.len()
-        );
-        assert!(
-            large_work <= 3 * small_work + 2 * 65_536 + large.len() as u64,
-            "{name}: twice the output cost {large_work} against {small_work}"
-        );
-    }
+    assert_linear(streamed_work_for, 100, 256, 3);
 }

@@ -5,14 +5,13 @@
 
 use serde_json::{Map, Value};
 
-use super::coerce::{Untyped, convert};
 use super::extraction::CallFormat;
 use super::json::describe_at;
 use super::record::{Broken, Cx, Outcome, RawCall};
 use super::scan::{
     clean_name, ends_by, find_cached, find_in, plausible_name, skip_ws, starts_at, to_end,
 };
-use super::xml::{ValueEnd, attribute, value_end};
+use super::xml::{ValueEnd, attribute, typed_value, value_end};
 
 const TOOLS_CLOSE: &str = "<|close|>tools<|sep|>";
 const CALL_OPEN: &str = "<|open|>call";
@@ -146,14 +145,8 @@ fn arguments(cx: &Cx<'_>, name: &str, start: usize) -> (Outcome, usize) {
             }
         };
         let raw = &text[value_start..value_end];
-        let (value, fixed) = match attribute(header, "type").as_deref() {
-            Some("string") => (Value::String(raw.to_owned()), false),
-            Some(_) => match serde_json::from_str::<Value>(raw.trim()) {
-                Ok(value) => (value, false),
-                Err(_) => convert(raw, tool, &key, Untyped::Json),
-            },
-            None => convert(raw, tool, &key, Untyped::Text),
-        };
+        let string = attribute(header, "type").map(|kind| kind == "string");
+        let (value, fixed) = typed_value(raw, string, tool, &key);
         repaired |= fixed;
         arguments.insert(key, value);
     }

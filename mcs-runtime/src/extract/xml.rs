@@ -152,6 +152,43 @@ pub(crate) fn value_end(
         .map_or(ValueEnd::CutOff, ValueEnd::Unclosed)
 }
 
+/// The end of the value of `key` and where reading goes on, or — when the output ended
+/// inside it — the call to `name` cut off, and the end of the region.
+pub(crate) fn value_span(
+    cx: &Cx<'_>,
+    name: &str,
+    key: &str,
+    end: ValueEnd,
+) -> Result<(usize, usize), (Outcome, usize)> {
+    match end {
+        ValueEnd::Closed { end, next } => Ok((end, next)),
+        ValueEnd::Unclosed(end) => Ok((end, end)),
+        ValueEnd::CutOff => {
+            let what = format!("in the value of `{key}`");
+            Err((Err(cut_off(cx, name, &what)), to_end(cx.text)))
+        }
+    }
+}
+
+/// A raw value typed as its format says: a string (`Some(true)`: DSML `string="true"`,
+/// Kimi K3 `type="string"`), JSON (`Some(false)`), or — when the format does not say — by
+/// the parameter's schema.
+pub(crate) fn typed_value(
+    raw: &str,
+    string: Option<bool>,
+    tool: Option<&crate::types::Tool>,
+    key: &str,
+) -> (Value, bool) {
+    match string {
+        Some(true) => (Value::String(raw.to_owned()), false),
+        Some(false) => match serde_json::from_str::<Value>(raw.trim()) {
+            Ok(value) => (value, false),
+            Err(_) => convert(raw, tool, key, Untyped::Json),
+        },
+        None => convert(raw, tool, key, Untyped::Text),
+    }
+}
+
 /// What a call to `name` the output ended inside of is.
 fn cut_off(cx: &Cx<'_>, name: &str, what: &str) -> Broken {
     let detail = format!(
@@ -403,19 +440,16 @@ fn parameters(cx: &Cx<'_>, name: &str, start: usize, outer: &[&str]) -> (Outcome
         let value_start = gt + 1;
         let mut after = vec!["<parameter=", FUNCTION_CLOSE, "<function"];
         after.extend_from_slice(outer);
-        let (value_end, next) = match value_end(
+        let end = value_end(
             text,
             value_start,
             CLOSE,
             &after,
             &["<parameter=", FUNCTION_CLOSE],
-        ) {
-            ValueEnd::Closed { end, next } => (end, next),
-            ValueEnd::Unclosed(end) => (end, end),
-            ValueEnd::CutOff => {
-                let what = format!("in the value of `{key}`");
-                return (Err(cut_off(cx, name, &what)), to_end(text));
-            }
+        );
+        let (value_end, next) = match value_span(cx, name, &key, end) {
+            Ok(span) => span,
+            Err(cut) => return cut,
         };
         pos = next;
         let (value, fixed) = convert(
@@ -581,26 +615,20 @@ fn invoke_parameters(
             after.push(markup.wrapper_close);
         }
         let instead = [markup.parameter.as_str(), markup.invoke_close.as_str()];
-        let (value_end, next) =
-            match value_end(text, gt + 1, &markup.parameter_close, &after, &instead) {
-                ValueEnd::Closed { end, next } => (end, next),
-                ValueEnd::Unclosed(end) => (end, end),
-                ValueEnd::CutOff => {
-                    let what = format!("in the value of `{key}`");
-                    return (Err(cut_off(cx, name, &what)), to_end(text));
-                }
-            };
+        let end = value_end(text, gt + 1, &markup.parameter_close, &after, &instead);
+        let (value_end, next) = match value_span(cx, name, &key, end) {
+            Ok(span) => span,
+            Err(cut) => return cut,
+        };
         pos = next;
         let raw = raw_value(&text[gt + 1..value_end]);
         // DSML says per value whether it is a string or JSON.
-        let (value, fixed) = match attribute(tag, "string").as_deref() {
-            Some("true") => (Value::String(raw.to_owned()), false),
-            Some("false") => match serde_json::from_str::<Value>(raw) {
-                Ok(value) => (value, false),
-                Err(_) => convert(raw, tool, &key, Untyped::Json),
-            },
-            _ => convert(raw, tool, &key, Untyped::Text),
+        let string = match attribute(tag, "string").as_deref() {
+            Some("true") => Some(true),
+            Some("false") => Some(false),
+            _ => None,
         };
+        let (value, fixed) = typed_value(raw, string, tool, &key);
         repaired |= fixed;
         arguments.insert(key, value);
     }
