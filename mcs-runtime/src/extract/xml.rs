@@ -152,22 +152,19 @@ pub(crate) fn value_end(
         .map_or(ValueEnd::CutOff, ValueEnd::Unclosed)
 }
 
-/// The end of the value of `key` and where reading goes on, or — when the output ended
-/// inside it — the call to `name` cut off, and the end of the region.
-pub(crate) fn value_span(
-    cx: &Cx<'_>,
-    name: &str,
-    key: &str,
-    end: ValueEnd,
-) -> Result<(usize, usize), (Outcome, usize)> {
+/// The end of the value and where reading goes on; `None` when the output ended inside it.
+pub(crate) fn value_span(end: ValueEnd) -> Option<(usize, usize)> {
     match end {
-        ValueEnd::Closed { end, next } => Ok((end, next)),
-        ValueEnd::Unclosed(end) => Ok((end, end)),
-        ValueEnd::CutOff => {
-            let what = format!("in the value of `{key}`");
-            Err((Err(cut_off(cx, name, &what)), to_end(cx.text)))
-        }
+        ValueEnd::Closed { end, next } => Some((end, next)),
+        ValueEnd::Unclosed(end) => Some((end, end)),
+        ValueEnd::CutOff => None,
     }
+}
+
+/// The call to `name` cut off inside the value of `key`, and the end of the region.
+pub(crate) fn cut_in_value(cx: &Cx<'_>, name: &str, key: &str) -> (Outcome, usize) {
+    let what = format!("in the value of `{key}`");
+    (Err(cut_off(cx, name, &what)), to_end(cx.text))
 }
 
 /// A raw value typed as its format says: a string (`Some(true)`: DSML `string="true"`,
@@ -447,9 +444,9 @@ fn parameters(cx: &Cx<'_>, name: &str, start: usize, outer: &[&str]) -> (Outcome
             &after,
             &["<parameter=", FUNCTION_CLOSE],
         );
-        let (value_end, next) = match value_span(cx, name, &key, end) {
-            Ok(span) => span,
-            Err(cut) => return cut,
+        let (value_end, next) = match value_span(end) {
+            Some(span) => span,
+            None => return cut_in_value(cx, name, &key),
         };
         pos = next;
         let (value, fixed) = convert(
@@ -616,9 +613,9 @@ fn invoke_parameters(
         }
         let instead = [markup.parameter.as_str(), markup.invoke_close.as_str()];
         let end = value_end(text, gt + 1, &markup.parameter_close, &after, &instead);
-        let (value_end, next) = match value_span(cx, name, &key, end) {
-            Ok(span) => span,
-            Err(cut) => return cut,
+        let (value_end, next) = match value_span(end) {
+            Some(span) => span,
+            None => return cut_in_value(cx, name, &key),
         };
         pos = next;
         let raw = raw_value(&text[gt + 1..value_end]);
