@@ -354,9 +354,9 @@ fn prose(c: &mut Criterion) {
     group.finish();
 }
 
-/// Every model output of the extraction corpus (`mcs-runtime/tests/corpus/*.toml`), as text.
+/// Every model output of the extraction corpus (`mcs-extract/tests/corpus/*.toml`), as text.
 fn corpus() -> Vec<String> {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("mcs-runtime/tests/corpus");
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("mcs-extract/tests/corpus");
     let mut paths: Vec<_> = std::fs::read_dir(&dir)
         .expect("the corpus directory")
         .filter_map(|entry| entry.ok().map(|entry| entry.path()))

@@ -3,7 +3,9 @@
 
 Usage: scripts/import-graph.py [SRC_DIR] [--under DIR] [--with-tests] [--edges]
 
-SRC_DIR defaults to mcs-runtime/src. Every `.rs` file is one node. An edge A -> B means
+Without SRC_DIR, the `src` of each crate that was once the runtime (mcs-core, mcs-extract,
+mcs-hybrid, mcs-rest, mcs-openapi, mcs-llm, mcs-orchestrator, mcs-http) is checked in
+turn, and the exit status is 1 if any has a cycle. Every `.rs` file is one node. An edge A -> B means
 code in A names something that lives in B:
 
 - a `use` statement (`use crate::…`, `use super::…`, `use self::…`, or a path that
@@ -320,6 +322,18 @@ def a_cycle(comp, edges):
     return [start]
 
 
+RUNTIME_CRATES = [
+    "mcs-core",
+    "mcs-extract",
+    "mcs-hybrid",
+    "mcs-rest",
+    "mcs-openapi",
+    "mcs-llm",
+    "mcs-orchestrator",
+    "mcs-http",
+]
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("src", nargs="?", default=None)
@@ -327,8 +341,14 @@ def main():
     parser.add_argument("--with-tests", action="store_true")
     parser.add_argument("--edges", action="store_true")
     args = parser.parse_args()
-    src = args.src or os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "mcs-runtime", "src")
-    src = os.path.normpath(src)
+    if args.src:
+        return check(os.path.normpath(args.src), args)
+    root = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+    crates = [os.path.join(root, crate, "src") for crate in RUNTIME_CRATES]
+    return max(check(src, args) for src in crates)
+
+
+def check(src, args):
     graph = Graph(src, args.with_tests)
     graph.scan()
     name = graph.files.get

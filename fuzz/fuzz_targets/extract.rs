@@ -1,4 +1,4 @@
-//! Feeds arbitrary bytes to `mcs_runtime::extract::extract`: as text (UTF-8, lossily), and,
+//! Feeds arbitrary bytes to `mcs_extract::extract`: as text (UTF-8, lossily), and,
 //! when the bytes parse as JSON, as a provider message. Beyond "never panics" it checks what
 //! every extraction promises: object arguments, non-empty names and details, a bounded
 //! number of malformed calls, and the same answer twice.
@@ -8,8 +8,8 @@
 use std::sync::OnceLock;
 
 use libfuzzer_sys::fuzz_target;
-use mcs_runtime::extract::{Extraction, MAX_MALFORMED, extract};
-use mcs_runtime::{LlmResponse, Tool, ToolParameter};
+use mcs_extract::{Extraction, MAX_MALFORMED, extract};
+use mcs_core::{LlmResponse, Tool, ToolParameter};
 use serde_json::{Value, json};
 
 fn tools() -> &'static [Tool] {

@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use mcs::hybrid::Hybrid;
-use mcs::openapi::{OpenApiDriver, ReadOptions};
+use mcs::openapi::{Document, ReadOptions, read_str};
 use mcs::orchestrator::{ConflictPolicy, Discovery, Orchestrator};
 use mcs::{Driver, ToolDriver};
 
@@ -24,8 +24,11 @@ fn listing(c: &mut Criterion) {
         let name = documents::name(&document);
         let text = std::fs::read_to_string(&document).expect("readable");
         let options = ReadOptions::default().lenient(true);
-        let driver =
-            Arc::new(OpenApiDriver::from_document_text(&text, &name, &options).expect("reads"));
+        let driver = Arc::new(
+            read_str(&text, &name, None, &options)
+                .map(Document::into_driver)
+                .expect("reads"),
+        );
         let operations = driver.list_tools().len();
         let hybrid = Hybrid::new(Arc::clone(&driver));
         let discovering =
@@ -43,8 +46,9 @@ fn listing(c: &mut Criterion) {
         );
         group.bench_function(format!("{name}/read + list_tools"), |b| {
             b.iter(|| {
-                let driver =
-                    OpenApiDriver::from_document_text(&text, &name, &options).expect("reads");
+                let driver = read_str(&text, &name, None, &options)
+                    .map(Document::into_driver)
+                    .expect("reads");
                 driver.list_tools().len()
             })
         });

@@ -8,7 +8,7 @@ use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 use serde_json::Value;
 
-use mcs_runtime::rest::{
+use mcs_rest::{
     Api, BodyArgument, BodyEncoding, Location, Method, Operation, Parameter, RequestBody,
     SchemeKind, SecurityScheme, Server, Style,
 };

@@ -45,11 +45,11 @@ mod names;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use mcs_runtime::openapi::{self, Document, ReadOptions};
-use mcs_runtime::rest::Api;
+use mcs_openapi::{self as openapi, Document, ReadOptions};
+use mcs_rest::Api;
 use proc_macro2::TokenStream;
 
-pub use mcs_runtime::openapi::{OpenApiError, Skipped};
+pub use mcs_openapi::{OpenApiError, Skipped};
 
 /// Turns one OpenAPI document into a driver module.
 #[derive(Clone, Debug)]

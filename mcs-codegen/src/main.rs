@@ -12,7 +12,7 @@ use std::fmt::Write as _;
 use std::process::ExitCode;
 
 use mcs_codegen::Generator;
-use mcs_runtime::rest::{Api, BodyArgument, Operation};
+use mcs_rest::{Api, BodyArgument, Operation};
 
 const USAGE: &str = "usage: mcs-codegen (tools | generate) SPEC [--driver-name NAME] [--tag TAG]... \
                      [--exclude OPERATION]... [--lenient] [--keep-examples] [--output FILE]";

@@ -14,7 +14,7 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 use mcs_codegen::{Error, render};
-use mcs_runtime::openapi::{ReadOptions, read_str};
+use mcs_openapi::{ReadOptions, read_str};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 use serde_json::{Value, json};

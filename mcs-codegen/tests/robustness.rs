@@ -3,7 +3,7 @@
 //! parses: names become identifiers, texts become doc comments and literals.
 
 use mcs_codegen::{Error, render};
-use mcs_runtime::openapi::{ReadOptions, read_str};
+use mcs_openapi::{ReadOptions, read_str};
 use proptest::prelude::*;
 use serde_json::{Value, json};
 

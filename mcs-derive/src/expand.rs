@@ -334,7 +334,7 @@ fn call(krate: &TokenStream, tool: &ToolMethod, slots: &[Ident]) -> TokenStream 
 /// The conversion is chosen by autoref specialization on the runtime's probe traits: the
 /// number of `&` written before `OutputWrap` (two) and `ErrorWrap` (three) is the depth of
 /// the most specific probe, and every probe trait must be imported here. The table of
-/// probes, and why, is in the module docs of `mcs-runtime/src/output.rs`; change both
+/// probes, and why, is in the module docs of `mcs-core/src/output.rs`; change both
 /// together.
 fn convert(krate: &TokenStream, name: &str, output: &Output) -> TokenStream {
     // A `Value` is moved, anything else serialized; the probe is spanned at the return

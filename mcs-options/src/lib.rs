@@ -1,7 +1,7 @@
 //! The option formats of [mcs](https://docs.rs/mcs) that are read in two places: by the
 //! runtime when a program runs, and by `#[mcs::hybrid]` when the user's crate compiles.
 //!
-//! Keeping them here, rather than in `mcs-runtime`, lets the macro check a prompt file or an
+//! Keeping them here, rather than in `mcs-hybrid`, lets the macro check a prompt file or an
 //! `unknown_tools = "..."` value with exactly the code the runtime uses, without compiling
 //! the whole runtime (schemars, serde_json, aho-corasick, ...) for the host.
 //!

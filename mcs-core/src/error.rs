@@ -1,0 +1,273 @@
+//! Errors a tool call can end in, worded so that a model can correct its call.
+
+use std::error::Error as StdError;
+use std::fmt;
+
+/// A boxed error that can cross threads, the `source` of an execution failure.
+pub type BoxError = Box<dyn StdError + Send + Sync + 'static>;
+
+/// Why a tool call did not produce a result.
+///
+/// `Display` is written for the model: it names the tool, the argument, what was expected
+/// and what came, so the text can go straight into a retry prompt.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ToolError {
+    /// The driver has no tool of this name.
+    #[error("unknown tool `{name}`{}", suggestion_text(.suggestion.as_deref()))]
+    UnknownTool {
+        /// The name that was called.
+        name: String,
+        /// The closest name the driver does have, if one is close.
+        suggestion: Option<String>,
+    },
+    /// The arguments do not fit the tool's parameters.
+    #[error("invalid arguments for tool `{tool}`: {}", join_problems(.problems))]
+    InvalidArguments {
+        /// The tool that was called.
+        tool: String,
+        /// Every problem found, in parameter order.
+        problems: Vec<ArgumentError>,
+    },
+    /// The driver has the tool but declines this call (a backend that does not serve this
+    /// account, a region it does not cover): an orchestrator with a priority policy offers
+    /// the call to the next driver that has the tool.
+    #[error("tool `{tool}` declined the call: {reason}")]
+    Rejected {
+        /// The tool that was called.
+        tool: String,
+        /// Why the driver declined.
+        reason: String,
+    },
+    /// The tool ran and failed.
+    #[error("tool `{tool}` failed: {message}")]
+    Execution {
+        /// The tool that was called.
+        tool: String,
+        /// What went wrong, as the tool reported it.
+        message: String,
+        /// The underlying error, when the tool returned one.
+        #[source]
+        source: Option<BoxError>,
+    },
+}
+
+fn suggestion_text(suggestion: Option<&str>) -> String {
+    suggestion.map_or_else(String::new, |s| format!("; did you mean `{s}`?"))
+}
+
+fn join_problems(problems: &[ArgumentError]) -> String {
+    let texts: Vec<String> = problems.iter().map(ToString::to_string).collect();
+    texts.join("; ")
+}
+
+impl ToolError {
+    /// An unknown-tool error without a suggestion.
+    pub fn unknown_tool(name: impl Into<String>) -> Self {
+        ToolError::UnknownTool {
+            name: name.into(),
+            suggestion: None,
+        }
+    }
+
+    /// An unknown-tool error that suggests the closest of `known` names, if any is close.
+    pub fn unknown_tool_among<'a>(name: &str, known: impl IntoIterator<Item = &'a str>) -> Self {
+        ToolError::UnknownTool {
+            name: name.to_owned(),
+            suggestion: closest(name, known).map(str::to_owned),
+        }
+    }
+
+    /// An invalid-arguments error with a single problem.
+    pub fn invalid_argument(tool: impl Into<String>, problem: ArgumentError) -> Self {
+        ToolError::InvalidArguments {
+            tool: tool.into(),
+            problems: vec![problem],
+        }
+    }
+
+    /// A declined call (see [`ToolError::Rejected`]).
+    pub fn rejected(tool: impl Into<String>, reason: impl Into<String>) -> Self {
+        ToolError::Rejected {
+            tool: tool.into(),
+            reason: reason.into(),
+        }
+    }
+
+    /// An execution failure described by a message.
+    pub fn execution(tool: impl Into<String>, message: impl Into<String>) -> Self {
+        ToolError::Execution {
+            tool: tool.into(),
+            message: message.into(),
+            source: None,
+        }
+    }
+
+    /// An execution failure caused by `source`; its `Display` becomes the message.
+    pub fn execution_source(tool: impl Into<String>, source: impl Into<BoxError>) -> Self {
+        let source = source.into();
+        ToolError::Execution {
+            tool: tool.into(),
+            message: source.to_string(),
+            source: Some(source),
+        }
+    }
+
+    /// The tool the error is about (the called name, for an unknown tool).
+    pub fn tool(&self) -> &str {
+        match self {
+            ToolError::UnknownTool { name, .. } => name,
+            ToolError::InvalidArguments { tool, .. }
+            | ToolError::Rejected { tool, .. }
+            | ToolError::Execution { tool, .. } => tool,
+        }
+    }
+
+    /// The same error about the tool `name`: what a driver that lists another driver's
+    /// tools under other names (an orchestrator's `crm__get_contact`) answers, so that the
+    /// model reads the name it called.
+    #[must_use]
+    pub fn for_tool(mut self, name: impl Into<String>) -> Self {
+        let name = name.into();
+        match &mut self {
+            ToolError::UnknownTool { name: tool, .. }
+            | ToolError::InvalidArguments { tool, .. }
+            | ToolError::Rejected { tool, .. }
+            | ToolError::Execution { tool, .. } => *tool = name,
+        }
+        self
+    }
+}
+
+/// One thing wrong with a call's arguments.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ArgumentError {
+    /// Where: the argument's name, followed by a path into it for nested values
+    /// (`filter.limit`, `items[2]`). Empty for the arguments object itself.
+    pub argument: String,
+    /// What is wrong there.
+    pub kind: ArgumentErrorKind,
+}
+
+/// What is wrong with an argument.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ArgumentErrorKind {
+    /// A required value is absent.
+    Missing {
+        /// What the value should have been.
+        expected: String,
+    },
+    /// The tool has no parameter of this name.
+    Unknown {
+        /// The parameters the tool does take.
+        accepted: Vec<String>,
+        /// The accepted name closest to the one given, if any is close.
+        suggestion: Option<String>,
+    },
+    /// The value does not have the expected type or is not an allowed value.
+    Invalid {
+        /// What the value should have been.
+        expected: String,
+        /// A short rendering of the value that came.
+        received: String,
+    },
+}
+
+impl ArgumentError {
+    /// A required argument is absent.
+    pub fn missing(argument: impl Into<String>, expected: impl Into<String>) -> Self {
+        ArgumentError {
+            argument: argument.into(),
+            kind: ArgumentErrorKind::Missing {
+                expected: expected.into(),
+            },
+        }
+    }
+
+    /// An argument the tool does not have, or, for a path (`filter.lim`), a member the
+    /// object there does not have; `accepted` lists the names allowed at that place.
+    pub fn unknown(argument: impl Into<String>, accepted: Vec<String>) -> Self {
+        let argument = argument.into();
+        // Inside a nested object, the name to correct is the last one of the path.
+        let leaf = argument.rsplit('.').next().unwrap_or(&argument);
+        let suggestion = closest(&argument, accepted.iter().map(String::as_str))
+            .or_else(|| closest(leaf, accepted.iter().map(String::as_str)))
+            .map(str::to_owned);
+        ArgumentError {
+            argument,
+            kind: ArgumentErrorKind::Unknown {
+                accepted,
+                suggestion,
+            },
+        }
+    }
+
+    /// A value of the wrong type or out of the allowed set.
+    pub fn invalid(
+        argument: impl Into<String>,
+        expected: impl Into<String>,
+        received: impl Into<String>,
+    ) -> Self {
+        ArgumentError {
+            argument: argument.into(),
+            kind: ArgumentErrorKind::Invalid {
+                expected: expected.into(),
+                received: received.into(),
+            },
+        }
+    }
+}
+
+impl fmt::Display for ArgumentError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let place = if self.argument.is_empty() {
+            "the arguments".to_owned()
+        } else {
+            format!("argument `{}`", self.argument)
+        };
+        match &self.kind {
+            ArgumentErrorKind::Missing { expected } => {
+                write!(f, "missing required {place} (expected {expected})")
+            }
+            ArgumentErrorKind::Unknown {
+                accepted,
+                suggestion,
+            } => {
+                write!(f, "unknown {place}")?;
+                if let Some(suggestion) = suggestion {
+                    write!(f, "; did you mean `{suggestion}`?")?;
+                }
+                let nested = self.argument.contains(['.', '[']);
+                match (accepted.is_empty(), nested) {
+                    (true, false) => write!(f, " (this tool takes no arguments)"),
+                    (false, false) => write!(f, " (this tool takes: {})", accepted.join(", ")),
+                    (true, true) => write!(f, " (no members are allowed there)"),
+                    (false, true) => write!(f, " (allowed there: {})", accepted.join(", ")),
+                }
+            }
+            ArgumentErrorKind::Invalid { expected, received } => {
+                write!(f, "{place}: expected {expected}, got {received}")
+            }
+        }
+    }
+}
+
+/// The candidate closest to `name`, if it is close enough to be a plausible typo. The
+/// threshold keeps one-letter slips (`cty` → `city`) and rejects different words that share
+/// a suffix (`delete_task` is not `complete_task`).
+#[doc(hidden)]
+pub fn closest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let lowered = name.to_lowercase();
+    candidates
+        .into_iter()
+        .map(|candidate| {
+            (
+                strsim::normalized_damerau_levenshtein(&lowered, &candidate.to_lowercase()),
+                candidate,
+            )
+        })
+        .filter(|(score, _)| *score >= 0.72)
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, candidate)| candidate)
+}

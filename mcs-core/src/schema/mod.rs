@@ -1,0 +1,32 @@
+//! JSON Schema post-processing: what generators emit, turned into what models and
+//! providers accept.
+//!
+//! Schemas handed out by mcs are object-rooted and self-contained: references are inlined
+//! (only recursive types keep `$ref`, with their definitions carried along), generator
+//! noise such as `$schema` and `title` is dropped, and enums list their values.
+//!
+//! The layer has four parts, each usable alone: [`normalize`] makes schemas
+//! self-contained, [`schema_at`] and its kin find their way inside one, [`describe`] and
+//! its kin put schemas and values in words for error messages, and [`coerce`] reads a text
+//! as the value a schema expects.
+//!
+//! The layer builds on the data model and the data model does not call into it: how a
+//! [`ToolParameter`]'s schema reads to a model ([`merge_description`], [`object_schema`]) is
+//! defined with the parameter and re-exported here.
+//!
+//! [`ToolParameter`]: crate::ToolParameter
+
+mod coerce;
+mod describe;
+mod navigate;
+mod normalize;
+
+pub use crate::types::{merge_description, object_schema};
+pub use coerce::{CoercionPolicy, TextReading, coerce, coerce_value};
+pub use describe::{describe, describe_received, json_type, kind_of, render_value};
+pub use navigate::{PathSegment, schema_at};
+pub use normalize::normalize;
+
+#[doc(hidden)]
+pub use coerce::coerce_repairing;
+pub(crate) use navigate::{definition, definition_name, join_path, referenced};

@@ -1,0 +1,254 @@
+//! JSON calls without a delimiter: a text that is one JSON value ([`whole_parsed`], the
+//! answer the default system prompt asks for), and JSON values in prose or fences
+//! ([`calls_in_gap`]). Only call-shaped values count (see `call_shape`, with weak trust);
+//! broken JSON counts when it is recognisably a call.
+
+use serde_json::Value;
+
+use super::call_body::guess_name;
+use super::call_shape::{Trust, calls_in};
+use super::json::parse_value;
+use super::record::{Broken, Cx, Finding};
+use super::scan::{floor_boundary, skip_ws};
+use super::{horizon, work};
+use mcs_core::call::CallFormat;
+
+/// Whether a `{` or `[` at `pos` could start a call, judged by the next character: keeps
+/// the parser away from most braces in prose and code.
+fn worth_reading(text: &str, pos: usize) -> bool {
+    let next = skip_ws(text, pos + 1);
+    let Some(c) = text.get(next..).and_then(|rest| rest.chars().next()) else {
+        return false;
+    };
+    match text.as_bytes()[pos] {
+        b'{' => {
+            matches!(c, '"' | '\'' | '\u{201C}' | '\u{2018}' | '/')
+                || c.is_ascii_alphabetic()
+                || c == '_'
+        }
+        _ => c == '{',
+    }
+}
+
+/// Where the search for JSON calls in a gap stands.
+#[derive(Clone, Debug)]
+pub(crate) struct GapState {
+    /// The gap's start.
+    start: usize,
+    /// Brackets before this are read.
+    pos: usize,
+    /// Bytes examined by reads that failed. Failed reads may cover the same bytes again;
+    /// a read at offset `p` may start only while this is below `4 (p - start) + 64 KiB`,
+    /// so adversarial input (thousands of unterminated `{"`) stays linear.
+    spent: usize,
+}
+
+impl GapState {
+    pub(crate) fn new(start: usize) -> Self {
+        GapState {
+            start,
+            pos: start,
+            spent: 0,
+        }
+    }
+}
+
+/// JSON calls in the gap, from where `state` stands up to `end`. Each value is read once;
+/// one that is not a call is skipped whole, so the scan stays linear and calls nested in
+/// data are not found. With `open`, the gap may go on after `end`: a value whose reading
+/// ran into it is read again, from there, next time, and the offset returned (else `end`)
+/// is where the text stops being decided.
+pub(crate) fn calls_in_gap(
+    cx: &Cx<'_>,
+    state: &mut GapState,
+    end: usize,
+    open: bool,
+) -> (Vec<Finding>, usize) {
+    let text = &cx.text[..end];
+    let bytes = text.as_bytes();
+    let mut findings = Vec::new();
+    while let Some(offset) = memchr::memchr2(b'{', b'[', &bytes[state.pos..]) {
+        let at = state.pos + offset;
+        if state.spent >= 4 * (at - state.start) + 65_536 {
+            state.pos = end;
+            return (findings, end);
+        }
+        let touches = horizon::touches();
+        if !worth_reading(text, at) {
+            if open && horizon::touches() != touches {
+                return (findings, at);
+            }
+            state.pos = at + 1;
+            continue;
+        }
+        let read = parse_value(text, at);
+        let cut_off = horizon::touches() != touches;
+        if open && cut_off {
+            return (findings, at);
+        }
+        match read {
+            Ok(parsed) => {
+                state.pos = parsed.end;
+                findings.extend(json_finding(
+                    cx,
+                    &parsed.value,
+                    at,
+                    parsed.end,
+                    parsed.repaired,
+                ));
+            }
+            Err(error) => {
+                let name = looks_like_call(cx, at, error.pos);
+                // Whether it looks like a call can depend on what follows.
+                if open && horizon::touches() != touches {
+                    return (findings, at);
+                }
+                state.pos = at + 1;
+                if let Some(name) = name {
+                    let broken = if cut_off {
+                        let detail = format!(
+                            "the output ends inside the call, at {}: {}",
+                            cx.at(text.len()),
+                            error.message
+                        );
+                        Broken::cut(Some(name), detail)
+                    } else {
+                        let detail =
+                            format!("invalid JSON at {}: {}", cx.at(error.pos), error.message);
+                        Broken::new(Some(name), detail)
+                    };
+                    // What follows a call the output ended inside of is that call's text.
+                    let resume = if cut_off {
+                        end
+                    } else {
+                        floor_boundary(text, error.pos.max(at + 1))
+                    };
+                    findings.push(Finding {
+                        start: at,
+                        end: resume,
+                        items: vec![(at, CallFormat::Json, Err(broken))],
+                    });
+                    state.pos = resume;
+                }
+                state.spent += error.pos.saturating_sub(at);
+            }
+        }
+    }
+    state.pos = end;
+    (findings, end)
+}
+
+/// The finding of a JSON value read between `start` and `end`, if it is call-shaped.
+fn json_finding(
+    cx: &Cx<'_>,
+    value: &Value,
+    start: usize,
+    end: usize,
+    repaired: bool,
+) -> Option<Finding> {
+    let outcomes = calls_in(value, cx, Trust::Weak, repaired)?;
+    // LangChain's `{"action", "action_input"}` blob belongs to ReAct.
+    let format = if value.get("action_input").is_some() {
+        CallFormat::React
+    } else {
+        CallFormat::Json
+    };
+    let items = outcomes.into_iter().map(|o| (start, format, o)).collect();
+    Some(Finding { start, end, items })
+}
+
+/// The text parsed as one JSON value (an object or a list), with where it starts and ends;
+/// `None` when it is not one.
+pub(crate) fn whole_json(text: &str) -> Option<(Value, usize, usize)> {
+    let trimmed = text.trim_start_matches(JSON_BLANK);
+    let start = text.len() - trimmed.len();
+    let trimmed = trimmed.trim_end_matches(JSON_BLANK);
+    if !matches!(trimmed.as_bytes().first(), Some(b'{' | b'[')) {
+        return None;
+    }
+    work::examined(trimmed.len());
+    let value = serde_json::from_str::<Value>(trimmed).ok()?;
+    Some((value, start, start + trimmed.len()))
+}
+
+/// Reads a text that is one JSON value (parsed by [`whole_json`]) and nothing else (blank space aside): the answer
+/// the system prompt asks for, so the most common output of all. It is read with one
+/// strict parse and none of the scans for other formats: nothing outside the value can
+/// hold another call, and what its strings hold (a `<tool_call>` tag, a `</think>`, an
+/// `Action:` line) is data, not a delimiter. Returns whether the text was such a value
+/// and call-shaped; if not, nothing is recorded and the full scan decides.
+pub(crate) fn whole_parsed(cx: &mut Cx<'_>, value: &Value, start: usize, end: usize) -> bool {
+    let Some(finding) = json_finding(cx, value, start, end, false) else {
+        return false;
+    };
+    for (at, format, outcome) in finding.items {
+        cx.outcome(at, format, outcome);
+    }
+    true
+}
+
+/// The blank characters JSON allows between tokens.
+const JSON_BLANK: &[char] = &[' ', '\t', '\n', '\r'];
+
+/// The tool name of broken JSON that is recognisably a call: a name key with a plausible
+/// name, and an argument key (or a known name).
+fn looks_like_call(cx: &Cx<'_>, start: usize, error: usize) -> Option<String> {
+    let name = guess_name(cx.text, start, error.saturating_add(1))?;
+    let end = floor_boundary(cx.text, error.min(start.saturating_add(2000)).max(start));
+    let window = &cx.text[start..end];
+    let has_arguments = ["arguments", "parameters", "args", "input"]
+        .iter()
+        .any(|key| window.contains(&format!("\"{key}\"")) || window.contains(&format!("'{key}'")));
+    (has_arguments || cx.is_known(&name)).then_some(name)
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::extract;
+    use mcs_core::LlmResponse;
+
+    fn whole(text: &str) -> bool {
+        whole_json(text).is_some_and(|(value, start, end)| {
+            whole_parsed(&mut Cx::new(text, &[]), &value, start, end)
+        })
+    }
+
+    #[test]
+    fn a_text_that_is_one_call_is_read_whole_and_its_strings_are_data() {
+        let text = "\n  {\"tool\": \"save_note\", \"arguments\": {\"title\": \"about </think>\", \
+                    \"body\": \"<tool_call> and [TOOL_CALLS]\\nAction: search\"}}\r\n";
+        assert!(whole(text));
+        let found = extract(LlmResponse::Text(text), &[]);
+        assert!(found.malformed.is_empty(), "{found:?}");
+        let [call] = found.calls.as_slice() else {
+            panic!("{found:?}")
+        };
+        assert_eq!(call.name, "save_note");
+        assert_eq!(
+            call.arguments,
+            json!({"title": "about </think>", "body": "<tool_call> and [TOOL_CALLS]\nAction: search"})
+        );
+        // Several calls in one array.
+        assert!(whole(
+            r#"[{"name": "a", "arguments": {}}, {"name": "b", "arguments": {}}]"#
+        ));
+    }
+
+    #[test]
+    fn anything_else_is_left_to_the_full_scan() {
+        for text in [
+            r#"{"tool": "a", "arguments": {}} and some prose"#,
+            r#"Sure: {"tool": "a", "arguments": {}}"#,
+            r#"{"name": "Uppsala", "id": 97510}"#,
+            r#"{"tool": "a", "arguments": {},}"#,
+            "[1, 2, 3]",
+            "\"a string\"",
+            "",
+        ] {
+            assert!(!whole(text), "{text}");
+        }
+    }
+}

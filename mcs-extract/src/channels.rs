@@ -1,0 +1,196 @@
+//! Formats made of named sections: Kimi K3's `<|open|>NAME<|sep|>…<|close|>NAME<|sep|>`
+//! calls, and the prose channels of Harmony (`final`), Kimi K3 (`response`, `message`) and
+//! Command-R (`<|START_RESPONSE|>`), whose text is the model's answer: JSON written there
+//! is an answer, never a call, so a prose channel is read as a region that holds none.
+
+use serde_json::{Map, Value};
+
+use super::json::describe_at;
+use super::record::{Broken, Cx, Outcome, RawCall};
+use super::scan::{
+    clean_name, ends_by, find_cached, find_in, plausible_name, skip_ws, starts_at, to_end,
+};
+use super::xml::{ValueEnd, attribute, typed_value, value_end};
+use mcs_core::call::CallFormat;
+
+const TOOLS_CLOSE: &str = "<|close|>tools<|sep|>";
+const CALL_OPEN: &str = "<|open|>call";
+const CALL_CLOSE: &str = "<|close|>call<|sep|>";
+const ARGUMENT_OPEN: &str = "<|open|>argument";
+const ARGUMENT_CLOSE: &str = "<|close|>argument<|sep|>";
+const SEP: &str = "<|sep|>";
+
+/// Kimi K3 `<|open|>tools<|sep|>` around `<|open|>call tool="NAME" index="1"<|sep|>` calls,
+/// each with `<|open|>argument key="K" type="string"<|sep|>v<|close|>argument<|sep|>`
+/// values (`type` is the value's JSON type: a string is raw text, anything else JSON);
+/// also a call without the `tools` section.
+pub(crate) fn kimi_k3(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usize> {
+    let text = cx.text;
+    let format = CallFormat::KimiK3;
+    let wrapped = !starts_at(text, start, CALL_OPEN);
+    let mut pos = if wrapped { after } else { start };
+    let mut found_any = false;
+    loop {
+        let p = skip_ws(text, pos);
+        if wrapped && starts_at(text, p, TOOLS_CLOSE) {
+            if !found_any {
+                let broken = Broken::new(None, "the `tools` section holds no call".to_owned());
+                cx.malformed(p, format, broken);
+            }
+            return Some(p + TOOLS_CLOSE.len());
+        }
+        if !starts_at(text, p, CALL_OPEN) {
+            if found_any || ends_by(text, p) {
+                return Some(p);
+            }
+            let detail = format!(
+                "expected `{CALL_OPEN} tool=…`, found {}",
+                describe_at(text, p)
+            );
+            cx.malformed(p, format, Broken::new(None, detail));
+            let close = find_cached(text, p, text.len(), TOOLS_CLOSE);
+            return Some(close.map_or_else(|| to_end(text), |at| at + TOOLS_CLOSE.len()));
+        }
+        found_any = true;
+        let Some(sep) = find_in(text, p, (p + 512).min(text.len()), SEP) else {
+            let detail = format!("a `{CALL_OPEN}` header is not closed with `{SEP}`");
+            let broken = if ends_by(text, p + 512) {
+                Broken::cut(None, detail)
+            } else {
+                Broken::new(None, detail)
+            };
+            cx.malformed(p, format, broken);
+            return Some(to_end(text));
+        };
+        let header = &text[p + CALL_OPEN.len()..sep];
+        let name = clean_name(&attribute(header, "tool").unwrap_or_default());
+        let (outcome, end) = arguments(cx, &name, sep + SEP.len());
+        if plausible_name(&name) {
+            cx.outcome(p, format, outcome);
+        } else {
+            let detail = "the call has no usable `tool` attribute".to_owned();
+            cx.malformed(p, format, Broken::new(None, detail));
+        }
+        pos = end;
+        if ends_by(text, end) {
+            return Some(end);
+        }
+    }
+}
+
+/// The arguments of a K3 call to `name` from `start` to its `<|close|>call<|sep|>`;
+/// returns the call and where it ends.
+fn arguments(cx: &Cx<'_>, name: &str, start: usize) -> (Outcome, usize) {
+    let text = cx.text;
+    let tool = cx.tool(name);
+    let mut arguments = Map::new();
+    let mut repaired = false;
+    let mut pos = start;
+    let cut = |what: &str| {
+        let detail = format!(
+            "the output ends at {} inside the call to `{name}`, {what}",
+            cx.at(text.len())
+        );
+        (
+            Err(Broken::cut(Some(name.to_owned()), detail)),
+            to_end(text),
+        )
+    };
+    loop {
+        let p = skip_ws(text, pos);
+        if ends_by(text, p) {
+            return cut("before `<|close|>call<|sep|>`");
+        }
+        if starts_at(text, p, CALL_CLOSE) {
+            pos = p + CALL_CLOSE.len();
+            break;
+        }
+        if starts_at(text, p, CALL_OPEN) || starts_at(text, p, TOOLS_CLOSE) {
+            // Left open; what follows ends it.
+            pos = p;
+            break;
+        }
+        let header_end = starts_at(text, p, ARGUMENT_OPEN)
+            .then(|| find_in(text, p, (p + 512).min(text.len()), SEP))
+            .flatten();
+        let Some(sep) = header_end else {
+            if starts_at(text, p, ARGUMENT_OPEN) && ends_by(text, p + 512) {
+                return cut("in an argument header");
+            }
+            let detail = format!(
+                "unexpected {} in `{name}` at {}, expected `{ARGUMENT_OPEN} key=…`",
+                describe_at(text, p),
+                cx.at(p)
+            );
+            let end = find_cached(text, p, text.len(), CALL_CLOSE)
+                .map_or_else(|| to_end(text), |at| at + CALL_CLOSE.len());
+            return (Err(Broken::new(Some(name.to_owned()), detail)), end);
+        };
+        let header = &text[p + ARGUMENT_OPEN.len()..sep];
+        let Some(key) = attribute(header, "key") else {
+            let detail = format!("an argument of `{name}` has no `key` at {}", cx.at(p));
+            let end = find_cached(text, p, text.len(), CALL_CLOSE)
+                .map_or_else(|| to_end(text), |at| at + CALL_CLOSE.len());
+            return (Err(Broken::new(Some(name.to_owned()), detail)), end);
+        };
+        let value_start = sep + SEP.len();
+        let after = [ARGUMENT_OPEN, CALL_CLOSE, CALL_OPEN, TOOLS_CLOSE];
+        let value_end = match value_end(text, value_start, ARGUMENT_CLOSE, &after, &[]) {
+            ValueEnd::Closed { end, next } => {
+                pos = next;
+                end
+            }
+            ValueEnd::Unclosed(_) | ValueEnd::CutOff => {
+                return cut(&format!("in the value of `{key}`"));
+            }
+        };
+        let raw = &text[value_start..value_end];
+        let string = attribute(header, "type").map(|kind| kind == "string");
+        let (value, fixed) = typed_value(raw, string, tool, &key);
+        repaired |= fixed;
+        arguments.insert(key, value);
+    }
+    let call = RawCall {
+        name: name.to_owned(),
+        arguments: Value::Object(arguments),
+        id: None,
+        repaired,
+    };
+    (Ok(call), pos)
+}
+
+/// The channels whose text is the answer: opener and the markers that end them.
+const PROSE: &[(&str, &[&str])] = &[
+    (
+        "<|channel|>final<|message|>",
+        &["<|return|>", "<|end|>", "<|start|>", "<|call|>"],
+    ),
+    ("<|open|>response<|sep|>", &["<|close|>response<|sep|>"]),
+    ("<|open|>message<|sep|>", &["<|close|>message<|sep|>"]),
+    ("<|START_RESPONSE|>", &["<|END_RESPONSE|>"]),
+];
+
+/// The opening markers of prose channels.
+pub(crate) fn prose_openers() -> impl Iterator<Item = &'static str> + Clone {
+    PROSE.iter().map(|(opener, _)| *opener)
+}
+
+/// A prose channel: its text is shown, and holds no call.
+pub(crate) fn prose_channel(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usize> {
+    let text = cx.text;
+    let (_, closers) = PROSE
+        .iter()
+        .find(|(opener, _)| starts_at(text, start, opener))?;
+    let end = closers
+        .iter()
+        .filter_map(|closer| {
+            find_cached(text, after, text.len(), closer).map(|at| (at, closer.len()))
+        })
+        .min();
+    let (content_end, region_end) = match end {
+        Some((at, len)) => (at, at + len),
+        None => (to_end(text), text.len()),
+    };
+    cx.show(after..content_end);
+    Some(region_end)
+}

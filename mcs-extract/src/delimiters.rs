@@ -1,0 +1,285 @@
+//! The delimiters of native formats, found in one pass, and the parser each one starts.
+//!
+//! Every delimiter is searched for at once (Aho-Corasick), leftmost first. The parser of
+//! the format reads from the delimiter on, records what it finds, and says where its
+//! region ends; scanning resumes there. A parser may decline a match that turns out not to
+//! be its format (`>>>` of a Python prompt), and the text stays ordinary text.
+//!
+//! A delimiter can also be merely mentioned: "Qwen writes `<tool_call>` followed by JSON".
+//! Reporting that as a malformed call would make the driver ask the model to retry an
+//! answer that was fine, so [`opens_call`] tells mentions from calls, once for every
+//! format, before any parser runs.
+
+use std::sync::OnceLock;
+
+use aho_corasick::{AhoCorasick, Input, MatchKind};
+
+use super::reasoning::{Prefixes, partial_start};
+use super::record::Cx;
+use super::scan::{byte_at, floor_boundary, name_end, skip_ws, starts_at};
+use super::{channels, horizon, pythonic, tagged, tokens, work, xml};
+
+/// A format reader: given the delimiter's start and end, records the calls and returns the
+/// end of the region it read, or `None` when the match is not its format after all.
+pub(crate) type Parser = fn(&mut Cx<'_>, usize, usize) -> Option<usize>;
+
+/// Delimiter → parser. Order does not matter: the longest match at the leftmost position
+/// wins (`<tool_call>` vs `<tool_calls>`, `<|tool_call>` vs `<|tool_call|>`).
+pub(crate) const DELIMITERS: &[(&str, Parser)] = &[
+    ("<tool_call>", tagged::hermes),
+    ("<|tool_call|>", tagged::granite),
+    ("<function_call>", tagged::granite_fc),
+    ("<tool_calls>", tagged::tool_calls_tag),
+    ("<TOOLCALL>", tagged::nemotron),
+    ("<|action_start|>", tagged::internlm),
+    ("<|tools_prefix|>", tagged::apertus),
+    ("<|START_ACTION|>", tagged::command_r),
+    ("functools[", tagged::phi4_mini),
+    ("[TOOL_CALLS]", tokens::mistral),
+    ("<|python_tag|>", tokens::llama3),
+    ("to=functions.", tokens::harmony),
+    ("<|tool_calls_section_begin|>", tokens::kimi),
+    ("<|tool_call_begin|>", tokens::kimi),
+    ("<｜tool", tokens::deepseek),
+    ("<|tool▁", tokens::deepseek),
+    (">>>", tokens::functionary),
+    ("<|tool_call>", tokens::gemma4),
+    ("<function=", xml::function_tag),
+    ("<function name=", xml::function_tag),
+    ("<seed:tool_call>", xml::seed_oss),
+    ("<minimax:tool_call>", xml::minimax_m2),
+    ("<function_calls>", xml::claude_xml),
+    ("<｜DSML｜", xml::dsml),
+    ("<|DSML|", xml::dsml),
+    ("<|open|>tools<|sep|>", channels::kimi_k3),
+    ("<|open|>call", channels::kimi_k3),
+    ("<|python_start|>", pythonic::python_start),
+    ("<|tool_call_start|>", pythonic::lfm2),
+    ("```tool_code", pythonic::tool_code),
+];
+
+/// Every pattern the automaton finds: the call delimiters, then the openers of prose
+/// channels (see `channels`).
+fn patterns() -> impl Iterator<Item = &'static str> + Clone {
+    DELIMITERS
+        .iter()
+        .map(|(pattern, _)| *pattern)
+        .chain(channels::prose_openers())
+}
+
+fn automaton() -> Option<&'static AhoCorasick> {
+    static AUTOMATON: OnceLock<Option<AhoCorasick>> = OnceLock::new();
+    AUTOMATON
+        .get_or_init(|| {
+            AhoCorasick::builder()
+                .match_kind(MatchKind::LeftmostLongest)
+                .build(patterns())
+                .ok()
+        })
+        .as_ref()
+}
+
+/// A delimiter found in the text.
+#[derive(Clone, Copy)]
+pub(crate) struct Delimiter {
+    pub start: usize,
+    pub end: usize,
+    pub parser: Parser,
+    /// A prose channel: it opens wherever it stands, and holds no call.
+    pub prose: bool,
+}
+
+/// The delimiter that starts first in `text[from..to]` (the longest, of those starting
+/// there).
+pub(crate) fn next_delimiter(text: &str, from: usize, to: usize) -> Option<Delimiter> {
+    let found = automaton()?.find(Input::new(text).span(from..to));
+    work::examined(found.as_ref().map_or(to, |found| found.end()) - from);
+    let found = found?;
+    let index = found.pattern().as_usize();
+    let (parser, prose) = match DELIMITERS.get(index) {
+        Some((_, parser)) => (*parser, false),
+        None => (channels::prose_channel as Parser, true),
+    };
+    Some(Delimiter {
+        start: found.start(),
+        end: found.end(),
+        parser,
+        prose,
+    })
+}
+
+/// The offset from which the end of `text` could be the start of a delimiter
+/// (`text.len()` when it cannot), searching no earlier than `from`.
+pub(crate) fn partial_delimiter(text: &str, from: usize) -> usize {
+    static PREFIXES: OnceLock<Prefixes> = OnceLock::new();
+    partial_start(
+        text,
+        from,
+        PREFIXES.get_or_init(|| Prefixes::new(patterns())),
+    )
+}
+
+/// Whether the delimiter at `start..end` opens a call, rather than being mentioned in prose.
+///
+/// A delimiter that starts its line (after blanks, or after reasoning, which is blanked)
+/// always opens a call: models put them there, and junk after one is a broken call worth a
+/// retry. One that sits mid-sentence opens a call only when what follows it begins like
+/// one (see [`begins_like_call`]); otherwise it is a mention ("the tag `<tool_call>` opens
+/// a call") and stays ordinary text. Real calls mid-line (text, then `<tool_call>{…}`;
+/// Harmony's `<|channel|>commentary to=functions.…`) all begin like calls.
+///
+/// Two kinds of delimiter are judged differently: those that end inside the call itself
+/// (`to=functions.`, `<function=`, `functools[`) have committed to one already, and those
+/// that are only the start of a special token (DeepSeek's `<｜tool`, whose middle models
+/// mangle) are judged by what follows the whole token.
+pub(crate) fn opens_call(cx: &Cx<'_>, start: usize, end: usize) -> bool {
+    let text = cx.text;
+    let bytes = text.as_bytes();
+    let line_start = bytes[..start]
+        .iter()
+        .rev()
+        .find(|b| !matches!(b, b' ' | b'\t' | b'\r'))
+        .is_none_or(|b| *b == b'\n');
+    if line_start {
+        return true;
+    }
+    let content = match bytes[start..end] {
+        [.., b'.' | b'=' | b'['] => return true,
+        [b'<', .., last] if last != b'>' => {
+            // The rest of the token is short: `▁calls▁begin｜>`.
+            let window_end = floor_boundary(text, end + 64);
+            match memchr::memchr(b'>', &bytes[end..window_end]) {
+                Some(i) => end + i + 1,
+                None => {
+                    horizon::reached(text, window_end);
+                    return true; // no token: the parser declines it
+                }
+            }
+        }
+        _ => end,
+    };
+    begins_like_call(cx, content)
+}
+
+/// Whether the text at `pos` (after blanks) begins like the content of a call: JSON (`{`,
+/// `[`, a fence), a nested tag or token (`<function=`, `<|plugin|>`; not a closing tag, as
+/// in "wrap it in `<tool_call></tool_call>`"), a known tool's name, or a name written the
+/// way formats write one: directly followed by `{`, `(`, `[` or a tag (`get_weather{`,
+/// `brave_search.call(`, `get_weather[ARGS]`, `functions.f:0<|tool_call_argument_begin|>`),
+/// followed by `{` after a space, or ending its line with a tag on the next (GLM's
+/// `NAME⏎<arg_key>`). The end of the output also counts: a call cut off right after its
+/// delimiter is a broken call.
+///
+/// Prose fails this: "`<tool_call>` followed by JSON", "the `[TOOL_CALLS]` token before",
+/// "`<|python_tag|>` for code", "`<tool_call>`, `<function_call>`", "`<tool_call>`." A
+/// mention followed by JSON or a tool's name still counts, which is the price of not
+/// missing broken calls.
+fn begins_like_call(cx: &Cx<'_>, pos: usize) -> bool {
+    let text = cx.text;
+    let bytes = text.as_bytes();
+    let p = skip_ws(text, pos);
+    match byte_at(text, p) {
+        None | Some(b'{' | b'[') => return true,
+        Some(b'<') => return byte_at(text, p + 1) != Some(b'/'),
+        Some(b'`') => return starts_at(text, p, "```"),
+        _ => {}
+    }
+    // A name, possibly quoted, of at most 256 bytes (see `plausible_name`).
+    let quoted = bytes[p] == b'"';
+    let name_start = p + usize::from(quoted);
+    let name_stop = name_end(&text[..floor_boundary(text, name_start + 257)], name_start);
+    if name_stop == name_start || name_stop - name_start > 256 {
+        return false;
+    }
+    if cx.is_known(&text[name_start..name_stop]) {
+        return true;
+    }
+    let mut after = name_stop;
+    if quoted {
+        if byte_at(text, after) != Some(b'"') {
+            return false;
+        }
+        after += 1;
+    }
+    match byte_at(text, after) {
+        Some(b'{' | b'(' | b'[') => return true,
+        Some(b'<') => return byte_at(text, after + 1) != Some(b'/'),
+        _ => {}
+    }
+    let next = skip_ws(text, after);
+    match byte_at(text, next) {
+        Some(b'{') => true,
+        Some(b'<') => {
+            byte_at(text, next + 1) != Some(b'/')
+                && memchr::memchr(b'\n', &bytes[after..next]).is_some()
+        }
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mcs_core::Tool;
+
+    /// Whether the first delimiter in `text` opens a call.
+    fn opens(text: &str) -> bool {
+        let tools = [Tool::new("get_weather", "Weather")];
+        let cx = Cx::new(text, &tools);
+        let found = automaton().unwrap().find(text).unwrap();
+        opens_call(&cx, found.start(), found.end())
+    }
+
+    #[test]
+    fn delimiters_mentioned_mid_sentence_are_prose() {
+        for text in [
+            "A model like Qwen writes <tool_call> followed by JSON and </tool_call>.",
+            "Mistral models emit the [TOOL_CALLS] token before their calls.",
+            "Llama uses <|python_tag|> for code.",
+            "The tag <tool_call> opens a call.",
+            "Hermes uses <tool_call>, Granite <function_call>.",
+            "Wrap it in `<tool_call>` tags.",
+            "Write \"[TOOL_CALLS]\" first.",
+            "Qwen writes <tool_call>JSON</tool_call>.",
+            "An empty <tool_call></tool_call> pair.",
+            "DeepSeek opens with <｜tool▁calls▁begin｜> and closes with another token.",
+            "Use ```tool_code blocks for Gemma.",
+        ] {
+            assert!(!opens(text), "{text}");
+        }
+    }
+
+    #[test]
+    fn delimiters_that_start_a_line_or_a_call_open_one() {
+        for text in [
+            // At the start of a line, whatever follows.
+            "<tool_call> sure, here it is",
+            "Text.\n  [TOOL_CALLS] I think",
+            // Mid-line, followed by what begins a call.
+            "Checking. <tool_call>\n{\"name\": \"x\"}",
+            "Checking. <tool_call>[{\"name\": \"x\"}]",
+            "Checking. <tool_call><function=f>",
+            "Checking. <tool_call>get_weather Paris",
+            "Checking. <tool_call>lookup\n<arg_key>id</arg_key>",
+            "Checking. <tool_call>lookup<arg_key>id</arg_key>",
+            "Sure.[TOOL_CALLS]lookup{\"id\": 1}",
+            "Sure.[TOOL_CALLS]lookup[ARGS]{}",
+            "Sure.[TOOL_CALLS]lookup {\"id\": 1}",
+            "Go: <|python_tag|>brave_search.call(query=\"x\")",
+            "Go: <|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{}",
+            "Go: <|tool_call>call:f{a:1}<tool_call|>",
+            "Go: ```tool_code\nf(a=1)\n```",
+            "Go: <tool_call>\"lookup\"{}",
+            // The delimiter ends inside the call.
+            "<|channel|>commentary to=functions.lookup json<|message|>{}",
+            "Go: <function=lookup>{}</function>",
+            "Go: functools[{\"name\": \"f\"}]",
+            // DeepSeek: judged after the whole token.
+            "Ok.<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>f<｜tool▁sep｜>{}",
+            // Cut off right after the delimiter.
+            "Calling now <tool_call>",
+        ] {
+            assert!(opens(text), "{text}");
+        }
+    }
+}

@@ -1,0 +1,185 @@
+//! Finding the tool calls in a model's output.
+//!
+//! [`extract`] takes what a model produced — plain text or a provider-native message — and
+//! returns every tool call in it, in order, plus every *recognisable but unrecoverable* call
+//! (a [`MalformedCall`]), so the caller can ask the model to try again instead of taking the
+//! broken call for a final answer. It neither validates arguments against schemas nor
+//! executes anything.
+//!
+//! # Text
+//!
+//! Text is searched for the delimiters of some thirty native formats (Hermes `<tool_call>`,
+//! Mistral `[TOOL_CALLS]`, Llama `<|python_tag|>`, DeepSeek `<｜tool▁calls▁begin｜>`,
+//! Qwen3-Coder `<function=…>`, Harmony `to=functions.…`, …; see [`CallFormat`]). What lies
+//! between them is searched for the weaker conventions: JSON calls (fenced, bare, in prose,
+//! arrays, wrappers), pythonic calls, ReAct `Action:` blocks and LangChain `<tool>` tags.
+//! Reasoning (`<think>…</think>`, `[THINK]…[/THINK]`, `<seed:think>`, Command-R thinking,
+//! Harmony's analysis channel) never yields calls; a reasoning tag inside a string of valid
+//! JSON (a note titled `about </think>`) is the call's data, not reasoning. A text that is
+//! one JSON call and nothing else, the format the default system prompt asks for, is read
+//! with one strict parse and none of those searches: whatever its strings hold is data. A
+//! text that is a whole provider payload (an OpenAI chat completion, an Ollama `/api/chat`
+//! response, an OpenAI Responses body, an Anthropic message, a Gemini response, content,
+//! `parts` list or lone `functionCall` part) is read as that message is (see below); the
+//! source stays [`CallSource::Text`], because the answer goes back as text.
+//!
+//! The rules that keep prose and data from being taken for calls:
+//!
+//! - **Delimited formats** accept any tool name, so a caller can pass calls for tools it
+//!   does not own on to another driver. Broken content after a delimiter is malformed,
+//!   except after a delimiter that sits mid-sentence and is not followed by anything that
+//!   begins like a call: "Qwen writes `<tool_call>` followed by JSON" mentions the tag.
+//! - **JSON without a delimiter** is a call when an object has a name key (`name`, `tool`,
+//!   `tool_name`, `function`) holding a plausible tool name (no whitespace) *and* an
+//!   argument key (`arguments`, `parameters`, `args`, `input`, `tool_input`). Without an
+//!   argument key, an object is a call only when the name is one of `tools` and every
+//!   other key (besides `id`/`type`) is a parameter of that tool: `{"name": "get_time"}`,
+//!   or arguments written beside the name, `{"tool": "search", "query": "x"}`. Objects with a `description` key are tool definitions, never calls; an
+//!   array is a list of calls only when every element is one. JSON that is not a call is
+//!   skipped whole: calls nested in data are not searched for.
+//! - **Weak formats** — pythonic calls without a delimiter, ReAct, LangChain XML, the
+//!   `{"action", "action_input"}` blob — are calls only for names in `tools`. A pythonic
+//!   list that is cut off or unbalanced (`[get_weather(city="Paris"` at the end) is a
+//!   malformed call when it names a known tool or passes keyword arguments; a bracket in
+//!   prose (`[f(x) for x in xs]`, `[link](url)`) is not.
+//!
+//! # Messages
+//!
+//! A [`LlmResponse::Message`] is read by its provider's shape (OpenAI chat completion or
+//! message, including the deprecated `function_call` and Ollama's object arguments; OpenAI
+//! Responses; Anthropic; Gemini). A message whose shape says it carries no tool calls
+//! yields none: JSON in its text content is the model's answer, not a call. A value that
+//! matches no provider shape is read as a JSON call if it is one (say, a client that
+//! parsed the model's JSON itself); otherwise its `content` or `text` string, if any, is
+//! read as text; otherwise it holds no calls.
+
+//!
+//! # Layout
+//!
+//! Modules import only from the layers below their own (`scripts/import-graph.py
+//! --under extract` checks that no two files import each other, directly or not):
+//!
+//! 1. Reading text: `scan` (positions, names, reasoning), `json` (a lenient JSON
+//!    reader), `coerce` (typing raw text values with a schema), `work` (the count of
+//!    bytes examined, in debug builds).
+//! 2. Results and recording: `extraction` (what [`extract`] returns) and `record`
+//!    (`Cx` (in `record`), through which every call attempt is recorded).
+//! 3. Call shapes: `call_shape` (which JSON values are calls) and `call_body` (the
+//!    JSON after a delimiter: a run of calls, or one call's arguments).
+//! 4. Formats: `tagged`, `tokens`, `xml`, `pythonic`, `react`, `bare_json`
+//!    and `native` (provider messages). A format may use another's reader when its
+//!    delimiter can hold that format (`<tool_call>` holds `<function=…>`).
+//! 5. Where formats are looked for: `delimiters` (the table of native delimiters and
+//!    the one pass that finds them) and `gaps` (the text between them).
+//! 6. This module: the entry point.
+//!
+//! # Adding a format
+//!
+//! 1. A [`CallFormat`] variant, documented with what the format looks like, and its
+//!    [`CallFormat::as_str`] name (lowercase, as vLLM or llama.cpp name the parser).
+//! 2. The reader, in the format module whose kind it is (JSON between tags:
+//!    `tagged`; special tokens around a name and JSON: `tokens`; raw-text values:
+//!    `xml`; Python calls: `pythonic`), recording through `Cx` (in `record`) only.
+//! 3. With a delimiter: its row in `delimiters::DELIMITERS`; check that a mention of the
+//!    delimiter in prose is not a call (`delimiters::tests`). Without one, a weak format:
+//!    a recogniser run from `gaps`, for known tools only.
+//! 4. Corpus cases in `tests/corpus/*.toml`: a real output, a broken one (`malformed`),
+//!    and prose that mentions the format without calling (no `calls`).
+
+pub(crate) mod bare_json;
+pub(crate) mod call_body;
+mod call_shape;
+mod channels;
+mod coerce;
+mod delimiters;
+mod gaps;
+pub(crate) mod horizon;
+mod json;
+pub(crate) mod native;
+mod pythonic;
+mod react;
+pub(crate) mod reasoning;
+pub(crate) mod record;
+pub(crate) mod scan;
+pub mod stream;
+mod tagged;
+pub(crate) mod text;
+mod tokens;
+mod work;
+mod xml;
+
+pub use mcs_core::call::{
+    CallFormat, CallSource, Extraction, FoundCall, MAX_MALFORMED, MalformedCall, ReasoningStart,
+};
+#[doc(hidden)]
+pub use work::take_examined;
+
+use mcs_core::LlmResponse;
+use mcs_core::Tool;
+use native::MessageReading;
+use record::Cx;
+pub use record::ToolIndex;
+use text::TextScan;
+
+/// Finds every tool call in `response`.
+///
+/// `tools` are the tools the caller knows; weak formats (see the [module docs](self)) only
+/// count calls to them, and XML-like formats convert argument values with their schemas.
+/// Never panics, and takes time roughly linear in the size of the output.
+pub fn extract(response: LlmResponse<'_>, tools: &[Tool]) -> Extraction {
+    extract_with(response, tools, None)
+}
+
+/// [`extract`], looking tools up through `index` instead of scanning `tools`: what
+/// `process_llm_response` uses, so that an output costs the same for 1,000 tools as for 10.
+/// An index that disagrees with `tools` falls back to a scan.
+pub fn extract_indexed(
+    response: LlmResponse<'_>,
+    tools: &[Tool],
+    index: ToolIndex<'_>,
+) -> Extraction {
+    extract_with(response, tools, Some(index))
+}
+
+fn extract_with(
+    response: LlmResponse<'_>,
+    tools: &[Tool],
+    index: Option<ToolIndex<'_>>,
+) -> Extraction {
+    match response {
+        LlmResponse::Text(text) => extract_text(text, tools, index),
+        LlmResponse::Message(message) => match native::read_message(message, tools, index) {
+            MessageReading::Read(extraction) => extraction,
+            MessageReading::Text(text) => extract_text(text, tools, index),
+        },
+    }
+}
+
+/// The calls of a text that is one JSON value: a pasted provider payload, or the bare call
+/// the system prompt asks for. `None` when the text is something else, for the full scan.
+pub(crate) fn whole_value(
+    text: &str,
+    tools: &[Tool],
+    index: Option<ToolIndex<'_>>,
+) -> Option<Extraction> {
+    let (value, start, end) = bare_json::whole_json(text)?;
+    if let Some(extraction) = native::pasted_value(&value, tools, index) {
+        return Some(extraction);
+    }
+    let mut whole = Cx::new(text, tools).indexed(index);
+    bare_json::whole_parsed(&mut whole, &value, start, end).then(|| whole.finish(CallSource::Text))
+}
+
+/// Extraction from text.
+fn extract_text(text: &str, tools: &[Tool], index: Option<ToolIndex<'_>>) -> Extraction {
+    // A text that is one JSON value is parsed once, else left to the full scan.
+    if let Some(extraction) = whole_value(text, tools, index) {
+        return extraction;
+    }
+    let visible = reasoning::blank_reasoning(text, ReasoningStart::Auto);
+    // Reading that runs into the end of the output met a call cut off there.
+    let _end = horizon::open(&visible);
+    let mut scan = TextScan::new();
+    scan.read(&visible, tools, index, true);
+    scan.into_found().finish(CallSource::Text)
+}

@@ -1,0 +1,481 @@
+//! Provider-native messages: OpenAI chat (and Ollama), OpenAI Responses, Anthropic, Gemini.
+//!
+//! A message is read in two steps: [`shape_of`] recognises whose message it is and where
+//! its calls are, and [`read_shape`] records them through the same `Cx` as every text
+//! format, so a call here gets the same checks (a plausible name, the cap on malformed
+//! calls, a snippet) as one in text.
+
+use serde_json::{Map, Value};
+
+use super::call_shape::{Trust, calls_in};
+use super::json::parse_whole;
+use super::record::{Broken, Cx, Outcome, RawCall, ToolIndex};
+use super::scan::{clean_name, floor_boundary};
+use mcs_core::Tool;
+use mcs_core::call::{CallFormat, CallSource, Extraction};
+use mcs_core::schema::kind_of;
+
+/// Anthropic content block types.
+const ANTHROPIC_BLOCKS: &[&str] = &[
+    "text",
+    "tool_use",
+    "thinking",
+    "redacted_thinking",
+    "server_tool_use",
+    "web_search_tool_result",
+    "image",
+];
+/// OpenAI Responses output item types.
+const RESPONSES_ITEMS: &[&str] = &[
+    "message",
+    "reasoning",
+    "function_call",
+    "web_search_call",
+    "file_search_call",
+    "computer_call",
+    "code_interpreter_call",
+    "custom_tool_call",
+];
+
+/// What reading a message gave: its calls, or a text to read as text (a message that is a
+/// string, or one with no provider shape but a `content` or `text` string).
+pub(crate) enum MessageReading<'v> {
+    Read(Extraction),
+    Text(&'v str),
+}
+
+/// Calls in a provider-native message; see the [module docs](super) for the rules.
+pub(crate) fn read_message<'v>(
+    message: &'v Value,
+    tools: &[Tool],
+    index: Option<ToolIndex<'_>>,
+) -> MessageReading<'v> {
+    if let Value::String(text) = message {
+        return MessageReading::Text(text);
+    }
+    let mut cx = Cx::new("", tools).indexed(index);
+    if let Some(shape) = shape_of(message) {
+        let source = read_shape(&mut cx, shape);
+        return MessageReading::Read(cx.finish(source));
+    }
+    // Not a provider shape: maybe the client parsed a JSON call itself.
+    if let Some(outcomes) = calls_in(message, &cx, Trust::Weak, false) {
+        for outcome in outcomes {
+            cx.message_outcome(CallFormat::Json, outcome, "the message", message);
+        }
+        return MessageReading::Read(cx.finish(CallSource::Text));
+    }
+    for key in ["content", "text"] {
+        if let Some(Value::String(text)) = message.get(key) {
+            return MessageReading::Text(text);
+        }
+    }
+    MessageReading::Read(Extraction::default())
+}
+
+/// A text that is a whole provider payload (already parsed), read as that message is; the
+/// source stays [`CallSource::Text`] because the reply goes back as text. `None` when the
+/// value is not one.
+pub(crate) fn pasted_value(
+    value: &Value,
+    tools: &[Tool],
+    index: Option<ToolIndex<'_>>,
+) -> Option<Extraction> {
+    let shape = pasted_shape(value)?;
+    let mut cx = Cx::new("", tools).indexed(index);
+    read_shape(&mut cx, shape);
+    Some(cx.finish(CallSource::Text))
+}
+
+/// The shape of a pasted payload, when it is unmistakably a provider's: JSON a model wrote
+/// as its answer (`{"tool_calls": […]}`, `{"name", "arguments"}`) is read as a JSON call
+/// instead, by the text scan.
+fn pasted_shape(value: &Value) -> Option<Shape<'_>> {
+    /// The top-level keys one of which every provider payload has. Checked first, by one
+    /// pass over the object's own (few) keys: a model's JSON call has none of them.
+    const PAYLOAD_KEYS: [&str; 9] = [
+        "choices",
+        "candidates",
+        "object",
+        "type",
+        "role",
+        "message",
+        "output",
+        "parts",
+        "functionCall",
+    ];
+    match value {
+        Value::Object(map) if !map.keys().any(|k| PAYLOAD_KEYS.contains(&k.as_str())) => None,
+        Value::Object(map) => {
+            let native = map.contains_key("choices")
+                || map.contains_key("candidates")
+                || str_of(value, "object") == Some("response")
+                || (str_of(value, "type") == Some("message")
+                    && map.get("content").is_some_and(Value::is_array))
+                || map.contains_key("role")
+                // Ollama's /api/chat response.
+                || map.get("message").is_some_and(|m| m.get("role").is_some())
+                // An OpenAI Responses body; `shape_of` checks its item types.
+                || map.get("output").is_some_and(Value::is_array)
+                // Gemini content without a role, or one part.
+                || map.get("parts").is_some_and(Value::is_array)
+                || map.get("functionCall").is_some_and(Value::is_object);
+            if native { shape_of(value) } else { None }
+        }
+        // A Gemini `parts` list; other lists of calls are JSON calls.
+        Value::Array(parts) if parts.iter().any(is_gemini_part) => {
+            Some(Shape::GeminiParts(parts, "parts"))
+        }
+        _ => None,
+    }
+}
+
+/// Whose message a value is, and where its calls are.
+#[derive(Clone, Copy)]
+enum Shape<'v> {
+    /// An OpenAI chat message (also Ollama's), at `path`; `None` when a completion has no
+    /// choice.
+    OpenAiChat(Option<&'v Value>, &'static str),
+    /// OpenAI chat `tool_calls` handed over alone.
+    OpenAiToolCalls(&'v [Value]),
+    /// OpenAI Responses output items, at `path`.
+    Responses(&'v [Value], &'static str),
+    /// Anthropic content blocks, at `path`.
+    Anthropic(&'v [Value], &'static str),
+    /// Gemini parts, at `path`.
+    GeminiParts(&'v [Value], &'static str),
+    /// One Gemini part holding a `functionCall`.
+    GeminiPart(&'v Value),
+    /// A chat message that says it has no tool calls: its text is the answer.
+    NoCalls,
+}
+
+/// The provider shape of `message`; `None` when it has none.
+fn shape_of(message: &Value) -> Option<Shape<'_>> {
+    match message {
+        Value::Object(map) => object_shape(message, map),
+        Value::Array(items) if !items.is_empty() => list_shape(items),
+        _ => None,
+    }
+}
+
+/// The shape of a message that is an object; the checks go from the most specific key to
+/// the least.
+fn object_shape<'v>(message: &'v Value, map: &'v Map<String, Value>) -> Option<Shape<'v>> {
+    if let Some(Value::Array(choices)) = map.get("choices") {
+        let choice = choices.first();
+        let inner = choice.and_then(|c| c.get("message").or_else(|| c.get("delta")));
+        return Some(Shape::OpenAiChat(inner, "choices[0].message"));
+    }
+    if let Some(Value::Array(candidates)) = map.get("candidates") {
+        let parts = candidates
+            .first()
+            .and_then(|c| c.get("content"))
+            .and_then(|c| c.get("parts"))
+            .and_then(Value::as_array);
+        let parts = parts.map_or(&[][..], Vec::as_slice);
+        return Some(Shape::GeminiParts(parts, "candidates[0].content.parts"));
+    }
+    if let Some(Value::Array(output)) = map.get("output")
+        && (str_of(message, "object") == Some("response")
+            || typed_items(output).any(|t| RESPONSES_ITEMS.contains(&t)))
+    {
+        return Some(Shape::Responses(output, "output"));
+    }
+    if map.contains_key("tool_calls") || map.contains_key("function_call") {
+        return Some(Shape::OpenAiChat(Some(message), "the message"));
+    }
+    if let Some(Value::Array(parts)) = map.get("parts") {
+        return Some(Shape::GeminiParts(parts, "parts"));
+    }
+    if is_gemini_part(message) {
+        return Some(Shape::GeminiPart(message));
+    }
+    if let Some(Value::Array(blocks)) = map.get("content")
+        && is_anthropic_content(message, map, blocks)
+    {
+        return Some(Shape::Anthropic(blocks, "content"));
+    }
+    if let Some(inner @ Value::Object(_)) = map.get("message")
+        && inner.get("role").is_some()
+    {
+        // Ollama's /api/chat response wraps the message.
+        return Some(Shape::OpenAiChat(Some(inner), "message"));
+    }
+    let text_content = map
+        .get("content")
+        .is_some_and(|c| c.is_string() || c.is_null() || c.is_array());
+    (map.contains_key("role") && text_content).then_some(Shape::NoCalls)
+}
+
+/// Whether a message with a `content` list is Anthropic's: it says so, or every block has
+/// an Anthropic type.
+fn is_anthropic_content(message: &Value, map: &Map<String, Value>, blocks: &[Value]) -> bool {
+    str_of(message, "type") == Some("message")
+        || map.contains_key("stop_reason")
+        || (!blocks.is_empty()
+            && typed_items(blocks).count() == blocks.len()
+            && typed_items(blocks).all(|t| ANTHROPIC_BLOCKS.contains(&t)))
+}
+
+/// The shape of a message that is a non-empty list: output items, content blocks, parts,
+/// or chat tool calls.
+fn list_shape(items: &[Value]) -> Option<Shape<'_>> {
+    let types: Vec<&str> = typed_items(items).collect();
+    let all_typed = types.len() == items.len();
+    if types.contains(&"function_call")
+        || (all_typed
+            && types.iter().all(|t| RESPONSES_ITEMS.contains(t))
+            && types.contains(&"message"))
+    {
+        return Some(Shape::Responses(items, "output"));
+    }
+    if all_typed && types.iter().all(|t| ANTHROPIC_BLOCKS.contains(t)) {
+        return Some(Shape::Anthropic(items, "content"));
+    }
+    if items.iter().any(|item| {
+        item.get("functionCall").is_some()
+            || item.get("function_call").is_some_and(Value::is_object)
+    }) {
+        return Some(Shape::GeminiParts(items, "parts"));
+    }
+    if items
+        .iter()
+        .all(|item| item.get("function").is_some_and(Value::is_object))
+    {
+        return Some(Shape::OpenAiToolCalls(items));
+    }
+    None
+}
+
+/// A Gemini part with a camel-case `functionCall` object (the snake-case `function_call`
+/// alone is OpenAI's deprecated call, read as such).
+fn is_gemini_part(value: &Value) -> bool {
+    value.get("functionCall").is_some_and(Value::is_object)
+}
+
+/// Records the calls of a message of shape `shape`; returns where they came from.
+fn read_shape(cx: &mut Cx<'_>, shape: Shape<'_>) -> CallSource {
+    match shape {
+        Shape::OpenAiChat(message, path) => {
+            if let Some(message) = message {
+                openai_chat(cx, message, path);
+            }
+            CallSource::OpenAiChat
+        }
+        Shape::OpenAiToolCalls(calls) => {
+            tool_calls(cx, calls, "tool_calls");
+            CallSource::OpenAiChat
+        }
+        Shape::Responses(items, path) => {
+            responses(cx, items, path);
+            CallSource::OpenAiResponses
+        }
+        Shape::Anthropic(blocks, path) => {
+            anthropic_blocks(cx, blocks, path);
+            CallSource::Anthropic
+        }
+        Shape::GeminiParts(parts, path) => {
+            for (index, part) in parts.iter().enumerate() {
+                gemini_part(cx, part, &format!("{path}[{index}]"));
+            }
+            CallSource::Gemini
+        }
+        Shape::GeminiPart(part) => {
+            gemini_part(cx, part, "the part");
+            CallSource::Gemini
+        }
+        Shape::NoCalls => CallSource::OpenAiChat,
+    }
+}
+
+fn str_of<'v>(value: &'v Value, key: &str) -> Option<&'v str> {
+    value.get(key).and_then(Value::as_str)
+}
+
+fn typed_items(items: &[Value]) -> impl Iterator<Item = &str> {
+    items.iter().filter_map(|item| str_of(item, "type"))
+}
+
+/// Arguments given as an object or as a JSON-encoded string (OpenAI), possibly damaged.
+fn decode_arguments(
+    name: &str,
+    value: Option<&Value>,
+    field: &str,
+) -> Result<(Value, bool), Broken> {
+    let broken = |detail: String| Broken::new(Some(name.to_owned()), detail);
+    match value {
+        None | Some(Value::Null) => Ok((Value::Object(Map::new()), false)),
+        Some(object @ Value::Object(_)) => Ok((object.clone(), false)),
+        Some(Value::String(text)) if text.trim().is_empty() => {
+            Ok((Value::Object(Map::new()), false))
+        }
+        Some(Value::String(text)) => match parse_whole(text) {
+            Ok((object @ Value::Object(_), repaired)) => Ok((object, repaired)),
+            Ok((Value::Null, repaired)) => Ok((Value::Object(Map::new()), repaired)),
+            Ok((other, _)) => Err(broken(format!(
+                "`{field}` of `{name}` is JSON {}, not an object",
+                kind_of(&other)
+            ))),
+            Err(error) => Err(broken(format!(
+                "`{field}` of `{name}` is not valid JSON: {} at character {} of the string",
+                error.message,
+                text[..floor_boundary(text, error.pos)].chars().count() + 1
+            ))),
+        },
+        Some(other) => Err(broken(format!(
+            "`{field}` of `{name}` must be an object or a JSON string, found {}",
+            kind_of(other)
+        ))),
+    }
+}
+
+fn id_of(value: &Value, keys: &[&str]) -> Option<String> {
+    keys.iter().find_map(|key| match value.get(*key) {
+        Some(Value::String(id)) if !id.is_empty() => Some(id.clone()),
+        Some(Value::Number(id)) => Some(id.to_string()),
+        _ => None,
+    })
+}
+
+/// A call's name, or what is wrong with it.
+fn name_of(value: Option<&Value>) -> Result<String, Broken> {
+    match value {
+        Some(Value::String(name)) if !clean_name(name).is_empty() => Ok(clean_name(name)),
+        _ => Err(Broken::new(None, "the call has no `name`".to_owned())),
+    }
+}
+
+/// The call in `call`: its name under `"name"`, its arguments under `key` (`field` names
+/// that key in messages), and `id`.
+fn read_call(call: &Value, key: &str, field: &str, id: Option<String>) -> Outcome {
+    let name = name_of(call.get("name"))?;
+    let (arguments, repaired) = decode_arguments(&name, call.get(key), field)?;
+    Ok(RawCall {
+        name,
+        arguments,
+        id,
+        repaired,
+    })
+}
+
+fn openai_chat(cx: &mut Cx<'_>, message: &Value, path: &str) {
+    match message.get("tool_calls") {
+        Some(Value::Array(calls)) if !calls.is_empty() => {
+            tool_calls(cx, calls, &format!("{path}.tool_calls"));
+        }
+        _ => {
+            if let Some(call @ Value::Object(_)) = message.get("function_call") {
+                let outcome = read_call(call, "arguments", "function_call.arguments", None);
+                let path = format!("{path}.function_call");
+                cx.message_outcome(CallFormat::OpenAiChat, outcome, &path, call);
+            }
+        }
+    }
+}
+
+fn tool_calls(cx: &mut Cx<'_>, calls: &[Value], path: &str) {
+    for (index, call) in calls.iter().enumerate() {
+        // Chat Completions nests the call in `function`; some proxies flatten it.
+        let function = call
+            .get("function")
+            .filter(|f| f.is_object())
+            .unwrap_or(call);
+        let id = id_of(call, &["id"]);
+        let outcome = read_call(function, "arguments", "function.arguments", id);
+        let path = format!("{path}[{index}]");
+        cx.message_outcome(CallFormat::OpenAiChat, outcome, &path, call);
+    }
+}
+
+fn responses(cx: &mut Cx<'_>, items: &[Value], path: &str) {
+    for (index, item) in items.iter().enumerate() {
+        if str_of(item, "type") != Some("function_call") {
+            continue;
+        }
+        let id = id_of(item, &["call_id", "id"]);
+        let outcome = read_call(item, "arguments", "arguments", id);
+        let path = format!("{path}[{index}]");
+        cx.message_outcome(CallFormat::OpenAiResponses, outcome, &path, item);
+    }
+}
+
+fn anthropic_blocks(cx: &mut Cx<'_>, blocks: &[Value], path: &str) {
+    for (index, block) in blocks.iter().enumerate() {
+        if str_of(block, "type") != Some("tool_use") {
+            continue;
+        }
+        let outcome = read_call(block, "input", "input", id_of(block, &["id"]));
+        let path = format!("{path}[{index}]");
+        cx.message_outcome(CallFormat::Anthropic, outcome, &path, block);
+    }
+}
+
+/// The call in one Gemini part, if it holds one (`functionCall`, or `function_call` as
+/// some SDKs serialize it).
+fn gemini_part(cx: &mut Cx<'_>, part: &Value, path: &str) {
+    let Some(call) = part
+        .get("functionCall")
+        .or_else(|| part.get("function_call"))
+        .filter(|c| c.is_object())
+    else {
+        return;
+    };
+    let outcome = read_call(call, "args", "args", id_of(call, &["id"]));
+    cx.message_outcome(CallFormat::Gemini, outcome, path, part);
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::MAX_MALFORMED;
+
+    fn read(message: &Value) -> Extraction {
+        match read_message(message, &[], None) {
+            MessageReading::Read(extraction) => extraction,
+            MessageReading::Text(text) => panic!("read as text: {text}"),
+        }
+    }
+
+    #[test]
+    fn message_calls_get_the_checks_of_text_calls() {
+        let spaced = json!({"role": "assistant", "tool_calls": [
+            {"id": "a", "function": {"name": "get weather", "arguments": "{}"}}
+        ]});
+        let got = read(&spaced);
+        assert!(got.calls.is_empty(), "{got:?}");
+        let [malformed] = got.malformed.as_slice() else {
+            panic!("{got:?}")
+        };
+        assert!(
+            malformed.detail.contains("the message.tool_calls[0]")
+                && malformed.detail.contains("not a tool name"),
+            "{malformed:?}"
+        );
+        assert!(malformed.snippet.contains("get weather"), "{malformed:?}");
+        let broken = json!({"function": {"name": "f", "arguments": "[1]"}});
+        let many = json!({"role": "assistant", "tool_calls": vec![broken; 100]});
+        assert_eq!(read(&many).malformed.len(), MAX_MALFORMED);
+    }
+
+    #[test]
+    fn pasted_responses_are_read_whatever_spells_their_keys() {
+        let plain = r#"{"choices": [{"message": {"tool_calls": [{"id": "call_1", "function": {"name": "f", "arguments": "{}"}}]}}]}"#;
+        // The only key that makes it native is written with an escape.
+        let escaped = plain.replacen("\"choices\"", "\"\\u0063hoices\"", 1);
+        // Long texts too (a key far from the start).
+        let padding = format!("{{\"note\": \"{}\", ", "x".repeat(600));
+        let long = plain.replacen('{', &padding, 1);
+        let long_escaped = escaped.replacen('{', &padding, 1);
+        for text in [plain, &escaped, &long, &long_escaped] {
+            let value: Value = serde_json::from_str(text).unwrap_or_else(|e| panic!("{e}"));
+            let extraction = pasted_value(&value, &[], None).unwrap_or_else(|| panic!("{text}"));
+            assert_eq!(extraction.source, CallSource::Text);
+            assert_eq!(extraction.calls.len(), 1, "{text}");
+        }
+        let call = serde_json::json!({"tool": "f", "arguments": {}});
+        assert!(pasted_value(&call, &[], None).is_none());
+    }
+}

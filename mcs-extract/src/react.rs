@@ -1,0 +1,367 @@
+//! LangChain's agent conventions. ReAct text: `Action: NAME` then `Action Input: …`
+//! (labels may be numbered, `Action 1:`), the input JSON or free text, ending at
+//! `Observation:`, `Thought:`, the next `Action`, `Final Answer:` or the end. The XML
+//! agent: `<tool>NAME</tool><tool_input>…</tool_input>`. Weak formats: only known tools
+//! count.
+
+use serde_json::Value;
+
+use super::call_shape::free_text_arguments;
+use super::horizon;
+use super::json::parse_whole;
+use super::reasoning::{Prefixes, partial_start};
+use super::record::{Broken, Cx, Finding, Outcome, RawCall};
+use super::scan::{clean_name, find_in, skip_ws, starts_at};
+use mcs_core::Tool;
+use mcs_core::call::CallFormat;
+
+/// The text after a label such as `Action 2:` or `Action Input:` at the start of `line`
+/// (after markdown emphasis), or `None` when the line does not start with it.
+fn after_label<'l>(line: &'l str, words: &[&str]) -> Option<&'l str> {
+    let mut rest = line.trim_start().trim_start_matches(['*', '#', '-', ' ']);
+    for (index, word) in words.iter().enumerate() {
+        if index > 0 {
+            rest = rest.trim_start_matches([' ', '\t']);
+            let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+            rest = &rest[digits..];
+            rest = rest.trim_start_matches([' ', '\t']);
+        }
+        rest = rest.strip_prefix(word)?;
+    }
+    rest = rest.trim_start_matches([' ', '\t']);
+    let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    rest = rest[digits..].trim_start_matches([' ', '\t']);
+    let rest = rest.strip_prefix(':')?;
+    Some(rest.trim_start_matches('*'))
+}
+
+const STOP_LABELS: &[&str] = &["Observation", "Thought", "Action", "Final Answer"];
+
+/// Where the search for ReAct calls in a gap stands.
+#[derive(Clone, Debug)]
+pub(crate) struct GapState {
+    /// The start of the line to look at next.
+    line_start: usize,
+    /// `Action` was searched for up to here, and not found after `line_start`.
+    searched: usize,
+}
+
+impl GapState {
+    pub(crate) fn new(start: usize) -> Self {
+        GapState {
+            line_start: start,
+            searched: start,
+        }
+    }
+}
+
+/// The lines of `text` from `start` on, as byte ranges without their newline, each with
+/// whether it is whole (a newline ends it, or the gap is closed).
+fn lines_from(
+    text: &str,
+    start: usize,
+    open: bool,
+) -> impl Iterator<Item = (usize, usize, bool)> + '_ {
+    let end = text.len();
+    let mut line_start = start;
+    std::iter::from_fn(move || {
+        if line_start >= end {
+            return None;
+        }
+        let line = match memchr::memchr(b'\n', &text.as_bytes()[line_start..]) {
+            Some(i) => (line_start, line_start + i, true),
+            None => (line_start, end, !open),
+        };
+        line_start = line.1 + 1;
+        Some(line)
+    })
+}
+
+/// ReAct calls, from where `state` stands up to `end`. With `open`, the gap may go on
+/// after `end`; the offset returned (else `end`) is where the text stops being decided.
+pub(crate) fn calls_in_gap(
+    cx: &Cx<'_>,
+    state: &mut GapState,
+    end: usize,
+    open: bool,
+) -> (Vec<Finding>, usize) {
+    let text = &cx.text[..end];
+    let mut findings = Vec::new();
+    loop {
+        if state.line_start >= end {
+            return (findings, end);
+        }
+        // Every call starts on a line with `Action`: one search spares prose the line split.
+        let from = state.searched.max(state.line_start);
+        let Some(action) = find_in(text, from, end, "Action") else {
+            state.searched = end.saturating_sub("Action".len() - 1).max(from);
+            // The last line may still become an `Action` line.
+            let last = memchr::memrchr(b'\n', &text.as_bytes()[state.line_start..end])
+                .map_or(state.line_start, |i| state.line_start + i + 1);
+            state.line_start = last;
+            let hold = if open && may_become_action(&text[last..]) {
+                last
+            } else {
+                end
+            };
+            return (findings, hold);
+        };
+        state.searched = action;
+        state.line_start = memchr::memrchr(b'\n', &text.as_bytes()[state.line_start..action])
+            .map_or(state.line_start, |i| state.line_start + i + 1);
+        match read_call(cx, text, state.line_start, open) {
+            Read::Undecided => return (findings, state.line_start),
+            Read::NotACall(next) => state.line_start = next,
+            Read::Call(finding, next) => {
+                findings.push(finding);
+                state.line_start = next;
+            }
+        }
+        state.searched = state.line_start;
+    }
+}
+
+/// What the line at a position holds.
+enum Read {
+    /// Not yet known: the text to come decides.
+    Undecided,
+    /// No call starts there; look again from this line.
+    NotACall(usize),
+    /// A call, and the line to look at after it.
+    Call(Finding, usize),
+}
+
+/// Whether an unfinished last line could still become an `Action` line.
+fn may_become_action(line: &str) -> bool {
+    let rest = line.trim_start().trim_start_matches(['*', '#', '-', ' ']);
+    "Action".starts_with(rest) || rest.starts_with("Action")
+}
+
+/// The call whose `Action` line starts at `line_start`, if it is one.
+fn read_call(cx: &Cx<'_>, text: &str, line_start: usize, open: bool) -> Read {
+    let mut lines = lines_from(text, line_start, open);
+    let Some((action_start, action_end, whole)) = lines.next() else {
+        return Read::Undecided;
+    };
+    let next_line = action_end + 1;
+    if !whole {
+        return Read::Undecided;
+    }
+    let line = &text[action_start..action_end];
+    let Some(raw_name) = after_label(line, &["Action"]) else {
+        return Read::NotACall(next_line);
+    };
+    let name = clean_name(
+        raw_name
+            .trim()
+            .trim_matches(['`', '"', '\'', '*'])
+            .trim_end_matches("()"),
+    );
+    let Some(tool) = cx.tool(&name) else {
+        return Read::NotACall(next_line);
+    };
+    // The input label is on the next non-blank line.
+    let mut input_line = None;
+    for (start, end, whole) in lines.by_ref() {
+        if !whole {
+            return Read::Undecided;
+        }
+        if !text[start..end].trim().is_empty() {
+            input_line = Some((start, end));
+            break;
+        }
+    }
+    let input_first = input_line.and_then(|(s, e)| {
+        after_label(&text[s..e], &["Action", "Input"]).map(|rest| (e - rest.len(), e))
+    });
+    let Some((input_start, first_end)) = input_first else {
+        if input_line.is_none() && open {
+            return Read::Undecided;
+        }
+        let broken = Broken::new(
+            Some(name.clone()),
+            format!("`Action: {name}` is not followed by an `Action Input:` line"),
+        );
+        let finding = Finding {
+            start: action_start,
+            end: action_end,
+            items: vec![(action_start, CallFormat::React, Err(broken))],
+        };
+        return Read::Call(finding, next_line);
+    };
+    // The input runs to the next labelled line, or to the end of the gap.
+    let mut input_end = first_end;
+    let mut next = text.len() + 1;
+    let mut ended = !open;
+    for (start, end, _) in lines {
+        let line = text[start..end].trim_start();
+        if STOP_LABELS.iter().any(|label| line.starts_with(label)) {
+            next = start;
+            ended = true;
+            break;
+        }
+        input_end = end;
+    }
+    if !ended {
+        return Read::Undecided;
+    }
+    let outcome = arguments(tool, &name, &text[input_start..input_end]);
+    let finding = Finding {
+        start: action_start,
+        end: input_end,
+        items: vec![(action_start, CallFormat::React, outcome)],
+    };
+    Read::Call(finding, next)
+}
+
+/// The arguments of an `Action Input`: a JSON object, or free text for a single-input
+/// tool.
+fn arguments(tool: &Tool, name: &str, input: &str) -> Outcome {
+    let mut input = input.trim();
+    if let Some(fenced) = input.strip_prefix("```") {
+        // Drop the fence line (```json) and the closing fence.
+        input = fenced.split_once('\n').map_or("", |(_, body)| body).trim();
+        input = input.strip_suffix("```").unwrap_or(input).trim();
+    }
+    let call = |arguments: Value, repaired: bool| RawCall {
+        name: name.to_owned(),
+        arguments,
+        id: None,
+        repaired,
+    };
+    if input.starts_with('{') {
+        return match parse_whole(input) {
+            Ok((arguments @ Value::Object(_), repaired)) => Ok(call(arguments, repaired)),
+            Ok(_) => Err(Broken::new(
+                Some(name.to_owned()),
+                "the Action Input is JSON but not an object".to_owned(),
+            )),
+            Err(error) => Err(Broken::new(
+                Some(name.to_owned()),
+                format!(
+                    "the Action Input of `{name}` is invalid JSON: {}",
+                    error.message
+                ),
+            )),
+        };
+    }
+    let text = match parse_whole(input) {
+        Ok((Value::String(text), _)) => text,
+        _ => input.trim_matches('"').to_owned(),
+    };
+    free_text_arguments(tool, &text)
+        .map(|arguments| call(arguments, false))
+        .map_err(|detail| Broken::new(Some(name.to_owned()), detail))
+}
+
+/// LangChain XML agent `<tool>NAME</tool><tool_input>…</tool_input>` at `pos`: a weak
+/// format, so only for known tools. Returns the outcome and the end, or `None` when this
+/// is not such a call.
+fn langchain(cx: &Cx<'_>, pos: usize, limit: usize) -> Option<(Outcome, usize)> {
+    let text = &cx.text[..limit];
+    let name_start = pos + "<tool>".len();
+    let name_end = find_in(text, name_start, limit.min(name_start + 300), "</tool>")?;
+    let name = clean_name(&text[name_start..name_end]);
+    let tool = cx.tool(&name)?;
+    let p = skip_ws(text, name_end + "</tool>".len());
+    if !starts_at(text, p, "<tool_input>") {
+        return None;
+    }
+    let input_start = p + "<tool_input>".len();
+    let close = find_in(text, input_start, limit, "</tool_input>");
+    let input_end = close.unwrap_or(limit);
+    let end = close.map_or(limit, |c| c + "</tool_input>".len());
+    let input = text[input_start..input_end].trim();
+    // A JSON object is the arguments; anything else (or JSON that is not an object) is the
+    // tool's free-text input.
+    let parsed = input.starts_with('{').then(|| parse_whole(input));
+    let outcome = match parsed {
+        Some(Ok((arguments @ Value::Object(_), repaired))) => Ok(RawCall {
+            name,
+            arguments,
+            id: None,
+            repaired,
+        }),
+        _ => free_text_arguments(tool, input)
+            .map(|arguments| RawCall {
+                name: name.clone(),
+                arguments,
+                id: None,
+                repaired: false,
+            })
+            .map_err(|detail| Broken::new(Some(name), detail)),
+    };
+    Some((outcome, end))
+}
+
+/// Where the search for LangChain XML calls in a gap stands: tags before `pos` are read.
+#[derive(Clone, Debug)]
+pub(crate) struct LangChainState {
+    pos: usize,
+}
+
+impl LangChainState {
+    pub(crate) fn new(start: usize) -> Self {
+        LangChainState { pos: start }
+    }
+}
+
+/// LangChain XML agent calls, from where `state` stands up to `end`. With `open`, the gap
+/// may go on after `end`; the offset returned (else `end`) is where the text stops being
+/// decided.
+pub(crate) fn langchain_in_gap(
+    cx: &Cx<'_>,
+    state: &mut LangChainState,
+    end: usize,
+    open: bool,
+) -> (Vec<Finding>, usize) {
+    const OPEN: &str = "<tool>";
+    let mut findings = Vec::new();
+    while let Some(at) = find_in(&cx.text[..end], state.pos, end, OPEN) {
+        let touches = horizon::touches();
+        let call = langchain(cx, at, end);
+        if open && horizon::touches() != touches {
+            state.pos = at;
+            return (findings, at);
+        }
+        state.pos = at + OPEN.len();
+        if let Some((outcome, call_end)) = call {
+            findings.push(Finding {
+                start: at,
+                end: call_end,
+                items: vec![(at, CallFormat::LangChainXml, outcome)],
+            });
+            state.pos = call_end.max(state.pos);
+        }
+    }
+    if !open {
+        state.pos = end;
+        return (findings, end);
+    }
+    // A tag cut in half by the end of the text is held back.
+    static PREFIXES: std::sync::OnceLock<Prefixes> = std::sync::OnceLock::new();
+    let prefixes = PREFIXES.get_or_init(|| Prefixes::new([OPEN].into_iter()));
+    let hold = partial_start(&cx.text[..end], state.pos, prefixes);
+    state.pos = hold;
+    (findings, hold)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn labels() {
+        assert_eq!(after_label("Action: search", &["Action"]), Some(" search"));
+        assert_eq!(
+            after_label("**Action 2:** search", &["Action"]),
+            Some(" search")
+        );
+        assert_eq!(after_label("Action Input: x", &["Action"]), None);
+        assert_eq!(
+            after_label("Action 1 Input 1: x", &["Action", "Input"]),
+            Some(" x")
+        );
+        assert_eq!(after_label("Actions: x", &["Action"]), None);
+    }
+}

@@ -1,0 +1,375 @@
+//! Recording what the format readers find: every call attempt, from text or from a provider
+//! message, goes through [`Cx`], so each gets the same checks — a name that cannot be a
+//! tool name is a malformed call, malformed calls are capped at [`MAX_MALFORMED`], and each
+//! malformed call says where it is and shows a snippet.
+
+use std::cell::RefCell;
+
+use serde_json::Value;
+
+use super::{horizon, scan};
+use mcs_core::Tool;
+use mcs_core::call::{CallFormat, CallSource, Extraction, FoundCall, MAX_MALFORMED, MalformedCall};
+
+/// Where a tool is in the caller's list, by name: a driver's own index
+/// ([`ToolDriver::tool_position`](mcs_core::ToolDriver::tool_position)).
+pub type ToolIndex<'a> = &'a (dyn Fn(&str) -> Option<usize> + Sync);
+
+/// A call as a format reader reads it, before it is placed.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct RawCall {
+    pub name: String,
+    pub arguments: Value,
+    pub id: Option<String>,
+    pub repaired: bool,
+}
+
+/// A call that could not be read, as a format reader reports it.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Broken {
+    pub name: Option<String>,
+    pub detail: String,
+    /// The output ended inside the call: it was cut off, not written wrong.
+    pub cut_off: bool,
+}
+
+impl Broken {
+    /// A call written wrong.
+    pub(crate) fn new(name: Option<String>, detail: String) -> Self {
+        Broken {
+            name,
+            detail,
+            cut_off: false,
+        }
+    }
+
+    /// A call the output ended inside of.
+    pub(crate) fn cut(name: Option<String>, detail: String) -> Self {
+        Broken {
+            name,
+            detail,
+            cut_off: true,
+        }
+    }
+}
+
+/// What one attempt to read a call gave.
+pub(crate) type Outcome = Result<RawCall, Broken>;
+
+/// What one recogniser of ordinary text found in a span of it, recorded only if no
+/// earlier, longer finding covers it (see `gaps`).
+#[derive(Clone, Debug)]
+pub(crate) struct Finding {
+    pub start: usize,
+    pub end: usize,
+    pub items: Vec<(usize, CallFormat, Outcome)>,
+}
+
+/// Where a call attempt sits, for its detail and snippet.
+#[derive(Clone, Copy)]
+enum Place<'p> {
+    /// A byte offset in the text.
+    Text(usize),
+    /// A place in a provider message: its path (`choices[0].message.tool_calls[1]`) and
+    /// the JSON there.
+    Message { path: &'p str, raw: &'p Value },
+}
+
+/// A call or malformed call, as recorded.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum Item {
+    Call(FoundCall),
+    Malformed(MalformedCall),
+}
+
+/// One recorded item: where it starts (for a message: the order it was found in), what
+/// it is, and whether it is final: nothing read before it in its run looked past the
+/// horizon (see `horizon`), so any continuation of the text records it the same.
+#[derive(Clone, Debug)]
+pub(crate) struct Recorded {
+    pub at: usize,
+    pub item: Item,
+    pub settled: bool,
+}
+
+/// What the readers recorded, kept from one run over a growing text to the next.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Found {
+    pub items: Vec<Recorded>,
+    malformed: usize,
+    locator: scan::Locator,
+}
+
+/// Where [`Found`] stood, to go back to when a run's results are not final.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Mark {
+    items: usize,
+    malformed: usize,
+}
+
+impl Found {
+    /// Where it stands now.
+    pub(crate) fn mark(&self) -> Mark {
+        Mark {
+            items: self.items.len(),
+            malformed: self.malformed,
+        }
+    }
+}
+
+/// What the format readers share: the text (empty for a provider message), the known
+/// tools, and what was found so far.
+pub(crate) struct Cx<'t> {
+    pub text: &'t str,
+    pub tools: &'t [Tool],
+    found: Found,
+    locator: RefCell<scan::Locator>,
+    /// Spans of regions whose text is shown: prose channels (see `channels`).
+    shown: Vec<std::ops::Range<usize>>,
+    /// The caller's name index, if it has one (see [`super::extract_indexed`]).
+    index: Option<ToolIndex<'t>>,
+    /// [`horizon::touches`] when the current run started.
+    run_start: u64,
+    /// The text may still grow.
+    open: bool,
+}
+
+impl<'t> Cx<'t> {
+    pub(crate) fn new(text: &'t str, tools: &'t [Tool]) -> Self {
+        Self::resume(text, tools, Found::default())
+    }
+
+    /// Goes on recording into `found`, over `text` (which holds the text `found` was
+    /// recorded from, and maybe more).
+    pub(crate) fn resume(text: &'t str, tools: &'t [Tool], mut found: Found) -> Self {
+        let locator = RefCell::new(std::mem::take(&mut found.locator));
+        Cx {
+            text,
+            tools,
+            found,
+            locator,
+            shown: Vec::new(),
+            index: None,
+            run_start: horizon::touches(),
+            open: false,
+        }
+    }
+
+    /// What was recorded, to [`resume`](Self::resume) from later.
+    pub(crate) fn into_found(self) -> Found {
+        let mut found = self.found;
+        found.locator = self.locator.into_inner();
+        found
+    }
+
+    /// Where recording stands, to [`rewind`](Self::rewind) to.
+    pub(crate) fn mark(&self) -> Mark {
+        self.found.mark()
+    }
+
+    /// Starts a new run without forgetting anything.
+    pub(crate) fn new_run(&mut self) {
+        self.run_start = horizon::touches();
+    }
+
+    /// What was recorded after `mark`.
+    pub(crate) fn recorded_since(&self, mark: Mark) -> &[Recorded] {
+        self.found.items.get(mark.items..).unwrap_or_default()
+    }
+
+    /// Takes out what was recorded after `mark`, to [`put_back`](Self::put_back) after
+    /// something recorded later that comes first in the text.
+    pub(crate) fn take_since(&mut self, mark: Mark) -> Vec<Recorded> {
+        let taken = self
+            .found
+            .items
+            .split_off(mark.items.min(self.found.items.len()));
+        self.found.malformed = mark.malformed;
+        taken
+    }
+
+    /// Records `items` taken out by [`take_since`](Self::take_since) again, after what was
+    /// recorded meanwhile; malformed calls over [`MAX_MALFORMED`] are dropped, as they
+    /// would have been had they been recorded in this order.
+    pub(crate) fn put_back(&mut self, items: Vec<Recorded>) {
+        for recorded in items {
+            if matches!(recorded.item, Item::Malformed(_)) {
+                if self.found.malformed >= MAX_MALFORMED {
+                    continue;
+                }
+                self.found.malformed += 1;
+            }
+            self.found.items.push(recorded);
+        }
+    }
+
+    /// Looks tools up through `index` (when given) instead of scanning.
+    pub(crate) fn indexed(mut self, index: Option<ToolIndex<'t>>) -> Self {
+        self.index = index;
+        self
+    }
+
+    /// The tool called `name`, if the caller knows it.
+    pub(crate) fn tool(&self, name: &str) -> Option<&'t Tool> {
+        let Some(index) = self.index else {
+            return self.tools.iter().find(|tool| tool.name() == name);
+        };
+        match self.tools.get(index(name)?) {
+            Some(tool) if tool.name() == name => Some(tool),
+            _ => self.tools.iter().find(|tool| tool.name() == name),
+        }
+    }
+
+    pub(crate) fn is_known(&self, name: &str) -> bool {
+        self.tool(name).is_some()
+    }
+
+    /// Records a call that starts at byte `at`.
+    pub(crate) fn call(&mut self, at: usize, format: CallFormat, call: RawCall) {
+        self.record_call(at, Place::Text(at), format, call);
+    }
+
+    /// Records a malformed call that starts at byte `at`; `broken.detail` says what is
+    /// wrong and this adds where.
+    pub(crate) fn malformed(&mut self, at: usize, format: CallFormat, broken: Broken) {
+        self.record_malformed(at, Place::Text(at), format, broken);
+    }
+
+    /// Records the outcome of one call attempt that starts at byte `at`.
+    pub(crate) fn outcome(&mut self, at: usize, format: CallFormat, outcome: Outcome) {
+        match outcome {
+            Ok(call) => self.call(at, format, call),
+            Err(broken) => self.malformed(at, format, broken),
+        }
+    }
+
+    /// Records the outcome of one call attempt in a provider message, at `path`; `raw` is
+    /// the JSON there, shown as the snippet of a malformed call. Calls keep the order they
+    /// are recorded in.
+    pub(crate) fn message_outcome(
+        &mut self,
+        format: CallFormat,
+        outcome: Outcome,
+        path: &str,
+        raw: &Value,
+    ) {
+        let order = self.found.items.len();
+        let place = Place::Message { path, raw };
+        match outcome {
+            Ok(call) => self.record_call(order, place, format, call),
+            Err(broken) => self.record_malformed(order, place, format, broken),
+        }
+    }
+
+    fn record_call(&mut self, order: usize, place: Place<'_>, format: CallFormat, call: RawCall) {
+        // Every format cleans names; one that was only a namespace (`default_api.`) is
+        // empty now, and a call without a name is no call.
+        if !scan::plausible_name(&call.name) {
+            let detail = format!("`{}` is not a tool name", call.name);
+            return self.record_malformed(order, place, format, Broken::new(None, detail));
+        }
+        let found = FoundCall {
+            name: call.name,
+            arguments: call.arguments,
+            id: call.id,
+            format,
+            repaired: call.repaired,
+        };
+        self.push(order, Item::Call(found));
+    }
+
+    fn record_malformed(
+        &mut self,
+        order: usize,
+        place: Place<'_>,
+        format: CallFormat,
+        broken: Broken,
+    ) {
+        if self.found.malformed >= MAX_MALFORMED {
+            return;
+        }
+        self.found.malformed += 1;
+        if self.discarded() {
+            // Its words are never read: the item is dropped with the rest of this read.
+            let malformed = MalformedCall {
+                format,
+                name: broken.name,
+                detail: String::new(),
+                snippet: String::new(),
+                cut_off: broken.cut_off,
+            };
+            return self.push(order, Item::Malformed(malformed));
+        }
+        let (location, snippet) = match place {
+            Place::Text(at) => (self.at(at), scan::snippet(self.text, at)),
+            Place::Message { path, raw } => (path.to_owned(), scan::snippet(&raw.to_string(), 0)),
+        };
+        let malformed = MalformedCall {
+            format,
+            name: broken.name,
+            detail: format!("{} call at {location}: {}", format.as_str(), broken.detail),
+            snippet,
+            cut_off: broken.cut_off,
+        };
+        self.push(order, Item::Malformed(malformed));
+    }
+
+    /// Whether what is recorded now will be thrown away: a read over a text that may still
+    /// grow looked past its end, so it is read again later. Readers skip the words of what
+    /// they report then (they cost more than the reading).
+    pub(crate) fn discarded(&self) -> bool {
+        self.open && horizon::touches() != self.run_start
+    }
+
+    /// Reads the text as one that may still grow (see [`discarded`](Self::discarded)).
+    pub(crate) fn growing(mut self, open: bool) -> Self {
+        self.open = open;
+        self
+    }
+
+    fn push(&mut self, at: usize, item: Item) {
+        let settled = horizon::touches() == self.run_start;
+        self.found.items.push(Recorded { at, item, settled });
+    }
+
+    /// Notes that `span`, inside the region being read, is text to show: the answer in a
+    /// prose channel.
+    pub(crate) fn show(&mut self, span: std::ops::Range<usize>) {
+        self.shown.push(span);
+    }
+
+    /// The spans [`show`](Self::show) noted since the last call.
+    pub(crate) fn take_shown(&mut self) -> Vec<std::ops::Range<usize>> {
+        std::mem::take(&mut self.shown)
+    }
+
+    /// `pos` as "line L, column C", for details that point inside a call.
+    pub(crate) fn at(&self, pos: usize) -> String {
+        let (line, column) = self.locator.borrow_mut().locate(self.text, pos);
+        format!("line {line}, column {column}")
+    }
+
+    /// What was recorded, in the order of the output.
+    pub(crate) fn finish(self, source: CallSource) -> Extraction {
+        self.into_found().finish(source)
+    }
+}
+
+impl Found {
+    /// What was recorded, in the order of the output.
+    pub(crate) fn finish(mut self, source: CallSource) -> Extraction {
+        // Stable: items at the same offset keep the order they were found in.
+        self.items.sort_by_key(|recorded| recorded.at);
+        let mut extraction = Extraction {
+            source,
+            ..Extraction::default()
+        };
+        for recorded in self.items {
+            match recorded.item {
+                Item::Call(call) => extraction.calls.push(call),
+                Item::Malformed(malformed) => extraction.malformed.push(malformed),
+            }
+        }
+        extraction
+    }
+}

@@ -1,0 +1,208 @@
+//! Formats that put JSON calls between tags: Hermes `<tool_call>` (and what else that tag
+//! holds), Granite, MiniMax-M1 / Jamba `<tool_calls>`, Nemotron, InternLM, Apertus,
+//! Command-R and Phi-4-mini.
+
+use serde_json::{Map, Value};
+
+use super::call_body::{after_close, json_body};
+use super::json::parse_value;
+use super::record::{Broken, Cx, RawCall};
+use super::scan::{byte_at, clean_name, ends_by, name_end, skip_ws, starts_at};
+use super::xml;
+use mcs_core::call::CallFormat;
+use mcs_core::schema::kind_of;
+
+/// `<tool_call>`: Hermes JSON, a Granite list, Qwen3-Coder `<function=…>`, or GLM
+/// `NAME<arg_key>…`, told apart by what comes first.
+pub(crate) fn hermes(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usize> {
+    const CLOSE: &str = "</tool_call>";
+    let text = cx.text;
+    let p = skip_ws(text, after);
+    if starts_at(text, p, "<function=") || starts_at(text, p, "<function name=") {
+        let end = xml::function_blocks(cx, p, CallFormat::Qwen3Coder, &[CLOSE]);
+        let q = skip_ws(text, end);
+        return Some(if starts_at(text, q, CLOSE) {
+            q + CLOSE.len()
+        } else {
+            end
+        });
+    }
+    let format = match byte_at(text, p) {
+        Some(b'[') => CallFormat::Granite,
+        Some(b) if (b.is_ascii_alphabetic() || b == b'_') && is_glm(text, p) => {
+            return Some(xml::glm(cx, start, p));
+        }
+        _ => CallFormat::Hermes,
+    };
+    Some(json_body(cx, p, Some(CLOSE), format, "<tool_call>"))
+}
+
+/// Whether GLM's `NAME` then `<arg_key>`, `{` or the end of the call starts at `pos`.
+fn is_glm(text: &str, pos: usize) -> bool {
+    let after_name = skip_ws(text, name_end(text, pos));
+    ends_by(text, after_name)
+        || starts_at(text, after_name, "<arg_key>")
+        || starts_at(text, after_name, "{")
+        || starts_at(text, after_name, "</tool_call>")
+}
+
+/// Granite 3.0 `<|tool_call|>[…]`.
+pub(crate) fn granite(cx: &mut Cx<'_>, _start: usize, after: usize) -> Option<usize> {
+    Some(json_body(
+        cx,
+        after,
+        None,
+        CallFormat::Granite,
+        "<|tool_call|>",
+    ))
+}
+
+/// granite-20b-functioncalling `<function_call> {…}`, repeated; also the llama.cpp wrapper
+/// `<function_call>{…}</function_call>`.
+pub(crate) fn granite_fc(cx: &mut Cx<'_>, _start: usize, after: usize) -> Option<usize> {
+    Some(json_body(
+        cx,
+        after,
+        Some("</function_call>"),
+        CallFormat::Granite,
+        "<function_call>",
+    ))
+}
+
+/// `<tool_calls>`: a JSON list (Jamba, Apriel) or one JSON call per line (MiniMax-M1).
+pub(crate) fn tool_calls_tag(cx: &mut Cx<'_>, _start: usize, after: usize) -> Option<usize> {
+    let format = if byte_at(cx.text, skip_ws(cx.text, after)) == Some(b'[') {
+        CallFormat::Jamba
+    } else {
+        CallFormat::MiniMaxM1
+    };
+    Some(json_body(
+        cx,
+        after,
+        Some("</tool_calls>"),
+        format,
+        "<tool_calls>",
+    ))
+}
+
+/// Nemotron Nano v2 `<TOOLCALL>[…]</TOOLCALL>`.
+pub(crate) fn nemotron(cx: &mut Cx<'_>, _start: usize, after: usize) -> Option<usize> {
+    Some(json_body(
+        cx,
+        after,
+        Some("</TOOLCALL>"),
+        CallFormat::Nemotron,
+        "<TOOLCALL>",
+    ))
+}
+
+/// InternLM `<|action_start|><|plugin|>{…}<|action_end|>`; the `<|interpreter|>` action is
+/// code, not a tool call.
+pub(crate) fn internlm(cx: &mut Cx<'_>, _start: usize, after: usize) -> Option<usize> {
+    let p = skip_ws(cx.text, after);
+    if !starts_at(cx.text, p, "<|plugin|>") {
+        return None;
+    }
+    let opener = "<|action_start|><|plugin|>";
+    Some(json_body(
+        cx,
+        p + "<|plugin|>".len(),
+        Some("<|action_end|>"),
+        CallFormat::InternLm,
+        opener,
+    ))
+}
+
+/// Command R7B / Command A `<|START_ACTION|>[{tool_call_id, tool_name, parameters}]`.
+pub(crate) fn command_r(cx: &mut Cx<'_>, _start: usize, after: usize) -> Option<usize> {
+    Some(json_body(
+        cx,
+        after,
+        Some("<|END_ACTION|>"),
+        CallFormat::CommandR,
+        "<|START_ACTION|>",
+    ))
+}
+
+/// Phi-4-mini / FireFunction `functools[…]`.
+pub(crate) fn phi4_mini(cx: &mut Cx<'_>, _start: usize, after: usize) -> Option<usize> {
+    // The delimiter ends with the list's own `[`.
+    Some(json_body(
+        cx,
+        after - 1,
+        None,
+        CallFormat::Phi4Mini,
+        "functools",
+    ))
+}
+
+/// Apertus `<|tools_prefix|>[{"NAME": {…}}, …]<|tools_suffix|>`: one single-key object per
+/// call.
+pub(crate) fn apertus(cx: &mut Cx<'_>, _start: usize, after: usize) -> Option<usize> {
+    const CLOSE: &str = "<|tools_suffix|>";
+    let text = cx.text;
+    let format = CallFormat::Apertus;
+    let p = skip_ws(text, after);
+    let parsed = match parse_value(text, p) {
+        Ok(parsed) => parsed,
+        Err(error) => {
+            let detail = format!("invalid JSON at {}: {}", cx.at(error.pos), error.message);
+            cx.malformed(p, format, Broken::new(None, detail));
+            return Some(after_close(text, p, Some(CLOSE), "<|tools_prefix|>"));
+        }
+    };
+    let items = match parsed.value {
+        Value::Array(items) => items,
+        object @ Value::Object(_) => vec![object],
+        other => {
+            let detail = format!(
+                "expected a list of calls after `<|tools_prefix|>`, found {}",
+                kind_of(&other)
+            );
+            cx.malformed(p, format, Broken::new(None, detail));
+            return Some(after_close(text, p, Some(CLOSE), "<|tools_prefix|>"));
+        }
+    };
+    for (index, item) in items.into_iter().enumerate() {
+        let outcome = match item {
+            Value::Object(map) if map.len() == 1 => {
+                let Some((name, arguments)) = map.into_iter().next() else {
+                    continue;
+                };
+                let name = clean_name(&name);
+                match arguments {
+                    Value::Object(_) => Ok(RawCall {
+                        name,
+                        arguments,
+                        id: None,
+                        repaired: parsed.repaired,
+                    }),
+                    Value::Null => Ok(RawCall {
+                        name,
+                        arguments: Value::Object(Map::new()),
+                        id: None,
+                        repaired: parsed.repaired,
+                    }),
+                    other => Err({
+                        let detail = format!(
+                            "the arguments of `{name}` must be an object, found {}",
+                            kind_of(&other)
+                        );
+                        Broken::new(Some(name), detail)
+                    }),
+                }
+            }
+            _ => Err(Broken::new(
+                None,
+                format!("element {index} is not a single-key `{{\"NAME\": {{arguments}}}}` object"),
+            )),
+        };
+        cx.outcome(p, format, outcome);
+    }
+    let end = skip_ws(text, parsed.end);
+    Some(if starts_at(text, end, CLOSE) {
+        end + CLOSE.len()
+    } else {
+        parsed.end
+    })
+}

@@ -1,0 +1,211 @@
+//! Reading text: the native delimiters and the gaps between them, in the order of the
+//! text, whole (the batch path) or as it grows (streaming).
+//!
+//! [`TextScan::read`] goes from where the last read stopped as far as the text decides:
+//! a region whose reading ran into the end of the text (a call still being written), or a
+//! delimiter that is only partly there, stops it, and everything after stays unread
+//! until the next read. What it recorded before is final, and recorded in the same order
+//! whether the text came whole or in pieces: for each region, the gap before it, then the
+//! region. That is what makes a stream end in exactly what the batch path finds.
+
+use std::ops::Range;
+
+use super::delimiters::{Delimiter, next_delimiter, opens_call, partial_delimiter};
+use super::gaps::GapScan;
+use super::horizon::{self, Waits};
+use super::record::{Cx, Found, Recorded, ToolIndex};
+use super::scan::{floor_boundary, forget_searches, skip_ws};
+use mcs_core::Tool;
+
+/// Where the reading of one text stands.
+#[derive(Clone, Debug)]
+pub(crate) struct TextScan {
+    found: Found,
+    /// The end of the last region read: the current gap starts here.
+    cursor: usize,
+    /// Delimiters before this offset are decided.
+    pos: usize,
+    gap: GapScan,
+}
+
+/// What one [`TextScan::read`] decided.
+#[derive(Debug, Default)]
+pub(crate) struct Step {
+    /// The text before this offset is read for good.
+    pub decided: usize,
+    /// The spans of call markup decided in this read — regions, and calls found in gaps —
+    /// in order: the text there is no visible text.
+    pub markup: Vec<Range<usize>>,
+    /// A region that starts at `decided` and could not be read to its end yet: its start,
+    /// and the items its reading recorded before it ran into the end of the text (final,
+    /// but recorded for good only with the rest of the region).
+    pub pending: Option<Pending>,
+    /// What reading the undecided text waits for: when it comes, reading again may decide
+    /// more.
+    pub waits: Option<Waits>,
+}
+
+/// A region still being written.
+#[derive(Debug)]
+pub(crate) struct Pending {
+    pub start: usize,
+    pub settled: Vec<Recorded>,
+}
+
+impl TextScan {
+    pub(crate) fn new() -> Self {
+        TextScan {
+            found: Found::default(),
+            cursor: 0,
+            pos: 0,
+            gap: GapScan::new(0),
+        }
+    }
+
+    /// What was recorded for good.
+    pub(crate) fn found(&self) -> &Found {
+        &self.found
+    }
+
+    /// What was recorded, taken out.
+    pub(crate) fn into_found(self) -> Found {
+        self.found
+    }
+
+    /// Reads `text` from where the last read stopped. With `whole`, the text ends there
+    /// and everything is decided; else it may grow, and the read stops where the text
+    /// does not decide yet. The caller keeps a horizon open at the end of `text` (see
+    /// `horizon`): also for a whole text, where running into it means a call was cut off.
+    pub(crate) fn read(
+        &mut self,
+        text: &str,
+        tools: &[Tool],
+        index: Option<ToolIndex<'_>>,
+        whole: bool,
+    ) -> Step {
+        forget_searches();
+        let mut cx = Cx::resume(text, tools, std::mem::take(&mut self.found))
+            .indexed(index)
+            .growing(!whole);
+        let step = self.read_with(&mut cx, whole);
+        self.found = cx.into_found();
+        step
+    }
+
+    fn read_with(&mut self, cx: &mut Cx<'_>, whole: bool) -> Step {
+        let text = cx.text;
+        let mut step = Step::default();
+        loop {
+            // A delimiter cut in half by the end of the text is left for the next read.
+            let search_end = if whole {
+                text.len()
+            } else {
+                partial_delimiter(text, self.pos)
+            };
+            // A whole delimiter before that is read, even when its last bytes could also
+            // start another one (`<|python_tag|>` ends with the `>` of `>>>`).
+            let found = next_delimiter(text, self.pos, text.len())
+                .filter(|delimiter| delimiter.start < search_end);
+            let Some(delimiter) = found else {
+                // No delimiter starts before `search_end`: the next read searches from there.
+                self.pos = search_end;
+                let open = !whole;
+                // The gap runs on into the text to come, even past a partial delimiter.
+                let horizon = open.then(|| horizon::open(&text[..search_end]));
+                let (spans, hold) = self.gap.advance(cx, search_end, open);
+                step.waits = horizon.and_then(|horizon| horizon.waits());
+                step.markup.extend(spans);
+                step.decided = if open {
+                    hold.min(search_end)
+                } else {
+                    text.len()
+                };
+                return step;
+            };
+            let (start, after) = (delimiter.start, delimiter.end);
+            // The region is read first, with what it records set aside: it is recorded
+            // after the gap before it, which it may end.
+            let mark = cx.mark();
+            cx.new_run();
+            let region = horizon::open(text);
+            let read = read_region(cx, delimiter);
+            let shown = cx.take_shown();
+            let waits = region.waits();
+            drop(region);
+            let recorded = cx.take_since(mark);
+            let exists =
+                whole || waits.is_none() || recorded.first().is_some_and(|first| first.settled);
+            if !exists {
+                // Not known yet whether a call starts here: the gap may run on past it.
+                let gap = horizon::open(&text[..start]);
+                let (spans, hold) = self.gap.advance(cx, start, true);
+                drop(gap);
+                step.markup.extend(spans);
+                step.decided = hold.min(start);
+                step.pending = Some(Pending {
+                    start,
+                    settled: Vec::new(),
+                });
+                step.waits = waits;
+                return step;
+            }
+            let Some(end) = read else {
+                // A mention, or not the parser's format. Every delimiter starts with an
+                // ASCII byte, so the next byte is a boundary.
+                self.pos = start + 1;
+                continue;
+            };
+            let (spans, _) = self.gap.advance(cx, start, false);
+            step.markup.extend(spans);
+            match waits {
+                Some(waits) if !whole => {
+                    // A call whose start is read for good but whose end is still coming.
+                    self.gap = GapScan::new(start);
+                    self.cursor = start;
+                    self.pos = start;
+                    let settled = recorded.into_iter().take_while(|r| r.settled).collect();
+                    step.decided = start;
+                    step.pending = Some(Pending { start, settled });
+                    step.waits = Some(waits);
+                    return step;
+                }
+                _ => {
+                    cx.put_back(recorded);
+                    let end = floor_boundary(text, end.max(after));
+                    // The region is markup, but for the text of a prose channel in it.
+                    let mut from = start;
+                    for span in shown {
+                        step.markup.push(from..span.start);
+                        from = span.end;
+                    }
+                    step.markup.push(from..end);
+                    self.cursor = end;
+                    self.pos = end;
+                    self.gap = GapScan::new(end);
+                }
+            }
+        }
+    }
+}
+
+/// Reads the region of the delimiter at `start..after`: nothing when only blank space
+/// follows it (an output that ends right after an opener holds no call, broken or not),
+/// else its parser's reading if the delimiter opens a call rather than being mentioned.
+fn read_region(cx: &mut Cx<'_>, delimiter: Delimiter) -> Option<usize> {
+    let Delimiter {
+        start,
+        end: after,
+        parser,
+        prose,
+    } = delimiter;
+    if prose {
+        return parser(cx, start, after);
+    }
+    if !opens_call(cx, start, after) {
+        return None;
+    }
+    if skip_ws(cx.text, after) >= cx.text.len() {
+        return Some(cx.text.len());
+    }
+    parser(cx, start, after)
+}

@@ -1,0 +1,599 @@
+//! Formats built from special tokens around a name and a JSON arguments object: Mistral,
+//! Llama 3, gpt-oss Harmony, Kimi K2, DeepSeek, Functionary v3.2 and Gemma 4.
+
+use serde_json::{Map, Value};
+
+use super::call_body::{after_close, arguments_at, json_body};
+use super::horizon;
+use super::json::MAX_DEPTH;
+use super::json::describe_at;
+use super::pythonic;
+use super::record::Outcome;
+use super::record::{Broken, Cx, RawCall};
+use super::scan::{
+    byte_at, clean_name, element_end, ends_by, find_cached, find_in, floor_boundary, name_end,
+    plausible_name, skip_ws, starts_at, to_end,
+};
+use mcs_core::call::CallFormat;
+
+/// Mistral `[TOOL_CALLS]`: a JSON list (before v11), or `NAME{json}`, `NAME[ARGS]{json}`,
+/// `NAME[CALL_ID]id[ARGS]{json}` (v11 and later), possibly several in a row.
+pub(crate) fn mistral(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usize> {
+    let text = cx.text;
+    let format = CallFormat::Mistral;
+    let p = skip_ws(text, after);
+    if matches!(byte_at(text, p), Some(b'[' | b'{' | b'`')) {
+        return Some(json_body(cx, p, None, format, "[TOOL_CALLS]"));
+    }
+    let mut pos = p;
+    let mut found_any = false;
+    loop {
+        let name_start = skip_ws(text, pos);
+        let end = name_end(text, name_start);
+        let next = skip_ws(text, end);
+        let continues = starts_at(text, next, "{")
+            || starts_at(text, next, "[ARGS]")
+            || starts_at(text, next, "[CALL_ID]");
+        if end == name_start || !continues {
+            if !found_any {
+                let detail = format!(
+                    "`[TOOL_CALLS]` is followed by {} instead of a call",
+                    describe_at(text, name_start)
+                );
+                let broken = if ends_by(text, next) {
+                    Broken::cut(None, detail)
+                } else {
+                    Broken::new(None, detail)
+                };
+                cx.malformed(start, format, broken);
+                return Some(to_end(text));
+            }
+            return Some(pos);
+        }
+        let name = clean_name(&text[name_start..end]);
+        let mut q = next;
+        let mut id = None;
+        if starts_at(text, q, "[CALL_ID]") {
+            let id_start = q + "[CALL_ID]".len();
+            let Some(args) = find_in(text, id_start, text.len(), "[ARGS]") else {
+                let detail = format!("the call to `{name}` has `[CALL_ID]` but no `[ARGS]`");
+                cx.malformed(name_start, format, Broken::cut(Some(name), detail));
+                return Some(to_end(text));
+            };
+            id = Some(text[id_start..args].trim().to_owned());
+            q = args;
+        }
+        if starts_at(text, q, "[ARGS]") {
+            q += "[ARGS]".len();
+        }
+        let (outcome, end) = arguments_at(cx, q, &name, id);
+        cx.outcome(name_start, format, outcome);
+        found_any = true;
+        pos = skip_ws(text, end);
+        if starts_at(text, pos, "[TOOL_CALLS]") {
+            pos += "[TOOL_CALLS]".len();
+        } else if starts_at(text, pos, ",") {
+            pos += 1;
+        }
+    }
+}
+
+/// Llama 3.x `<|python_tag|>`: JSON calls separated by `;`, a pythonic list, or a built-in
+/// tool call `brave_search.call(query="…")`.
+pub(crate) fn llama3(cx: &mut Cx<'_>, _start: usize, after: usize) -> Option<usize> {
+    let text = cx.text;
+    let format = CallFormat::Llama3;
+    let p = skip_ws(text, after);
+    match byte_at(text, p) {
+        Some(b'[') if pythonic::is_list_start(text, p) => {
+            Some(pythonic::strong_list(cx, p, format))
+        }
+        Some(b'{' | b'[' | b'`') | None => Some(json_body(cx, p, None, format, "<|python_tag|>")),
+        _ => Some(pythonic::strong_lines(cx, p, text.len(), format)),
+    }
+}
+
+/// gpt-oss Harmony: `to=functions.NAME … <|message|>{json}<|call|>`.
+pub(crate) fn harmony(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usize> {
+    let text = cx.text;
+    let format = CallFormat::Harmony;
+    let end = name_end(text, after);
+    let name = clean_name(&text[after..end]);
+    // The header runs to `<|message|>`; it may hold a channel and `<|constrain|>json`.
+    let header_limit = floor_boundary(text, (end + 256).min(text.len()));
+    let Some(message) = find_in(text, end, header_limit, "<|message|>") else {
+        if ends_by(text, header_limit) {
+            let detail = format!("the output ends in the header addressed to `{name}`");
+            cx.malformed(start, format, Broken::cut(Some(name), detail));
+            return Some(to_end(text));
+        }
+        let detail = format!("the header addressed to `{name}` is not followed by `<|message|>`");
+        cx.malformed(start, format, Broken::new(Some(name), detail));
+        return Some(end);
+    };
+    if !plausible_name(&name) {
+        cx.malformed(
+            start,
+            format,
+            Broken::new(None, "the recipient has no tool name".to_owned()),
+        );
+        return Some(message);
+    }
+    let (outcome, end) = arguments_at(cx, message + "<|message|>".len(), &name, None);
+    cx.outcome(start, format, outcome);
+    let p = skip_ws(text, end);
+    Some(if starts_at(text, p, "<|call|>") {
+        p + "<|call|>".len()
+    } else {
+        end
+    })
+}
+
+/// Kimi K2 `<|tool_calls_section_begin|><|tool_call_begin|>functions.NAME:IDX
+/// <|tool_call_argument_begin|>{json}<|tool_call_end|>…<|tool_calls_section_end|>`.
+pub(crate) fn kimi(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usize> {
+    const BEGIN: &str = "<|tool_call_begin|>";
+    const ARGS: &str = "<|tool_call_argument_begin|>";
+    const END: &str = "<|tool_call_end|>";
+    const SECTION_END: &str = "<|tool_calls_section_end|>";
+    let text = cx.text;
+    let format = CallFormat::KimiK2;
+    let mut pos = if starts_at(text, start, BEGIN) {
+        start
+    } else {
+        after
+    };
+    let mut found_any = false;
+    let in_section = !starts_at(text, start, BEGIN);
+    loop {
+        let mut p = skip_ws(text, pos);
+        if starts_at(text, p, SECTION_END) {
+            return Some(p + SECTION_END.len());
+        }
+        if !starts_at(text, p, BEGIN) && in_section {
+            // Servers leave stray text between the markers of a section (K2.x): skipped,
+            // as far as the next call or the section's end.
+            let next = find_cached(text, p, text.len(), BEGIN);
+            let end = find_cached(text, p, next.unwrap_or(text.len()), SECTION_END);
+            match (next, end) {
+                (_, Some(end)) => return Some(end + SECTION_END.len()),
+                (Some(next), None) => p = next,
+                (None, None) if found_any => return Some(to_end(text)),
+                (None, None) => {}
+            }
+        }
+        if !starts_at(text, p, BEGIN) {
+            if !found_any {
+                let detail = format!("expected `{BEGIN}`, found {}", describe_at(text, p));
+                cx.malformed(p, format, Broken::new(None, detail));
+                return Some(after_close(text, p, Some(SECTION_END), BEGIN));
+            }
+            return Some(p);
+        }
+        found_any = true;
+        let id_start = p + BEGIN.len();
+        // The id is short: `functions.NAME:IDX`.
+        let (_, limit) = element_end(text, id_start, text.len(), END, BEGIN);
+        let Some(args) = find_in(text, id_start, limit.min(id_start + 512), ARGS) else {
+            let detail = format!("`{BEGIN}` is not followed by `{ARGS}`");
+            if ends_by(text, limit.min(id_start + 512)) {
+                cx.malformed(p, format, Broken::cut(None, detail));
+                return Some(to_end(text));
+            }
+            cx.malformed(p, format, Broken::new(None, detail));
+            return Some(after_close(text, id_start, Some(SECTION_END), BEGIN));
+        };
+        let id = text[id_start..args].trim();
+        let name = clean_name(id.rsplit('.').next().unwrap_or(id));
+        let (outcome, end) = arguments_at(cx, args + ARGS.len(), &name, Some(id.to_owned()));
+        cx.outcome(p, format, outcome);
+        let q = skip_ws(text, end);
+        pos = if starts_at(text, q, END) {
+            q + END.len()
+        } else {
+            end
+        };
+    }
+}
+
+/// A DeepSeek special token at `pos` (`<｜…｜>`, also with ASCII bars): its name with `▁`,
+/// spaces and `-` turned into `_`, and its end.
+fn deepseek_token(text: &str, pos: usize) -> Option<(String, usize)> {
+    let open_len = if starts_at(text, pos, "<｜") {
+        "<｜".len()
+    } else if starts_at(text, pos, "<|") {
+        2
+    } else {
+        return None;
+    };
+    let inner_start = pos + open_len;
+    let limit = floor_boundary(text, (inner_start + 64).min(text.len()));
+    let window = &text[inner_start..limit];
+    let (inner_len, close_len) = match (window.find("｜>"), window.find("|>")) {
+        (Some(a), Some(b)) if b < a => (b, 2),
+        (Some(a), _) => (a, "｜>".len()),
+        (None, Some(b)) => (b, 2),
+        (None, None) => {
+            horizon::reached(text, limit);
+            return None;
+        }
+    };
+    let name = window[..inner_len]
+        .chars()
+        .map(|c| {
+            if matches!(c, '▁' | ' ' | '-') {
+                '_'
+            } else {
+                c.to_ascii_lowercase()
+            }
+        })
+        .collect();
+    Some((name, inner_start + inner_len + close_len))
+}
+
+/// DeepSeek V3 / R1 / V3.1: `<｜tool▁calls▁begin｜>` then per call
+/// `<｜tool▁call▁begin｜>function<｜tool▁sep｜>NAME⏎```json⏎{…}⏎```<｜tool▁call▁end｜>` (V3)
+/// or `<｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{…}<｜tool▁call▁end｜>` (V3.1), then
+/// `<｜tool▁calls▁end｜>`. Mangled openers (`tool_calls_begin`, `tool calls begin`,
+/// `tool▁calls`) are accepted like llama.cpp does.
+pub(crate) fn deepseek(cx: &mut Cx<'_>, start: usize, _after: usize) -> Option<usize> {
+    let text = cx.text;
+    let format = CallFormat::DeepSeek;
+    let (opener, opener_end) = deepseek_token(text, start)?;
+    let mut pos = match opener.as_str() {
+        "tool_calls_begin" | "tool_calls" => opener_end,
+        "tool_call_begin" => start,
+        _ => return None,
+    };
+    // Nothing of a call written yet.
+    if ends_by(text, skip_ws(text, opener_end)) {
+        return Some(to_end(text));
+    }
+    let mut found_any = false;
+    loop {
+        let p = skip_ws(text, pos);
+        let token = deepseek_token(text, p);
+        match token.as_ref().map(|(name, end)| (name.as_str(), *end)) {
+            Some(("tool_calls_end", end)) => return Some(end),
+            Some(("tool_call_begin", begin_end)) => {
+                found_any = true;
+                pos = deepseek_call(cx, p, begin_end);
+            }
+            _ if !found_any => {
+                let detail = format!(
+                    "expected `<｜tool▁call▁begin｜>`, found {}",
+                    describe_at(text, p)
+                );
+                let broken = if ends_by(text, p + 64) {
+                    Broken::cut(None, detail)
+                } else {
+                    Broken::new(None, detail)
+                };
+                cx.malformed(start, format, broken);
+                return Some(to_end(text));
+            }
+            _ => return Some(p),
+        }
+    }
+}
+
+/// One DeepSeek call from its `tool_call_begin` token; returns where it ends.
+fn deepseek_call(cx: &mut Cx<'_>, begin: usize, begin_end: usize) -> usize {
+    let text = cx.text;
+    let format = CallFormat::DeepSeek;
+    // The separator token: the first special token after the call's start.
+    let mut sep = None;
+    let mut search = begin_end;
+    let mut ran_out = true;
+    while let Some(offset) = memchr::memchr(b'<', &text.as_bytes()[search..]) {
+        let at = search + offset;
+        if let Some((name, end)) = deepseek_token(text, at) {
+            if name == "tool_sep" {
+                sep = Some((at, end));
+            }
+            ran_out = false;
+            break;
+        }
+        search = at + 1;
+    }
+    let Some((sep_start, sep_end)) = sep else {
+        let detail = "`<｜tool▁call▁begin｜>` is not followed by `<｜tool▁sep｜>`".to_owned();
+        let broken = if ran_out {
+            horizon::reached(text, text.len());
+            Broken::cut(None, detail)
+        } else {
+            Broken::new(None, detail)
+        };
+        cx.malformed(begin, format, broken);
+        return to_end(text);
+    };
+    let before_sep = text[begin_end..sep_start].trim();
+    let p = skip_ws(text, sep_end);
+    let (name, args_at) = if byte_at(text, p) == Some(b'{') || before_sep != "function" {
+        // V3.1: the name comes before the separator.
+        (clean_name(before_sep), p)
+    } else {
+        // V3: `function`, separator, name, then a fenced JSON block.
+        let end = name_end(text, p);
+        let mut q = skip_ws(text, end);
+        if starts_at(text, q, "```") {
+            q = memchr::memchr(b'\n', &text.as_bytes()[q..])
+                .map_or_else(|| to_end(text), |i| q + i + 1);
+        }
+        (clean_name(&text[p..end]), q)
+    };
+    if !plausible_name(&name) {
+        let detail = format!("no tool name before {}", describe_at(text, args_at));
+        cx.malformed(begin, format, Broken::new(None, detail));
+        return to_end(text);
+    }
+    let (outcome, end) = arguments_at(cx, args_at, &name, None);
+    cx.outcome(begin, format, outcome);
+    let mut q = skip_ws(text, end);
+    if starts_at(text, q, "```") {
+        q = skip_ws(text, q + 3);
+    }
+    match deepseek_token(text, q) {
+        Some((token, token_end)) if token == "tool_call_end" => token_end,
+        _ => q,
+    }
+}
+
+/// Functionary v3.2 `>>>NAME⏎{json}`; `>>>all` starts ordinary text.
+pub(crate) fn functionary(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usize> {
+    let text = cx.text;
+    // Only at the start of a line: `>>>` inside a line is a quote or a Python prompt.
+    if start > 0 && byte_at(text, start - 1) != Some(b'\n') {
+        return None;
+    }
+    let end = name_end(text, after);
+    if end == after || &text[after..end] == "all" {
+        return None;
+    }
+    let Some(line_end) = memchr::memchr(b'\n', &text.as_bytes()[end..]).map(|i| end + i) else {
+        horizon::reached(text, text.len());
+        return None;
+    };
+    if !text[end..line_end].trim().is_empty()
+        || byte_at(text, skip_ws(text, line_end)) != Some(b'{')
+    {
+        return None;
+    }
+    let name = clean_name(&text[after..end]);
+    let (outcome, end) = arguments_at(cx, line_end, &name, None);
+    cx.outcome(start, CallFormat::Functionary, outcome);
+    Some(end)
+}
+
+/// Gemma 4 `<|tool_call>call:NAME{key:<|"|>text<|"|>,n:3,o:{a:[1,<|"|>t<|"|>]}}<tool_call|>`:
+/// strings are delimited by `<|"|>` only, so anything may stand in them (quotes, braces,
+/// the closing `<tool_call|>`); keys are bare and may hold spaces. The arguments are read
+/// by their own structure, so the call ends where its braces close.
+pub(crate) fn gemma4(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usize> {
+    const CLOSE: &str = "<tool_call|>";
+    let text = cx.text;
+    let format = CallFormat::Gemma4;
+    let skip = |text: &str, from: usize| {
+        find_cached(text, from, text.len(), CLOSE)
+            .map_or_else(|| to_end(text), |at| at + CLOSE.len())
+    };
+    let p = skip_ws(text, after);
+    if !starts_at(text, p, "call:") {
+        let detail = format!(
+            "expected `call:NAME{{…}}` after `<|tool_call>`, found {}",
+            describe_at(text, p)
+        );
+        cx.malformed(start, format, Broken::new(None, detail));
+        return Some(skip(text, p));
+    }
+    let name_start = p + "call:".len();
+    let Some(brace) = find_in(text, name_start, (name_start + 256).min(text.len()), "{") else {
+        let detail = "the call has no `{` after its name".to_owned();
+        let broken = if ends_by(text, name_start + 256) {
+            Broken::cut(None, detail)
+        } else {
+            Broken::new(None, detail)
+        };
+        cx.malformed(start, format, broken);
+        return Some(skip(text, name_start));
+    };
+    let name = clean_name(&text[name_start..brace]);
+    let outcome = match gemma_value(text, brace, 0) {
+        _ if !plausible_name(&name) => {
+            Err(Broken::new(None, "the call has no tool name".to_owned()))
+        }
+        Ok((arguments @ Value::Object(_), end)) => {
+            let call = RawCall {
+                name,
+                arguments,
+                id: None,
+                repaired: false,
+            };
+            cx.outcome(start, format, Ok(call));
+            let q = skip_ws(text, end);
+            return Some(if starts_at(text, q, CLOSE) {
+                q + CLOSE.len()
+            } else {
+                end
+            });
+        }
+        Ok(_) => unreachable_object(&name),
+        Err(GemmaError::CutOff) => {
+            let detail = format!(
+                "the output ends at {} inside the arguments of `{name}`",
+                cx.at(text.len())
+            );
+            cx.outcome(start, format, Err(Broken::cut(Some(name), detail)));
+            return Some(to_end(text));
+        }
+        Err(GemmaError::At(pos, message)) => {
+            let detail = format!(
+                "cannot read the arguments of `{name}` at {}: {message}",
+                cx.at(pos)
+            );
+            Err(Broken::new(Some(name), detail))
+        }
+    };
+    cx.outcome(start, format, outcome);
+    Some(skip(text, brace))
+}
+
+/// The outcome for arguments that are not an object (the reader only starts one at `{`).
+fn unreachable_object(name: &str) -> Outcome {
+    Err(Broken::new(
+        Some(name.to_owned()),
+        format!("the arguments of `{name}` must be an object"),
+    ))
+}
+
+/// Why Gemma 4 arguments could not be read.
+enum GemmaError {
+    /// The output ends inside them.
+    CutOff,
+    /// Something else is wrong at this offset.
+    At(usize, String),
+}
+
+/// The Gemma 4 value at `pos` and where it ends.
+fn gemma_value(text: &str, pos: usize, depth: usize) -> Result<(Value, usize), GemmaError> {
+    const QUOTE: &str = "<|\"|>";
+    if depth > MAX_DEPTH {
+        return Err(GemmaError::At(
+            pos,
+            format!("nested more than {MAX_DEPTH} levels deep"),
+        ));
+    }
+    let p = skip_ws(text, pos);
+    let at_end = |q: usize| ends_by(text, q);
+    if starts_at(text, p, QUOTE) {
+        let from = p + QUOTE.len();
+        let close = find_in(text, from, text.len(), QUOTE).ok_or(GemmaError::CutOff)?;
+        return Ok((
+            Value::String(text[from..close].to_owned()),
+            close + QUOTE.len(),
+        ));
+    }
+    match byte_at(text, p) {
+        None => Err(GemmaError::CutOff),
+        Some(b'{') => {
+            let mut map = Map::new();
+            let mut q = skip_ws(text, p + 1);
+            loop {
+                if at_end(q) {
+                    return Err(GemmaError::CutOff);
+                }
+                if byte_at(text, q) == Some(b'}') {
+                    return Ok((Value::Object(map), q + 1));
+                }
+                let (key, after_key) = if starts_at(text, q, QUOTE) {
+                    match gemma_value(text, q, depth + 1)? {
+                        (Value::String(key), end) => (key, end),
+                        _ => return Err(GemmaError::At(q, "a key must be a string".to_owned())),
+                    }
+                } else {
+                    // A bare key runs to its `:`.
+                    let colon = text[q..]
+                        .find([':', '{', '}', '[', ']', ','])
+                        .map(|i| q + i)
+                        .ok_or_else(|| {
+                            horizon::reached(text, text.len());
+                            GemmaError::CutOff
+                        })?;
+                    (text[q..colon].trim().to_owned(), colon)
+                };
+                let colon = skip_ws(text, after_key);
+                match byte_at(text, colon) {
+                    Some(b':') => {}
+                    None => return Err(GemmaError::CutOff),
+                    Some(_) => {
+                        let found = describe_at(text, colon);
+                        return Err(GemmaError::At(
+                            colon,
+                            format!("expected `:` after the key `{key}`, found {found}"),
+                        ));
+                    }
+                }
+                let (value, end) = gemma_value(text, colon + 1, depth + 1)?;
+                map.insert(key, value);
+                q = skip_ws(text, end);
+                match byte_at(text, q) {
+                    Some(b',') => q = skip_ws(text, q + 1),
+                    Some(b'}') => {}
+                    None => return Err(GemmaError::CutOff),
+                    Some(_) => {
+                        let found = describe_at(text, q);
+                        return Err(GemmaError::At(
+                            q,
+                            format!("expected `,` or `}}`, found {found}"),
+                        ));
+                    }
+                }
+            }
+        }
+        Some(b'[') => {
+            let mut items = Vec::new();
+            let mut q = skip_ws(text, p + 1);
+            loop {
+                if at_end(q) {
+                    return Err(GemmaError::CutOff);
+                }
+                if byte_at(text, q) == Some(b']') {
+                    return Ok((Value::Array(items), q + 1));
+                }
+                let (value, end) = gemma_value(text, q, depth + 1)?;
+                items.push(value);
+                q = skip_ws(text, end);
+                match byte_at(text, q) {
+                    Some(b',') => q = skip_ws(text, q + 1),
+                    Some(b']') => {}
+                    None => return Err(GemmaError::CutOff),
+                    Some(_) => {
+                        let found = describe_at(text, q);
+                        return Err(GemmaError::At(
+                            q,
+                            format!("expected `,` or `]`, found {found}"),
+                        ));
+                    }
+                }
+            }
+        }
+        Some(_) => {
+            // A number, `true`, `false` or `null`, up to what ends it.
+            let end = text[p..]
+                .find([',', '}', ']'])
+                .map(|i| p + i)
+                .ok_or_else(|| {
+                    horizon::reached(text, text.len());
+                    GemmaError::CutOff
+                })?;
+            let token = text[p..end].trim();
+            let value = serde_json::from_str::<Value>(token)
+                .ok()
+                .filter(|value| !value.is_object() && !value.is_array())
+                .ok_or_else(|| GemmaError::At(p, format!("`{token}` is not a value")))?;
+            Ok((value, end))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn deepseek_tokens_are_normalized() {
+        for (text, name) in [
+            ("<｜tool▁calls▁begin｜>", "tool_calls_begin"),
+            ("<｜tool calls begin｜>x", "tool_calls_begin"),
+            ("<｜tool_calls_begin｜>", "tool_calls_begin"),
+            ("<|tool▁sep|>", "tool_sep"),
+            ("<｜end▁of▁sentence｜>", "end_of_sentence"),
+        ] {
+            let (got, end) = deepseek_token(text, 0).unwrap();
+            assert_eq!(got, name);
+            assert!(text.is_char_boundary(end) && text[..end].ends_with('>'));
+        }
+        assert_eq!(deepseek_token("<｜never closed", 0), None);
+        assert_eq!(deepseek_token("plain", 0), None);
+    }
+}

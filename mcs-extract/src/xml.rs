@@ -1,0 +1,821 @@
+//! XML-like formats, whose argument values are raw text typed with the tool's schema:
+//! Qwen3-Coder / Seed-OSS `<function=NAME><parameter=K>`, Functionary's
+//! `<function=NAME>{json}</function>`, `<invoke name=…><parameter name=…>` (MiniMax-M2,
+//! Claude XML, DeepSeek DSML of V3.2, V4 and V4.1) and GLM `<arg_key>`/`<arg_value>`.
+//!
+//! A value is raw text, so it may hold the format's own markers: a file whose content has
+//! `</parameter>` in it. A closing marker ends a value only where the structure allows
+//! one: followed (after blank space) by the next parameter, the end of the call, or the
+//! end of the output. And a call is a call only once it is closed: one the output ends
+//! inside of — in a value, or before its closing tag, where more arguments could have
+//! followed — is reported as cut off and never runs with what was there.
+
+use serde_json::{Map, Value};
+
+use super::call_body::arguments_at;
+use super::coerce::{Untyped, convert};
+use super::json::describe_at;
+use super::record::{Broken, Cx, Outcome, RawCall};
+use super::scan::{
+    clean_name, ends_by, find_cached, find_in, plausible_name, skip_ws, starts_at, to_end,
+};
+use mcs_core::call::CallFormat;
+
+/// A raw parameter value without the one newline models put after the opening tag and
+/// before the closing one (as vLLM does).
+pub(crate) fn raw_value(value: &str) -> &str {
+    let value = value
+        .strip_prefix("\r\n")
+        .or_else(|| value.strip_prefix('\n'))
+        .unwrap_or(value);
+    value
+        .strip_suffix("\r\n")
+        .or_else(|| value.strip_suffix('\n'))
+        .unwrap_or(value)
+}
+
+/// The value of attribute `name` in a tag's text (`name="x"` or `name='x'`), with the XML
+/// entities of attribute values (`&quot;`, `&amp;`, …) decoded.
+pub(crate) fn attribute(tag: &str, name: &str) -> Option<String> {
+    let mut search = 0;
+    while let Some(offset) = tag[search..].find(name) {
+        let at = search + offset;
+        search = at + name.len();
+        let preceded_ok = at == 0 || tag[..at].ends_with(|c: char| c.is_whitespace() || c == '<');
+        let rest = tag[search..].trim_start();
+        let Some(rest) = rest.strip_prefix('=').map(str::trim_start) else {
+            continue;
+        };
+        if !preceded_ok {
+            continue;
+        }
+        let quote = rest.chars().next()?;
+        if quote == '"' || quote == '\'' {
+            let body = &rest[1..];
+            return body.find(quote).map(|end| unescape(&body[..end]));
+        }
+        let end = rest
+            .find(|c: char| c.is_whitespace() || c == '>')
+            .unwrap_or(rest.len());
+        return Some(unescape(&rest[..end]));
+    }
+    None
+}
+
+/// `text` with the predefined XML entities and numeric character references decoded;
+/// anything else that starts with `&` stays as written.
+fn unescape(text: &str) -> String {
+    if !text.contains('&') {
+        return text.to_owned();
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(amp) = rest.find('&') {
+        out.push_str(&rest[..amp]);
+        rest = &rest[amp..];
+        let decoded = rest.find(';').filter(|end| *end <= 10).and_then(|end| {
+            let entity = &rest[1..end];
+            let c = match entity {
+                "amp" => Some('&'),
+                "lt" => Some('<'),
+                "gt" => Some('>'),
+                "quot" => Some('"'),
+                "apos" => Some('\''),
+                _ => {
+                    let code = entity.strip_prefix('#')?;
+                    let code = match code.strip_prefix(['x', 'X']) {
+                        Some(hex) => u32::from_str_radix(hex, 16).ok()?,
+                        None => code.parse().ok()?,
+                    };
+                    char::from_u32(code)
+                }
+            }?;
+            Some((c, end + 1))
+        });
+        match decoded {
+            Some((c, len)) => {
+                out.push(c);
+                rest = &rest[len..];
+            }
+            None => {
+                out.push('&');
+                rest = &rest[1..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Where a raw-text value that starts at `from` ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ValueEnd {
+    /// At a closing marker that starts at `end` and is followed by `next`.
+    Closed { end: usize, next: usize },
+    /// Without a closing marker, where the next element starts.
+    Unclosed(usize),
+    /// The output ends inside it.
+    CutOff,
+}
+
+/// Where the value that starts at `from` ends: at the first `close` followed (after blank
+/// space) by one of `after` or by the end of the output — any other `close` is text of the
+/// value; else, when models may leave the close out, at the first of `instead`; else the
+/// output ended inside the value. A value that holds `close` as text never ends without
+/// one: its author writes the markers as text, so one of `instead` may be text too, and
+/// a value cut there must not be taken for a whole one.
+pub(crate) fn value_end(
+    text: &str,
+    from: usize,
+    close: &str,
+    after: &[&str],
+    instead: &[&str],
+) -> ValueEnd {
+    let mut search = from;
+    let mut as_text = false;
+    while let Some(at) = find_cached(text, search, text.len(), close) {
+        let next = at + close.len();
+        let q = skip_ws(text, next);
+        if ends_by(text, q) || after.iter().any(|marker| starts_at(text, q, marker)) {
+            return ValueEnd::Closed { end: at, next };
+        }
+        as_text = true;
+        search = at + 1;
+    }
+    if as_text {
+        return ValueEnd::CutOff;
+    }
+    instead
+        .iter()
+        .filter_map(|marker| find_cached(text, from, text.len(), marker))
+        .min()
+        .map_or(ValueEnd::CutOff, ValueEnd::Unclosed)
+}
+
+/// The end of the value and where reading goes on; `None` when the output ended inside it.
+pub(crate) fn value_span(end: ValueEnd) -> Option<(usize, usize)> {
+    match end {
+        ValueEnd::Closed { end, next } => Some((end, next)),
+        ValueEnd::Unclosed(end) => Some((end, end)),
+        ValueEnd::CutOff => None,
+    }
+}
+
+/// The call to `name` cut off inside the value of `key`, and the end of the region.
+pub(crate) fn cut_in_value(cx: &Cx<'_>, name: &str, key: &str) -> (Outcome, usize) {
+    let what = format!("in the value of `{key}`");
+    (Err(cut_off(cx, name, &what)), to_end(cx.text))
+}
+
+/// A raw value typed as its format says: a string (`Some(true)`: DSML `string="true"`,
+/// Kimi K3 `type="string"`), JSON (`Some(false)`), or — when the format does not say — by
+/// the parameter's schema.
+pub(crate) fn typed_value(
+    raw: &str,
+    string: Option<bool>,
+    tool: Option<&mcs_core::Tool>,
+    key: &str,
+) -> (Value, bool) {
+    match string {
+        Some(true) => (Value::String(raw.to_owned()), false),
+        Some(false) => match serde_json::from_str::<Value>(raw.trim()) {
+            Ok(value) => (value, false),
+            Err(_) => convert(raw, tool, key, Untyped::Json),
+        },
+        None => convert(raw, tool, key, Untyped::Text),
+    }
+}
+
+/// What a call to `name` the output ended inside of is.
+fn cut_off(cx: &Cx<'_>, name: &str, what: &str) -> Broken {
+    let detail = format!(
+        "the output ends at {} inside the call to `{name}`, {what}",
+        cx.at(cx.text.len())
+    );
+    Broken::cut(Some(name.to_owned()), detail)
+}
+
+/// `<function=…>` outside `<tool_call>` (Qwen3-Coder, Nemotron 3, Functionary v3.1).
+pub(crate) fn function_tag(cx: &mut Cx<'_>, start: usize, _after: usize) -> Option<usize> {
+    let end = function_blocks(cx, start, CallFormat::Qwen3Coder, &["</tool_call>"]);
+    let p = skip_ws(cx.text, end);
+    Some(if starts_at(cx.text, p, "</tool_call>") {
+        p + "</tool_call>".len()
+    } else {
+        end
+    })
+}
+
+/// Seed-OSS `<seed:tool_call><function=…>…</seed:tool_call>`.
+pub(crate) fn seed_oss(cx: &mut Cx<'_>, _start: usize, after: usize) -> Option<usize> {
+    const CLOSE: &str = "</seed:tool_call>";
+    let format = CallFormat::SeedOss;
+    let end = function_blocks(cx, after, format, &[CLOSE]);
+    Some(wrapper_end(
+        cx,
+        after,
+        end,
+        CLOSE,
+        format,
+        "<function=NAME>",
+    ))
+}
+
+/// MiniMax-M2 `<minimax:tool_call><invoke name=…>…</minimax:tool_call>`.
+pub(crate) fn minimax_m2(cx: &mut Cx<'_>, _start: usize, after: usize) -> Option<usize> {
+    let markup = Invoke::plain("</minimax:tool_call>");
+    let end = invoke_blocks(cx, after, &markup, CallFormat::MiniMaxM2);
+    Some(wrapper_end(
+        cx,
+        after,
+        end,
+        markup.wrapper_close,
+        CallFormat::MiniMaxM2,
+        "<invoke",
+    ))
+}
+
+/// Claude text tool use `<function_calls><invoke name=…>…</function_calls>`.
+pub(crate) fn claude_xml(cx: &mut Cx<'_>, _start: usize, after: usize) -> Option<usize> {
+    let markup = Invoke::plain("</function_calls>");
+    let end = invoke_blocks(cx, after, &markup, CallFormat::ClaudeXml);
+    Some(wrapper_end(
+        cx,
+        after,
+        end,
+        markup.wrapper_close,
+        CallFormat::ClaudeXml,
+        "<invoke",
+    ))
+}
+
+/// DeepSeek DSML: `<｜DSML｜function_calls>` (V3.2), `<｜DSML｜tool_calls>` (V4),
+/// `<｜DSML｜ calls>` (V4.1, a space after the bar in every marker), also with ASCII bars,
+/// around `<｜DSML｜invoke name=…>` blocks; an invoke without its wrapper is read too.
+pub(crate) fn dsml(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usize> {
+    let text = cx.text;
+    let format = CallFormat::DeepSeekDsml;
+    // The marker prefix as this output writes it: `｜DSML｜`, `｜DSML｜ `, `|DSML|`, ….
+    let spaced = skip_ws(text, after);
+    let prefix = format!("{}{}", &text[start + 1..after], &text[after..spaced]);
+    let word_end = super::scan::name_end(text, spaced);
+    let word = &text[spaced..word_end];
+    let markup = Invoke {
+        invoke: format!("<{prefix}invoke"),
+        invoke_close: format!("</{prefix}invoke>"),
+        parameter: format!("<{prefix}parameter"),
+        parameter_close: format!("</{prefix}parameter>"),
+        wrapper_close: "",
+    };
+    if word == "invoke" {
+        return Some(invoke_blocks(cx, start, &markup, format));
+    }
+    if !matches!(word, "function_calls" | "tool_calls" | "calls") || !starts_at(text, word_end, ">")
+    {
+        return None;
+    }
+    let close = format!("</{prefix}{word}>");
+    let markup = Invoke {
+        wrapper_close: &close,
+        ..markup
+    };
+    let body = word_end + 1;
+    // Nothing of a call written yet.
+    if ends_by(text, skip_ws(text, body)) {
+        return Some(to_end(text));
+    }
+    let end = invoke_blocks(cx, body, &markup, format);
+    Some(wrapper_end(cx, body, end, &close, format, &markup.invoke))
+}
+
+/// The end of a wrapper whose blocks were read from `body` to `end`: after its `close`,
+/// or where its blocks ended. A wrapper with no block at all is a broken call.
+fn wrapper_end(
+    cx: &mut Cx<'_>,
+    body: usize,
+    end: usize,
+    close: &str,
+    format: CallFormat,
+    expected: &str,
+) -> usize {
+    let text = cx.text;
+    let p = skip_ws(text, end);
+    if end == body {
+        let detail = format!("expected `{expected}`, found {}", describe_at(text, p));
+        cx.malformed(p, format, Broken::new(None, detail));
+        let close_at = find_in(text, p, text.len(), close);
+        return close_at.map_or_else(|| to_end(text), |at| at + close.len());
+    }
+    if starts_at(text, p, close) {
+        p + close.len()
+    } else {
+        end
+    }
+}
+
+/// Reads `<function=NAME>…</function>` blocks from `pos` on; returns where the last one
+/// ends (`pos` when there is none). `outer` are the closing tags of what may wrap them
+/// (`</tool_call>`): a function left open before one of those ended there.
+pub(crate) fn function_blocks(
+    cx: &mut Cx<'_>,
+    pos: usize,
+    format: CallFormat,
+    outer: &[&str],
+) -> usize {
+    let text = cx.text;
+    let mut pos = pos;
+    loop {
+        let p = skip_ws(text, pos);
+        let header_len = if starts_at(text, p, "<function=") {
+            "<function=".len()
+        } else if starts_at(text, p, "<function ") {
+            "<function".len()
+        } else {
+            return pos;
+        };
+        let Some(gt) = find_in(text, p, (p + 512).min(text.len()), ">") else {
+            let detail = "the `<function=` tag is not closed with `>`".to_owned();
+            let broken = if ends_by(text, p + 512) {
+                Broken::cut(None, detail)
+            } else {
+                Broken::new(None, detail)
+            };
+            cx.malformed(p, format, broken);
+            return to_end(text);
+        };
+        let header = &text[p + header_len..gt];
+        let raw_name = if header_len == "<function".len() {
+            attribute(header, "name").unwrap_or_default()
+        } else {
+            header
+                .trim()
+                .trim_matches(|c| c == '"' || c == '\'')
+                .to_owned()
+        };
+        let name = clean_name(&raw_name);
+        let body = gt + 1;
+        let first = skip_ws(text, body);
+        if plausible_name(&name) && text.as_bytes().get(first) == Some(&b'{') {
+            // Functionary v3.1 / Llama 3.1 custom tools: a JSON object in the body.
+            let (outcome, end) = arguments_at(cx, first, &name, None);
+            cx.outcome(p, CallFormat::Functionary, outcome);
+            let q = skip_ws(text, end);
+            pos = if starts_at(text, q, "</function>") {
+                q + "</function>".len()
+            } else {
+                end
+            };
+            continue;
+        }
+        let (outcome, end) = parameters(cx, &name, body, outer);
+        pos = end;
+        match outcome {
+            _ if !plausible_name(&name) => {
+                let detail = format!("`{}` is not a tool name", header.trim());
+                cx.malformed(p, format, Broken::new(None, detail));
+            }
+            outcome => cx.outcome(p, format, outcome),
+        }
+        if ends_by(text, end) {
+            return end;
+        }
+    }
+}
+
+/// The `<parameter=K>v</parameter>` list of a Qwen3-Coder function body from `start`, up
+/// to `</function>` (or, left out, the first of `outer`); returns the call and where the
+/// function ends. `</parameter>` may be missing: the value then runs to the next parameter
+/// or the function's end.
+fn parameters(cx: &Cx<'_>, name: &str, start: usize, outer: &[&str]) -> (Outcome, usize) {
+    const CLOSE: &str = "</parameter>";
+    const FUNCTION_CLOSE: &str = "</function>";
+    let text = cx.text;
+    let tool = cx.tool(name);
+    let mut arguments = Map::new();
+    let mut repaired = false;
+    let mut pos = start;
+    let broken = |detail: String| Err(Broken::new(Some(name.to_owned()), detail));
+    loop {
+        let p = skip_ws(text, pos);
+        if ends_by(text, p) {
+            return (Err(cut_off(cx, name, "before `</function>`")), to_end(text));
+        }
+        if starts_at(text, p, FUNCTION_CLOSE) {
+            pos = p + FUNCTION_CLOSE.len();
+            break;
+        }
+        if outer.iter().any(|close| starts_at(text, p, close)) || starts_at(text, p, "<function") {
+            pos = p;
+            break;
+        }
+        if !starts_at(text, p, "<parameter=") {
+            let detail = format!(
+                "unexpected {} in the body of `{name}` at {}, expected `<parameter=NAME>`",
+                describe_at(text, p),
+                cx.at(p)
+            );
+            return (broken(detail), skip_function(text, p));
+        }
+        let key_start = p + "<parameter=".len();
+        let Some(gt) = find_in(text, key_start, (key_start + 256).min(text.len()), ">") else {
+            if ends_by(text, key_start + 256) {
+                return (
+                    Err(cut_off(cx, name, "in a `<parameter=` tag")),
+                    to_end(text),
+                );
+            }
+            let detail = format!(
+                "a `<parameter=` tag of `{name}` is not closed with `>` at {}",
+                cx.at(p)
+            );
+            return (broken(detail), skip_function(text, p));
+        };
+        let key = text[key_start..gt]
+            .trim()
+            .trim_matches(|c| c == '"' || c == '\'')
+            .to_owned();
+        let value_start = gt + 1;
+        let mut after = vec!["<parameter=", FUNCTION_CLOSE, "<function"];
+        after.extend_from_slice(outer);
+        let end = value_end(
+            text,
+            value_start,
+            CLOSE,
+            &after,
+            &["<parameter=", FUNCTION_CLOSE],
+        );
+        let (value_end, next) = match value_span(end) {
+            Some(span) => span,
+            None => return cut_in_value(cx, name, &key),
+        };
+        pos = next;
+        let (value, fixed) = convert(
+            raw_value(&text[value_start..value_end]),
+            tool,
+            &key,
+            Untyped::Text,
+        );
+        repaired |= fixed;
+        arguments.insert(key, value);
+    }
+    let call = RawCall {
+        name: name.to_owned(),
+        arguments: Value::Object(arguments),
+        id: None,
+        repaired,
+    };
+    (Ok(call), pos)
+}
+
+/// Where a broken function body ends: after its `</function>`, or at the end.
+fn skip_function(text: &str, pos: usize) -> usize {
+    find_cached(text, pos, text.len(), "</function>")
+        .map_or_else(|| to_end(text), |at| at + "</function>".len())
+}
+
+/// The markers of an `<invoke>` format.
+struct Invoke<'w> {
+    invoke: String,
+    invoke_close: String,
+    parameter: String,
+    parameter_close: String,
+    /// The wrapper's closing tag, if it has one.
+    wrapper_close: &'w str,
+}
+
+impl<'w> Invoke<'w> {
+    /// `<invoke>` and `<parameter>` without a prefix, inside a wrapper that `close` ends.
+    fn plain(close: &'w str) -> Self {
+        Invoke {
+            invoke: "<invoke".to_owned(),
+            invoke_close: "</invoke>".to_owned(),
+            parameter: "<parameter".to_owned(),
+            parameter_close: "</parameter>".to_owned(),
+            wrapper_close: close,
+        }
+    }
+}
+
+/// Reads `<invoke name="N">` blocks with `<parameter name="K">v</parameter>` values from
+/// `pos` on; returns where the last one ends (`pos` when there is none).
+fn invoke_blocks(cx: &mut Cx<'_>, pos: usize, markup: &Invoke<'_>, format: CallFormat) -> usize {
+    let text = cx.text;
+    let mut pos = pos;
+    loop {
+        let p = skip_ws(text, pos);
+        if !starts_at(text, p, &markup.invoke) {
+            return pos;
+        }
+        let Some(gt) = find_in(text, p, (p + 512).min(text.len()), ">") else {
+            let detail = "an `<invoke` tag is not closed with `>`".to_owned();
+            let broken = if ends_by(text, p + 512) {
+                Broken::cut(None, detail)
+            } else {
+                Broken::new(None, detail)
+            };
+            cx.malformed(p, format, broken);
+            return to_end(text);
+        };
+        let tag = &text[p + markup.invoke.len()..gt];
+        let name = clean_name(&attribute(tag, "name").unwrap_or_default());
+        // `<invoke name="N"/>`: a call without arguments.
+        let self_closing = tag.trim_end().ends_with('/');
+        let (outcome, end) = if self_closing {
+            let call = RawCall {
+                name: name.clone(),
+                arguments: Value::Object(Map::new()),
+                id: None,
+                repaired: false,
+            };
+            (Ok(call), gt + 1)
+        } else {
+            invoke_parameters(cx, &name, gt + 1, markup)
+        };
+        pos = end;
+        if plausible_name(&name) {
+            cx.outcome(p, format, outcome);
+        } else {
+            let detail = "the `<invoke>` tag has no usable `name` attribute".to_owned();
+            cx.malformed(p, format, Broken::new(None, detail));
+        }
+        if ends_by(text, end) {
+            return end;
+        }
+    }
+}
+
+/// The parameters of an invoke of `name` from `start`, up to its closing tag; returns the
+/// call and where the invoke ends.
+fn invoke_parameters(
+    cx: &Cx<'_>,
+    name: &str,
+    start: usize,
+    markup: &Invoke<'_>,
+) -> (Outcome, usize) {
+    let text = cx.text;
+    let tool = cx.tool(name);
+    let mut arguments = Map::new();
+    let mut repaired = false;
+    let mut pos = start;
+    let broken = |detail: String| Err(Broken::new(Some(name.to_owned()), detail));
+    let skip = |from: usize| {
+        find_cached(text, from, text.len(), &markup.invoke_close)
+            .map_or_else(|| to_end(text), |at| at + markup.invoke_close.len())
+    };
+    loop {
+        let p = skip_ws(text, pos);
+        if ends_by(text, p) {
+            let what = format!("before `{}`", markup.invoke_close);
+            return (Err(cut_off(cx, name, &what)), to_end(text));
+        }
+        if starts_at(text, p, &markup.invoke_close) {
+            pos = p + markup.invoke_close.len();
+            break;
+        }
+        let wrapper_ends =
+            !markup.wrapper_close.is_empty() && starts_at(text, p, markup.wrapper_close);
+        if wrapper_ends || starts_at(text, p, &markup.invoke) {
+            // The invoke was left open; the wrapper or the next invoke ends it.
+            pos = p;
+            break;
+        }
+        if !starts_at(text, p, &markup.parameter) {
+            let detail = format!(
+                "unexpected {} in `{name}` at {}, expected `{}`",
+                describe_at(text, p),
+                cx.at(p),
+                markup.parameter
+            );
+            return (broken(detail), skip(p));
+        }
+        let Some(gt) = find_in(text, p, (p + 512).min(text.len()), ">") else {
+            if ends_by(text, p + 512) {
+                return (Err(cut_off(cx, name, "in a parameter tag")), to_end(text));
+            }
+            let detail = format!("a parameter tag of `{name}` is not closed at {}", cx.at(p));
+            return (broken(detail), skip(p));
+        };
+        let tag = &text[p + markup.parameter.len()..gt];
+        let Some(key) = attribute(tag, "name") else {
+            let detail = format!(
+                "a parameter of `{name}` has no `name` attribute at {}",
+                cx.at(p)
+            );
+            return (broken(detail), skip(p));
+        };
+        let mut after = vec![
+            markup.parameter.as_str(),
+            markup.invoke_close.as_str(),
+            markup.invoke.as_str(),
+        ];
+        if !markup.wrapper_close.is_empty() {
+            after.push(markup.wrapper_close);
+        }
+        let instead = [markup.parameter.as_str(), markup.invoke_close.as_str()];
+        let end = value_end(text, gt + 1, &markup.parameter_close, &after, &instead);
+        let (value_end, next) = match value_span(end) {
+            Some(span) => span,
+            None => return cut_in_value(cx, name, &key),
+        };
+        pos = next;
+        let raw = raw_value(&text[gt + 1..value_end]);
+        // DSML says per value whether it is a string or JSON.
+        let string = match attribute(tag, "string").as_deref() {
+            Some("true") => Some(true),
+            Some("false") => Some(false),
+            _ => None,
+        };
+        let (value, fixed) = typed_value(raw, string, tool, &key);
+        repaired |= fixed;
+        arguments.insert(key, value);
+    }
+    let call = RawCall {
+        name: name.to_owned(),
+        arguments: Value::Object(arguments),
+        id: None,
+        repaired,
+    };
+    (Ok(call), pos)
+}
+
+/// GLM inside `<tool_call>`: `NAME⏎<arg_key>K</arg_key>⏎<arg_value>V</arg_value>…` (4.5,
+/// 4.6; 4.7 and 5 write no newlines), or GLM-4's `NAME⏎{json}`, up to `</tool_call>`.
+/// Returns where the call ends (after its `</tool_call>`, when it has one).
+pub(crate) fn glm(cx: &mut Cx<'_>, start: usize, pos: usize) -> usize {
+    const CLOSE: &str = "</tool_call>";
+    let text = cx.text;
+    let format = CallFormat::Glm4;
+    let name_stop = text[pos..]
+        .find(['\n', '<', '{'])
+        .map_or_else(|| to_end(text), |i| pos + i);
+    let name = clean_name(&text[pos..name_stop]);
+    if !plausible_name(&name) {
+        let detail = format!(
+            "`<tool_call>` is followed by {} instead of a call",
+            describe_at(text, pos)
+        );
+        cx.malformed(start, format, Broken::new(None, detail));
+        return find_cached(text, pos, text.len(), CLOSE)
+            .map_or_else(|| to_end(text), |at| at + CLOSE.len());
+    }
+    let p = skip_ws(text, name_stop);
+    if text.as_bytes().get(p) == Some(&b'{') {
+        let (outcome, end) = arguments_at(cx, p, &name, None);
+        cx.outcome(start, format, outcome);
+        let q = skip_ws(text, end);
+        return if starts_at(text, q, CLOSE) {
+            q + CLOSE.len()
+        } else {
+            end
+        };
+    }
+    let (outcome, end) = glm_pairs(cx, name, p);
+    cx.outcome(start, format, outcome);
+    end
+}
+
+/// The `<arg_key>K</arg_key><arg_value>V</arg_value>` pairs of a GLM call to `name`, from
+/// `pos` to `</tool_call>`; values keep their whitespace exactly and are typed with the
+/// tool's schema, or read as JSON when they are. Returns the call and its end.
+fn glm_pairs(cx: &Cx<'_>, name: String, pos: usize) -> (Outcome, usize) {
+    const CLOSE: &str = "</tool_call>";
+    let text = cx.text;
+    let tool = cx.tool(&name);
+    let mut arguments = Map::new();
+    let mut repaired = false;
+    let mut pos = pos;
+    loop {
+        let p = skip_ws(text, pos);
+        if ends_by(text, p) {
+            return (
+                Err(cut_off(cx, &name, "before `</tool_call>`")),
+                to_end(text),
+            );
+        }
+        if starts_at(text, p, CLOSE) {
+            pos = p + CLOSE.len();
+            break;
+        }
+        if starts_at(text, p, "<tool_call>") {
+            // Left open; the next call ends it.
+            pos = p;
+            break;
+        }
+        let key_start = p + "<arg_key>".len();
+        let key_end = starts_at(text, p, "<arg_key>")
+            .then(|| {
+                find_in(
+                    text,
+                    key_start,
+                    (key_start + 256).min(text.len()),
+                    "</arg_key>",
+                )
+            })
+            .flatten();
+        let Some(key_end) = key_end else {
+            if starts_at(text, p, "<arg_key>") && ends_by(text, key_start + 256) {
+                return (Err(cut_off(cx, &name, "in an argument name")), to_end(text));
+            }
+            let detail = format!(
+                "expected `<arg_key>K</arg_key><arg_value>V</arg_value>` at {}, found {}",
+                cx.at(p),
+                describe_at(text, p)
+            );
+            let end = find_cached(text, p, text.len(), CLOSE)
+                .map_or_else(|| to_end(text), |at| at + CLOSE.len());
+            return (Err(Broken::new(Some(name), detail)), end);
+        };
+        let key = text[key_start..key_end].trim().to_owned();
+        let value_open = skip_ws(text, key_end + "</arg_key>".len());
+        if !starts_at(text, value_open, "<arg_value>") {
+            if ends_by(text, value_open) {
+                return (
+                    Err(cut_off(cx, &name, "before the value of an argument")),
+                    to_end(text),
+                );
+            }
+            let detail = format!(
+                "the argument `{key}` of `{name}` has no `<arg_value>` at {}",
+                cx.at(value_open)
+            );
+            let end = find_cached(text, p, text.len(), CLOSE)
+                .map_or_else(|| to_end(text), |at| at + CLOSE.len());
+            return (Err(Broken::new(Some(name), detail)), end);
+        }
+        let value_start = value_open + "<arg_value>".len();
+        let value_end = match value_end(
+            text,
+            value_start,
+            "</arg_value>",
+            &["<arg_key>", CLOSE, "<tool_call>"],
+            &[],
+        ) {
+            ValueEnd::Closed { end, next } => {
+                pos = next;
+                end
+            }
+            ValueEnd::Unclosed(_) | ValueEnd::CutOff => {
+                let what = format!("in the value of `{key}`");
+                return (Err(cut_off(cx, &name, &what)), to_end(text));
+            }
+        };
+        let (value, fixed) = convert(&text[value_start..value_end], tool, &key, Untyped::Json);
+        repaired |= fixed;
+        arguments.insert(key, value);
+    }
+    let call = RawCall {
+        name,
+        arguments: Value::Object(arguments),
+        id: None,
+        repaired,
+    };
+    (Ok(call), pos)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn attributes_are_unescaped() {
+        assert_eq!(
+            attribute(
+                r#" name="a &amp; b &quot;c&quot; &#65;&#x42; &bogus;""#,
+                "name"
+            )
+            .as_deref(),
+            Some(r#"a & b "c" AB &bogus;"#)
+        );
+        assert_eq!(attribute(" tool='x'", "tool").as_deref(), Some("x"));
+        assert_eq!(attribute(" names=\"x\"", "name"), None);
+    }
+
+    #[test]
+    fn a_closing_marker_ends_a_value_only_where_the_structure_allows() {
+        let text = "a</parameter> b</parameter>\n<parameter=x>";
+        let after = ["<parameter=", "</function>"];
+        assert_eq!(
+            value_end(text, 0, "</parameter>", &after, &[]),
+            ValueEnd::Closed { end: 15, next: 27 }
+        );
+        assert_eq!(
+            value_end("a</parameter> b", 0, "</parameter>", &after, &[]),
+            ValueEnd::CutOff
+        );
+        assert_eq!(
+            value_end(
+                "a\n<parameter=y>",
+                0,
+                "</parameter>",
+                &after,
+                &["<parameter="]
+            ),
+            ValueEnd::Unclosed(2)
+        );
+        // At the end of the output, a close is a close.
+        assert_eq!(
+            value_end("a</parameter>\n", 0, "</parameter>", &after, &[]),
+            ValueEnd::Closed { end: 1, next: 13 }
+        );
+    }
+}

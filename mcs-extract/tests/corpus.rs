@@ -1,0 +1,524 @@
+//! Conformance corpus for `mcs_extract`: model outputs in every format we know,
+//! with what must be found in each. The cases live in `tests/corpus/*.toml`:
+//!
+//! ```toml
+//! [[case]]
+//! name = "hermes_basic"            # unique
+//! input = '''<tool_call>…'''       # model text, or:
+//! message = '''{"choices": …}'''   # a provider message as JSON (LlmResponse::Message)
+//! events = '''[{…}, {…}]'''         # a provider's stream events, read by a StreamReader
+//! calls = [{ name = "get_weather", args = '{"city": "Paris"}', id = "call_1" }]
+//! malformed = 1                    # how many malformed calls (default 0)
+//! malformed_name = "get_weather"   # the name read from the first malformed call
+//! format = "hermes"                # the format of every call and malformed call
+//! repaired = true                  # the `repaired` flag of every call
+//! source = "openai_chat"           # the Extraction's source (default "text")
+//! cut_off = true                   # every malformed call was cut off by the output's end
+//! ```
+//!
+//! No `calls` and no `malformed` means the output holds no call. Every mismatch is
+//! reported with its case name before the test fails.
+
+use std::collections::{BTreeMap, HashSet};
+use std::path::Path;
+
+mod common;
+
+use common::tools;
+use mcs_core::LlmResponse;
+use mcs_extract::{CallSource, Extraction, extract};
+use serde::Deserialize;
+use serde_json::Value;
+
+/// The smallest corpus this test accepts, so cases cannot disappear unnoticed.
+const MIN_CASES: usize = 280;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CorpusFile {
+    case: Vec<Case>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Case {
+    name: String,
+    input: Option<String>,
+    message: Option<String>,
+    /// A provider's stream: a JSON array of its events, in order.
+    events: Option<String>,
+    #[serde(default)]
+    calls: Vec<ExpectedCall>,
+    #[serde(default)]
+    malformed: usize,
+    malformed_name: Option<String>,
+    format: Option<String>,
+    repaired: Option<bool>,
+    source: Option<String>,
+    /// Whether every malformed call was cut off by the end of the output.
+    cut_off: Option<bool>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ExpectedCall {
+    name: String,
+    #[serde(default = "empty_args")]
+    args: String,
+    id: Option<String>,
+}
+
+fn empty_args() -> String {
+    "{}".to_owned()
+}
+
+fn source_name(source: CallSource) -> &'static str {
+    match source {
+        CallSource::Text => "text",
+        CallSource::OpenAiChat => "openai_chat",
+        CallSource::OpenAiResponses => "openai_responses",
+        CallSource::Anthropic => "anthropic",
+        CallSource::Gemini => "gemini",
+        _ => "other",
+    }
+}
+
+fn check(case: &Case, got: &Extraction) -> Vec<String> {
+    let mut problems = Vec::new();
+    let expected_source = case.source.as_deref().unwrap_or("text");
+    if source_name(got.source) != expected_source {
+        problems.push(format!(
+            "source: expected {expected_source}, got {}",
+            source_name(got.source)
+        ));
+    }
+    if got.calls.len() != case.calls.len() {
+        problems.push(format!(
+            "expected {} calls, got {}",
+            case.calls.len(),
+            got.calls.len()
+        ));
+    }
+    for (index, (want, call)) in case.calls.iter().zip(&got.calls).enumerate() {
+        let args: Value = match serde_json::from_str(&want.args) {
+            Ok(args) => args,
+            Err(e) => {
+                problems.push(format!("call {index}: the expected args are not JSON: {e}"));
+                continue;
+            }
+        };
+        if call.name != want.name {
+            problems.push(format!(
+                "call {index}: name: expected {}, got {}",
+                want.name, call.name
+            ));
+        }
+        if call.arguments != args {
+            problems.push(format!(
+                "call {index}: arguments: expected {args}, got {}",
+                call.arguments
+            ));
+        }
+        if want.id.is_some() && call.id != want.id {
+            problems.push(format!(
+                "call {index}: id: expected {:?}, got {:?}",
+                want.id, call.id
+            ));
+        }
+    }
+    for call in &got.calls {
+        if !call.arguments.is_object() {
+            problems.push(format!("arguments of {} are not an object", call.name));
+        }
+        if let Some(format) = &case.format
+            && call.format.as_str() != format
+        {
+            problems.push(format!(
+                "call {}: format: expected {format}, got {}",
+                call.name, call.format
+            ));
+        }
+        if let Some(repaired) = case.repaired
+            && call.repaired != repaired
+        {
+            problems.push(format!(
+                "call {}: repaired: expected {repaired}, got {}",
+                call.name, call.repaired
+            ));
+        }
+    }
+    if got.malformed.len() != case.malformed {
+        problems.push(format!(
+            "expected {} malformed, got {}",
+            case.malformed,
+            got.malformed.len()
+        ));
+    }
+    if let (Some(name), Some(first)) = (&case.malformed_name, got.malformed.first())
+        && first.name.as_deref() != Some(name)
+    {
+        problems.push(format!(
+            "malformed name: expected {name}, got {:?}",
+            first.name
+        ));
+    }
+    for malformed in &got.malformed {
+        if let Some(format) = &case.format
+            && malformed.format.as_str() != format
+        {
+            problems.push(format!(
+                "malformed format: expected {format}, got {}",
+                malformed.format
+            ));
+        }
+        if let Some(cut_off) = case.cut_off
+            && malformed.cut_off != cut_off
+        {
+            problems.push(format!(
+                "malformed cut_off: expected {cut_off}, got {}",
+                malformed.cut_off
+            ));
+        }
+        if malformed.detail.trim().is_empty() || malformed.snippet.is_empty() {
+            problems.push(format!(
+                "malformed without detail or snippet: {malformed:?}"
+            ));
+        }
+    }
+    if !problems.is_empty() {
+        problems.push(format!("got {got:#?}"));
+    }
+    problems
+}
+
+/// Every case of the corpus, with the file it came from.
+fn load() -> Vec<(String, Case)> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
+        .filter_map(|entry| entry.ok().map(|entry| entry.path()))
+        .filter(|path| path.extension().is_some_and(|ext| ext == "toml"))
+        .collect();
+    files.sort();
+    let mut cases = Vec::new();
+    for path in files {
+        let text =
+            std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let file: CorpusFile =
+            toml::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let stem = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        cases.extend(file.case.into_iter().map(|case| (stem.clone(), case)));
+    }
+    cases
+}
+
+#[test]
+fn corpus() {
+    let tools = tools();
+    let cases = load();
+    let mut failures = Vec::new();
+    let mut names = HashSet::new();
+    let mut outcomes: BTreeMap<&str, usize> = BTreeMap::new();
+    for (file, case) in &cases {
+        let id = format!("{file}/{}", case.name);
+        if !names.insert(case.name.clone()) {
+            failures.push(format!("{id}: duplicate case name"));
+        }
+        let kind = match (case.calls.is_empty(), case.malformed) {
+            (true, 0) => "none",
+            (false, 0) => "calls",
+            (true, _) => "malformed",
+            (false, _) => "calls+malformed",
+        };
+        *outcomes.entry(kind).or_default() += 1;
+        let message: Value;
+        let got = match (&case.input, &case.message, &case.events) {
+            (Some(text), None, None) => extract(LlmResponse::Text(text), &tools),
+            (None, Some(json), None) => match serde_json::from_str(json) {
+                Ok(value) => {
+                    message = value;
+                    extract(LlmResponse::Message(&message), &tools)
+                }
+                Err(e) => {
+                    failures.push(format!("{id}: message is not JSON: {e}"));
+                    continue;
+                }
+            },
+            (None, None, Some(json)) => match stream_events(json, &tools) {
+                Ok(got) => got,
+                Err(problem) => {
+                    failures.push(format!("{id}: {problem}"));
+                    continue;
+                }
+            },
+            _ => {
+                failures.push(format!(
+                    "{id}: give exactly one of `input`, `message` and `events`"
+                ));
+                continue;
+            }
+        };
+        let problems = check(case, &got);
+        if !problems.is_empty() {
+            failures.push(format!("{id}:\n  {}", problems.join("\n  ")));
+        }
+    }
+    eprintln!(
+        "corpus: {} cases, expected outcomes {outcomes:?}",
+        cases.len()
+    );
+    assert!(
+        cases.len() >= MIN_CASES,
+        "the corpus has {} cases, fewer than {MIN_CASES}",
+        cases.len()
+    );
+    if !failures.is_empty() {
+        panic!(
+            "{} of {} corpus cases failed:\n\n{}",
+            failures.len(),
+            cases.len(),
+            failures.join("\n\n")
+        );
+    }
+}
+
+/// Reads a recorded provider stream event by event; checks that what it ends in is what
+/// the batch path finds in the message the events make up (but for `cut_off`, which only
+/// the stream can know), and that the calls it reported on the way are those calls.
+fn stream_events(json: &str, tools: &[mcs_core::Tool]) -> Result<Extraction, String> {
+    use mcs_extract::stream::{StreamEvent, StreamOutput, StreamReader};
+    let events: Vec<Value> =
+        serde_json::from_str(json).map_err(|e| format!("events are not a JSON array: {e}"))?;
+    let mut reader = StreamReader::new(tools.to_vec());
+    let mut seen = Vec::new();
+    for event in &events {
+        seen.extend(reader.feed_event(event));
+    }
+    let end = reader.finish();
+    seen.extend(end.events);
+    let StreamOutput::Message(message) = &end.output else {
+        return Err("a provider stream must make up a message".into());
+    };
+    let mut batch = extract(LlmResponse::Message(message), tools);
+    for (streamed, batch) in end.extraction.malformed.iter().zip(&mut batch.malformed) {
+        batch.cut_off = streamed.cut_off;
+    }
+    if batch != end.extraction {
+        return Err(format!(
+            "the stream ended in {:#?}\nbut its message {message:#} reads {batch:#?}",
+            end.extraction
+        ));
+    }
+    let reported: Vec<_> = seen
+        .iter()
+        .filter_map(|event| match event {
+            StreamEvent::Call { call, .. } => Some(call.clone()),
+            _ => None,
+        })
+        .collect();
+    if reported != end.extraction.calls {
+        return Err(format!("reported calls {reported:#?}"));
+    }
+    Ok(end.extraction)
+}
+
+/// A driver with the corpus's tools that answers every call with what it was given.
+struct Echo {
+    meta: mcs_core::DriverMeta,
+    tools: std::sync::Arc<[mcs_core::Tool]>,
+}
+
+impl mcs_core::ToolDriver for Echo {
+    fn meta(&self) -> &mcs_core::DriverMeta {
+        &self.meta
+    }
+
+    fn list_tools(&self) -> std::sync::Arc<[mcs_core::Tool]> {
+        std::sync::Arc::clone(&self.tools)
+    }
+
+    fn execute_tool<'a>(&'a self, name: &'a str, arguments: Value) -> mcs_core::ToolFuture<'a> {
+        mcs_core::ToolFuture::ready(Ok(
+            serde_json::json!({"tool": name, "arguments": arguments}),
+        ))
+    }
+}
+
+/// The same corpus through a whole hybrid driver: what extraction finds is what the
+/// response reports, and the standard's semantics hold for every case.
+#[tokio::test]
+async fn corpus_through_process_llm_response() {
+    let driver = mcs_hybrid::Hybrid::new(Echo {
+        meta: mcs_core::DriverMeta::new("echo", "echo", "0"),
+        tools: tools().into(),
+    });
+    let known: HashSet<String> = tools().iter().map(|t| t.name().to_owned()).collect();
+    let mut failures = Vec::new();
+    let (mut handled, mut passed_through) = (0, 0);
+    for (file, case) in load() {
+        let id = format!("{file}/{}", case.name);
+        if case.events.is_some() {
+            continue;
+        }
+        let message: Value;
+        let response = match (&case.input, &case.message) {
+            (Some(text), None) => LlmResponse::Text(text),
+            (None, Some(json)) => match serde_json::from_str(json) {
+                Ok(value) => {
+                    message = value;
+                    LlmResponse::Message(&message)
+                }
+                Err(_) => continue,
+            },
+            _ => continue,
+        };
+        let got = mcs_core::Driver::process_llm_response(&driver, response).await;
+        let owned: Vec<&ExpectedCall> = case
+            .calls
+            .iter()
+            .filter(|c| known.contains(&c.name))
+            .collect();
+        let owned_malformed = case.malformed > 0
+            && case
+                .malformed_name
+                .as_ref()
+                .is_none_or(|name| known.contains(name));
+        let mut problems = Vec::new();
+        if owned.is_empty() && !owned_malformed {
+            passed_through += 1;
+            if !got.is_empty() {
+                problems.push("expected the empty response (no call for this driver)".to_owned());
+            }
+        } else {
+            handled += 1;
+            if got.messages.is_none() {
+                problems.push("a handled call must come with messages".to_owned());
+            }
+            if owned_malformed && !got.call_failed {
+                problems.push("a malformed call must set call_failed".to_owned());
+            }
+            for expected in &owned {
+                let arguments: Value = serde_json::from_str(&expected.args).unwrap_or(Value::Null);
+                let Some(record) = got
+                    .executed_calls
+                    .iter()
+                    .find(|r| r.name == expected.name && r.arguments == arguments)
+                else {
+                    problems.push(format!("no record of {} {}", expected.name, expected.args));
+                    continue;
+                };
+                match (&record.result, &record.error) {
+                    (Some(result), None) => {
+                        if result["arguments"] != arguments || !got.call_executed {
+                            problems.push(format!(
+                                "{} ran with other arguments: {result}",
+                                expected.name
+                            ));
+                        }
+                    }
+                    (None, Some(error)) => {
+                        if error.is_empty() || !got.call_failed || got.retry_prompt.is_none() {
+                            problems
+                                .push(format!("{} failed without a usable hint", expected.name));
+                        }
+                    }
+                    _ => problems.push(format!(
+                        "{}: a record has a result or an error",
+                        expected.name
+                    )),
+                }
+            }
+        }
+        if !problems.is_empty() {
+            failures.push(format!("{id}: {}\n  got {got:?}", problems.join("; ")));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} case(s) failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    assert!(
+        handled >= 150 && passed_through >= 50,
+        "handled {handled}, passed through {passed_through}"
+    );
+}
+
+/// Extraction through a caller's name index gives what the scan gives, also when the index
+/// is wrong (it answers for a list that has changed since).
+#[test]
+fn an_index_finds_what_the_scan_finds() {
+    use mcs_extract::{extract, extract_indexed};
+    let tools: Vec<mcs_core::Tool> = ["get_weather", "search", "lookup"]
+        .iter()
+        .map(|name| {
+            mcs_core::Tool::new(*name, "A tool.").with_parameter(
+                mcs_core::ToolParameter::new("city", "")
+                    .with_schema(serde_json::json!({"type": "integer"})),
+            )
+        })
+        .collect();
+    let right = |name: &str| tools.iter().position(|t| t.name() == name);
+    let wrong = |_: &str| Some(0);
+    for text in [
+        r#"{"name": "search", "arguments": {"city": "12"}}"#,
+        "<function=lookup><parameter=city>7</parameter></function>",
+        "[get_weather(city=3)]",
+        "Action: search\nAction Input: {\"city\": 4}",
+    ] {
+        let scanned = extract(text.into(), &tools);
+        assert_eq!(
+            extract_indexed(text.into(), &tools, &right),
+            scanned,
+            "{text}"
+        );
+        assert_eq!(
+            extract_indexed(text.into(), &tools, &wrong),
+            scanned,
+            "{text}"
+        );
+    }
+}
+
+/// The corpus streamed through a whole hybrid driver, in 3-byte pieces: each answer is the
+/// one `process_llm_response` gives for the whole output, whether calls run after the
+/// stream or as they complete.
+#[tokio::test]
+async fn corpus_streamed_through_a_driver() {
+    use mcs_core::Driver;
+    use mcs_extract::stream::{Execution, StreamOptions};
+    let driver = mcs_hybrid::Hybrid::new(Echo {
+        meta: mcs_core::DriverMeta::new("echo", "echo", "0"),
+        tools: tools().into(),
+    });
+    let mut failures = Vec::new();
+    for (file, case) in load() {
+        let Some(text) = &case.input else { continue };
+        let whole = driver.process_llm_response(LlmResponse::Text(text)).await;
+        for execution in [Execution::AfterStream, Execution::AsCompleted] {
+            let mut stream =
+                driver.process_llm_stream(StreamOptions::default().execution(execution));
+            let mut from = 0;
+            while from < text.len() {
+                let mut to = (from + 3).min(text.len());
+                while !text.is_char_boundary(to) {
+                    to += 1;
+                }
+                stream.feed_text(&text[from..to]).await;
+                from = to;
+            }
+            let end = stream.finish().await;
+            if end.response != whole {
+                failures.push(format!(
+                    "{file}/{} ({execution:?}): streamed {:#?}\nwhole {whole:#?}",
+                    case.name, end.response
+                ));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}

@@ -1,0 +1,377 @@
+//! Streaming equals batch: every corpus output, split at every character, in small
+//! pieces, at random points and around every delimiter, ends in exactly what
+//! `extract` finds in the whole text; the calls reported on the way are those calls, in
+//! order; and the text shown never holds any of a call's markup.
+
+mod common;
+
+use std::sync::OnceLock;
+
+use common::{corpus_inputs, fragments, mutated_corpus, tools};
+use mcs_core::{LlmResponse, Tool};
+use mcs_extract::stream::{StreamEvent, StreamReader};
+use mcs_extract::{Extraction, extract};
+use proptest::prelude::*;
+
+fn shared_tools() -> &'static [Tool] {
+    static TOOLS: OnceLock<Vec<Tool>> = OnceLock::new();
+    TOOLS.get_or_init(tools)
+}
+
+fn corpus() -> &'static [String] {
+    static CORPUS: OnceLock<Vec<String>> = OnceLock::new();
+    CORPUS.get_or_init(|| corpus_inputs().0)
+}
+
+/// What a stream gave: every event, and the final extraction.
+struct Streamed {
+    events: Vec<StreamEvent>,
+    extraction: Extraction,
+}
+
+impl Streamed {
+    /// The text shown, without what a `TextWasReasoning` took back.
+    fn text(&self) -> String {
+        let mut shown = String::new();
+        for event in &self.events {
+            match event {
+                StreamEvent::Text(text) => shown.push_str(text),
+                StreamEvent::TextWasReasoning => shown.clear(),
+                _ => {}
+            }
+        }
+        shown
+    }
+}
+
+fn stream(pieces: &[&str]) -> Streamed {
+    let mut reader = StreamReader::new(shared_tools().to_vec());
+    let mut events = Vec::new();
+    for piece in pieces {
+        events.extend(reader.feed_text(piece));
+    }
+    let end = reader.finish();
+    events.extend(end.events);
+    Streamed {
+        events,
+        extraction: end.extraction,
+    }
+}
+
+/// The text cut at `cuts` (sorted character boundaries).
+fn split<'t>(text: &'t str, cuts: &[usize]) -> Vec<&'t str> {
+    let mut pieces = Vec::new();
+    let mut from = 0;
+    for &cut in cuts {
+        if cut > from && cut < text.len() {
+            pieces.push(&text[from..cut]);
+            from = cut;
+        }
+    }
+    pieces.push(&text[from..]);
+    pieces
+}
+
+/// Checks one way of streaming `text`; returns what is wrong, if anything.
+fn check(text: &str, pieces: &[&str], how: &str) -> Result<(), String> {
+    let batch = extract(LlmResponse::Text(text), shared_tools());
+    let got = stream(pieces);
+    let fail = |what: String| Err(format!("{how}: {what}\ntext: {text:?}\npieces: {pieces:?}"));
+    if got.extraction != batch {
+        return fail(format!(
+            "the stream ended in\n{:#?}\nbut the batch path finds\n{batch:#?}",
+            got.extraction
+        ));
+    }
+    let calls: Vec<_> = got
+        .events
+        .iter()
+        .filter_map(|event| match event {
+            StreamEvent::Call { call, .. } => Some(call.clone()),
+            _ => None,
+        })
+        .collect();
+    if calls != batch.calls {
+        return fail(format!("calls reported: {calls:#?}"));
+    }
+    let failed: Vec<_> = got
+        .events
+        .iter()
+        .filter_map(|event| match event {
+            StreamEvent::CallFailed { call, .. } => Some(call.clone()),
+            _ => None,
+        })
+        .collect();
+    if failed != batch.malformed {
+        return fail(format!("broken calls reported: {failed:#?}"));
+    }
+    // The text shown is what the whole output shows.
+    if pieces.len() > 1 {
+        let whole = stream(&[text]).text();
+        if got.text() != whole {
+            return fail(format!("shows {:?} but in one piece {whole:?}", got.text()));
+        }
+    }
+    // Each call's index counts from 0 in order, and comes after its CallBegun.
+    let mut next = 0;
+    let mut begun = std::collections::HashSet::new();
+    for event in &got.events {
+        match event {
+            StreamEvent::CallBegun { index, .. } => {
+                begun.insert(*index);
+            }
+            StreamEvent::Call { index, .. } => {
+                if *index != next || !begun.contains(index) {
+                    return fail(format!("call {index} out of order in {:#?}", got.events));
+                }
+                next += 1;
+            }
+            StreamEvent::CallFailed { index, .. } => {
+                if *index != next {
+                    return fail(format!("broken call {index} out of order"));
+                }
+                next += 1;
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// What the whole text shows when streamed in one piece: the reference for the others.
+fn shown_whole(text: &str) -> String {
+    stream(&[text]).text()
+}
+
+#[test]
+fn every_corpus_output_in_one_piece_and_in_pieces_of_every_size() {
+    let mut failures = Vec::new();
+    for text in corpus() {
+        let boundaries: Vec<usize> = text.char_indices().map(|(i, _)| i).skip(1).collect();
+        let whole_text = shown_whole(text);
+        let mut ways: Vec<(String, Vec<&str>)> = vec![("whole".into(), vec![text.as_str()])];
+        ways.push(("each character".into(), split(text, &boundaries)));
+        for size in [2, 3, 4, 7, 16] {
+            let cuts: Vec<usize> = boundaries
+                .iter()
+                .copied()
+                .filter(|at| at % size == 0)
+                .collect();
+            ways.push((format!("{size}-byte pieces"), split(text, &cuts)));
+        }
+        for (how, pieces) in &ways {
+            if let Err(problem) = check(text, pieces, how) {
+                failures.push(problem);
+                break;
+            }
+            let shown = stream(pieces).text();
+            if shown != whole_text {
+                failures.push(format!(
+                    "{how}: shows {shown:?} but in one piece {whole_text:?}\ntext: {text:?}"
+                ));
+                break;
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} outputs:\n\n{}",
+        failures.len(),
+        corpus().len(),
+        failures.join("\n\n")
+    );
+}
+
+#[test]
+fn every_corpus_output_split_once_at_every_character() {
+    let mut failures = Vec::new();
+    for text in corpus() {
+        for (at, _) in text.char_indices().skip(1) {
+            if let Err(problem) =
+                check(text, &[&text[..at], &text[at..]], &format!("split at {at}"))
+            {
+                failures.push(problem);
+                break;
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+/// `text` cut at the characters `cuts` pick.
+fn cut_at(text: &str, cuts: &[prop::sample::Index]) -> Vec<String> {
+    let boundaries: Vec<usize> = text
+        .char_indices()
+        .map(|(i, _)| i)
+        .chain([text.len()])
+        .collect();
+    let mut cuts: Vec<usize> = cuts.iter().map(|cut| *cut.get(&boundaries)).collect();
+    cuts.sort_unstable();
+    cuts.dedup();
+    split(text, &cuts).into_iter().map(str::to_owned).collect()
+}
+
+/// How many cases a property tries: `default`, or `MCS_STREAM_CASES` for a longer hunt.
+fn cases(default: u32) -> u32 {
+    std::env::var("MCS_STREAM_CASES")
+        .ok()
+        .and_then(|cases| cases.parse().ok())
+        .unwrap_or(default)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(cases(2000)))]
+
+    /// Delimiters, JSON and unicode of every format in any order, cut anywhere.
+    #[test]
+    fn fragment_soup_streams_as_it_reads(
+        text in fragments(),
+        cuts in prop::collection::vec(any::<prop::sample::Index>(), 0..16),
+    ) {
+        let pieces = cut_at(&text, &cuts);
+        let pieces: Vec<&str> = pieces.iter().map(String::as_str).collect();
+        if let Err(problem) = check(&text, &pieces, "fragment soup") {
+            prop_assert!(false, "{}", problem);
+        }
+    }
+
+    /// Corpus outputs with two characters swapped and cut short, cut anywhere.
+    #[test]
+    fn mutated_outputs_stream_as_they_read(
+        text in mutated_corpus(),
+        cuts in prop::collection::vec(any::<prop::sample::Index>(), 0..16),
+    ) {
+        let pieces = cut_at(&text, &cuts);
+        let pieces: Vec<&str> = pieces.iter().map(String::as_str).collect();
+        if let Err(problem) = check(&text, &pieces, "mutated output") {
+            prop_assert!(false, "{}", problem);
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(cases(512)))]
+
+    #[test]
+    fn corpus_outputs_split_at_random(
+        which in any::<prop::sample::Index>(),
+        cuts in prop::collection::vec(any::<prop::sample::Index>(), 0..24),
+    ) {
+        let text = which.get(corpus());
+        let boundaries: Vec<usize> =
+            text.char_indices().map(|(i, _)| i).chain([text.len()]).collect();
+        let mut cuts: Vec<usize> = cuts.iter().map(|cut| *cut.get(&boundaries)).collect();
+        cuts.sort_unstable();
+        cuts.dedup();
+        let pieces = split(text, &cuts);
+        if let Err(problem) = check(text, &pieces, "random cuts") {
+            prop_assert!(false, "{}", problem);
+        }
+    }
+}
+
+/// `STREAM_TEXT=… STREAM_CUTS=3,17 cargo test --test stream replay -- --ignored`: one
+/// case, streamed against batch, both printed: for reading a failure of the properties.
+#[test]
+#[ignore = "a tool for reading failures"]
+fn replay() {
+    let text = std::env::var("STREAM_TEXT").unwrap_or_default();
+    let cuts: Vec<usize> = std::env::var("STREAM_CUTS")
+        .unwrap_or_default()
+        .split(',')
+        .filter_map(|cut| cut.trim().parse().ok())
+        .collect();
+    let pieces = split(&text, &cuts);
+    if let Err(problem) = check(&text, &pieces, "replay") {
+        panic!("{problem}");
+    }
+}
+
+/// Every corpus output cut at every character: each call read from what is there is a call
+/// of the whole output, with the same arguments — a call cut off is never read as one with
+/// what was there. Free-text inputs (ReAct, LangChain's XML agent) are the exception: their
+/// end is the end of the output (servers strip the stop sequence after them), so a cut
+/// one cannot be told from a whole one.
+#[test]
+fn nothing_cut_off_is_read_as_a_call() {
+    use mcs_extract::CallFormat;
+    let mut failures = Vec::new();
+    for text in corpus() {
+        let whole = extract(LlmResponse::Text(text), shared_tools());
+        // Reasoning whose opener was in the prompt: cut before its closer, the drafts in it
+        // read as calls (which is why a stream holds calls back until that is settled).
+        let prompted = ["</think>", "</thinking>", "<|close|>think"]
+            .iter()
+            .any(|closer| text.contains(closer))
+            && !text.contains("<think>")
+            && !text.contains("<thinking>");
+        if whole.calls.is_empty() || prompted {
+            continue;
+        }
+        for (at, _) in text.char_indices() {
+            let cut = &text[..at];
+            let got = extract(LlmResponse::Text(cut), shared_tools());
+            let mut of_whole = whole.calls.iter();
+            for call in &got.calls {
+                if matches!(call.format, CallFormat::React | CallFormat::LangChainXml) {
+                    continue;
+                }
+                let same = of_whole
+                    .by_ref()
+                    .any(|c| c.name == call.name && c.arguments == call.arguments);
+                if !same {
+                    failures.push(format!(
+                        "cut after {at} bytes, {} {} was read, which the whole output does not call\ncut: {cut:?}",
+                        call.name, call.arguments
+                    ));
+                    break;
+                }
+            }
+            if failures.len() > 20 {
+                break;
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+/// An output that ends right after a call's opening marker holds no call, broken or not.
+#[test]
+fn an_opener_with_nothing_after_it_is_no_call() {
+    for opener in [
+        "<tool_call>",
+        "[TOOL_CALLS]",
+        "<|python_tag|>",
+        "<｜tool▁calls▁begin｜>",
+        "<|tool_calls_section_begin|>",
+        "<function=",
+        "<minimax:tool_call>",
+        "<function_calls>",
+        "<｜DSML｜tool_calls>",
+        "<｜DSML｜ calls>",
+        "<|open|>tools<|sep|>",
+        "<|tool_call>",
+        "<tool_calls>",
+        "<TOOLCALL>",
+        "<|START_ACTION|>",
+        "functools[",
+        "<|tool_call_start|>",
+        "```tool_code",
+    ] {
+        for text in [format!("Sure.\n{opener}"), format!("Sure.\n{opener}\n  ")] {
+            let got = extract(LlmResponse::Text(&text), shared_tools());
+            assert!(got.is_empty(), "{text:?}: {got:#?}");
+            let half = (0..=text.len() / 2)
+                .rev()
+                .find(|at| text.is_char_boundary(*at))
+                .unwrap_or(0);
+            let streamed = stream(&[&text[..half], &text[half..]]);
+            assert!(streamed.extraction.is_empty(), "{text:?}");
+            assert!(
+                !streamed.text().contains(opener.trim_end()),
+                "{text:?}: {}",
+                streamed.text()
+            );
+        }
+    }
+}

@@ -1,0 +1,136 @@
+//! The `Driver` side for any `ToolDriver`: prompts out, model output in.
+//!
+//! [`process_llm_response`] is the whole machinery: find the calls ([`extract`]), keep the
+//! ones this driver owns, validate their arguments against the tools' schemas
+//! ([`validate`]), execute them, and answer with a [`DriverResponse`] whose `messages` have
+//! the shape of the provider that made the call. `#[mcs::hybrid]` calls it; so does
+//! [`Hybrid`], which wraps any `ToolDriver` by hand.
+//!
+//! [`extract`]: mcs_extract
+//! [`validate`]: mcs_core::validate
+
+mod messages;
+mod options;
+mod outcome;
+mod process;
+pub mod prompt;
+mod stream;
+
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use mcs_core::stream::StreamOptions;
+use mcs_core::{
+    BoxFuture, Driver, DriverMeta, DriverResponse, DriverStream, LlmResponse, Tool, ToolDriver,
+    ToolFuture,
+};
+
+pub use options::{HybridOptions, ParsePolicyError, UnknownToolPolicy};
+pub use process::process_llm_response;
+pub use stream::process_llm_stream;
+
+/// The tool listing for clients that build their own prompt (the reference SDK's shape).
+pub fn function_description<D: ToolDriver + ?Sized>(driver: &D, _model: Option<&str>) -> String {
+    crate::prompt::function_description(&driver.list_tools())
+}
+
+/// The system prompt for `model`.
+pub fn system_message<D: ToolDriver + ?Sized>(
+    driver: &D,
+    options: &HybridOptions,
+    model: Option<&str>,
+) -> String {
+    options
+        .prompts
+        .system_message(&driver.meta().name, &driver.list_tools(), model)
+}
+
+/// Any `ToolDriver` made a hybrid driver: it keeps its tools and gains the `Driver` side.
+#[derive(Debug)]
+pub struct Hybrid<D> {
+    inner: D,
+    options: HybridOptions,
+}
+
+impl<D: ToolDriver> Hybrid<D> {
+    /// Wraps `inner` with the default options.
+    pub fn new(inner: D) -> Self {
+        Hybrid {
+            inner,
+            options: HybridOptions::default(),
+        }
+    }
+
+    /// Uses these options.
+    #[must_use]
+    pub fn with_options(mut self, options: HybridOptions) -> Self {
+        self.options = options;
+        self
+    }
+
+    /// The wrapped driver.
+    pub fn inner(&self) -> &D {
+        &self.inner
+    }
+
+    /// The options.
+    pub fn options(&self) -> &HybridOptions {
+        &self.options
+    }
+}
+
+impl<D: ToolDriver> ToolDriver for Hybrid<D> {
+    fn meta(&self) -> &DriverMeta {
+        self.inner.meta()
+    }
+
+    fn list_tools(&self) -> Arc<[Tool]> {
+        self.inner.list_tools()
+    }
+
+    fn execute_tool<'a>(&'a self, name: &'a str, arguments: Value) -> ToolFuture<'a> {
+        self.inner.execute_tool(name, arguments)
+    }
+
+    fn tool_position(&self, name: &str) -> Option<usize> {
+        self.inner.tool_position(name)
+    }
+
+    fn tool_tags(&self, name: &str) -> Vec<String> {
+        self.inner.tool_tags(name)
+    }
+
+    fn tag_description(&self, tag: &str) -> Option<String> {
+        self.inner.tag_description(tag)
+    }
+
+    fn watch_tools(&self, listener: mcs_core::ToolsListener) -> bool {
+        self.inner.watch_tools(listener)
+    }
+}
+
+impl<D: ToolDriver> Driver for Hybrid<D> {
+    fn meta(&self) -> &DriverMeta {
+        self.inner.meta()
+    }
+
+    fn get_function_description(&self, model: Option<&str>) -> String {
+        function_description(&self.inner, model)
+    }
+
+    fn get_driver_system_message(&self, model: Option<&str>) -> String {
+        system_message(&self.inner, &self.options, model)
+    }
+
+    fn process_llm_response<'a>(
+        &'a self,
+        response: LlmResponse<'a>,
+    ) -> BoxFuture<'a, DriverResponse> {
+        Box::pin(process_llm_response(&self.inner, &self.options, response))
+    }
+
+    fn process_llm_stream<'a>(&'a self, options: StreamOptions) -> DriverStream<'a> {
+        process_llm_stream(&self.inner, &self.options, options)
+    }
+}

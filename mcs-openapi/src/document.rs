@@ -1,0 +1,347 @@
+//! The document as a whole: its version, info and servers, the operations under `paths`
+//! (named, filtered and read one by one), and the security schemes they use.
+
+use std::collections::HashSet;
+
+use serde_json::{Map, Value};
+
+use super::error::OpenApiError;
+use super::error::Skipped;
+use super::names::{dedupe, driver_name, fallback_name, sanitize_name};
+use super::operation::{self, Candidate};
+use super::options::{Document, ReadOptions};
+use super::reader::{Reader, Version};
+use super::security::Schemes;
+use super::source::{Loc, Sources};
+use mcs_rest::{Api, Method, Operation, Server, ServerVariable, Tag};
+
+/// Reads the loaded document into rows.
+pub(crate) fn read(sources: &Sources, options: &ReadOptions) -> Result<Document, OpenApiError> {
+    let root_loc = Loc {
+        doc: 0,
+        pointer: String::new(),
+    };
+    let Some(root) = sources.root().as_object() else {
+        return Err(sources.error(&root_loc, "the document is not an object"));
+    };
+    let version = version(sources, root)?;
+    let reader = Reader {
+        sources,
+        options,
+        version,
+    };
+
+    let info = root.get("info");
+    let title = info
+        .and_then(|i| i.get("title"))
+        .map(scalar_text)
+        .unwrap_or_default();
+    let api_version = info
+        .and_then(|i| i.get("version"))
+        .map(scalar_text)
+        .unwrap_or_default();
+    let name = match &options.driver_name {
+        Some(name) => name.clone(),
+        None => driver_name(&title),
+    };
+    let servers = if reader.is_swagger() {
+        swagger_servers(root)
+    } else {
+        servers(root)
+    };
+
+    let mut skipped = Vec::new();
+    let candidates = candidates(&reader, root, &mut skipped)?;
+    let mut names: Vec<String> = candidates
+        .iter()
+        .map(|c| {
+            c.operation_id()
+                .and_then(sanitize_name)
+                .unwrap_or_else(|| fallback_name(c.method.key(), &c.path))
+        })
+        .collect();
+    // Names are settled over every operation in the document, before filtering and
+    // before any is skipped, so that a tool keeps its name whatever is left out.
+    dedupe(&mut names);
+
+    let schemes = Schemes::read(&reader);
+    let (operations, used_schemes) =
+        build_operations(&reader, &schemes, &candidates, names, &mut skipped)?;
+    let tags = tags(root, &operations, options.max_description_chars);
+
+    Ok(Document {
+        api: Api {
+            name: name.into(),
+            title: title.into(),
+            version: api_version.into(),
+            servers: servers.into(),
+            security_schemes: schemes.rows(&used_schemes).into(),
+            operations: operations.into(),
+            tags: tags.into(),
+        },
+        skipped,
+        files: sources.files_read(),
+    })
+}
+
+/// The operations the filters keep, built; in lenient mode one that fails is skipped. Also
+/// the names of the security schemes they use.
+fn build_operations(
+    reader: &Reader<'_>,
+    schemes: &Schemes,
+    candidates: &[Candidate<'_>],
+    names: Vec<String>,
+    skipped: &mut Vec<Skipped>,
+) -> Result<(Vec<mcs_rest::Operation>, HashSet<String>), OpenApiError> {
+    let options = reader.options;
+    let mut operations = Vec::new();
+    let mut used_schemes = HashSet::new();
+    for (candidate, name) in candidates.iter().zip(names) {
+        let tagged = options.include_tags.is_empty()
+            || candidate
+                .tags()
+                .iter()
+                .any(|t| options.include_tags.contains(t));
+        let excluded = options
+            .exclude_operations
+            .iter()
+            .any(|x| *x == name || Some(x.as_str()) == candidate.operation_id());
+        if !tagged || excluded {
+            continue;
+        }
+        match operation::build(reader, schemes, candidate, name) {
+            Ok(operation) => {
+                for requirement in operation.security.iter() {
+                    used_schemes.extend(requirement.schemes.iter().map(ToString::to_string));
+                }
+                operations.push(operation);
+            }
+            Err(error) if options.lenient => {
+                skipped.push(skip(reader.sources, candidate.label(), error));
+            }
+            Err(error) => return Err(error),
+        }
+    }
+    Ok((operations, used_schemes))
+}
+
+fn skip(sources: &Sources, operation: String, error: OpenApiError) -> Skipped {
+    let pointer = if error.file == sources.name(0) {
+        error.pointer
+    } else {
+        format!("{}#{}", error.file, error.pointer)
+    };
+    Skipped {
+        operation,
+        pointer,
+        reason: error.message,
+    }
+}
+
+/// A string, or a number or boolean written where a string belongs (YAML's `version:
+/// 1.0`), as text.
+/// The top-level `tags` with a description that one of `operations` uses, in document order
+/// (the first entry of a name repeated), descriptions capped like operations' descriptions.
+fn tags(root: &Map<String, Value>, operations: &[Operation], max_chars: usize) -> Vec<Tag> {
+    let used: HashSet<&str> = operations
+        .iter()
+        .flat_map(|operation| operation.tags.iter().map(AsRef::as_ref))
+        .collect();
+    let mut seen = HashSet::new();
+    let entries = root.get("tags").and_then(Value::as_array);
+    entries
+        .into_iter()
+        .flatten()
+        .filter_map(|entry| {
+            let name = entry.get("name")?.as_str()?;
+            let description = entry.get("description")?.as_str()?;
+            let description = super::names::cap_text(description, max_chars)?;
+            (used.contains(name) && seen.insert(name)).then(|| Tag {
+                name: name.to_owned().into(),
+                description: description.into(),
+            })
+        })
+        .collect()
+}
+
+fn scalar_text(value: &Value) -> String {
+    match value {
+        Value::String(text) => text.clone(),
+        Value::Number(_) | Value::Bool(_) => value.to_string(),
+        _ => String::new(),
+    }
+}
+
+fn version(sources: &Sources, root: &Map<String, Value>) -> Result<Version, OpenApiError> {
+    let at = |field: &str| Loc {
+        doc: 0,
+        pointer: format!("/{field}"),
+    };
+    if let Some(value) = root.get("openapi") {
+        let text = scalar_text(value);
+        let minor = |prefix: &str| text == prefix || text.starts_with(&format!("{prefix}."));
+        return if minor("3.0") {
+            Ok(Version::OpenApi30)
+        } else if minor("3.1") || minor("3.2") {
+            Ok(Version::OpenApi31)
+        } else {
+            Err(sources.error(
+                &at("openapi"),
+                format!("unsupported OpenAPI version `{text}` (3.0.x, 3.1.x and Swagger 2.0 can be read)"),
+            ))
+        };
+    }
+    if let Some(value) = root.get("swagger") {
+        let text = scalar_text(value);
+        return if text == "2.0" || text == "2" {
+            Ok(Version::Swagger2)
+        } else {
+            Err(sources.error(
+                &at("swagger"),
+                format!("unsupported Swagger version `{text}` (2.0 can be read)"),
+            ))
+        };
+    }
+    Err(sources.error(
+        &at("openapi"),
+        "no `openapi` or `swagger` version field: this is not an OpenAPI document",
+    ))
+}
+
+/// The servers of an OpenAPI 3 document. Servers given on a path item or an operation
+/// are not read: the driver has one base URL.
+fn servers(root: &Map<String, Value>) -> Vec<Server> {
+    let Some(Value::Array(list)) = root.get("servers") else {
+        return Vec::new();
+    };
+    list.iter()
+        .filter_map(|server| {
+            let url = server.get("url")?.as_str()?;
+            let variables = match server.get("variables") {
+                Some(Value::Object(variables)) => variables
+                    .iter()
+                    .map(|(name, variable)| {
+                        let allowed: Vec<String> = match variable.get("enum") {
+                            Some(Value::Array(values)) => values.iter().map(scalar_text).collect(),
+                            _ => Vec::new(),
+                        };
+                        let default = match variable.get("default") {
+                            Some(value) => scalar_text(value),
+                            None => allowed.first().cloned().unwrap_or_default(),
+                        };
+                        ServerVariable {
+                            name: name.clone().into(),
+                            default: default.into(),
+                            allowed: allowed
+                                .into_iter()
+                                .map(Into::into)
+                                .collect::<Vec<_>>()
+                                .into(),
+                        }
+                    })
+                    .collect(),
+                _ => Vec::new(),
+            };
+            Some(Server {
+                url: url.to_owned().into(),
+                variables: variables.into(),
+            })
+        })
+        .collect()
+}
+
+/// The one server of a Swagger 2.0 document: `{scheme}://{host}{basePath}`, the first
+/// scheme listed (https when none is).
+fn swagger_servers(root: &Map<String, Value>) -> Vec<Server> {
+    let host = root
+        .get("host")
+        .and_then(Value::as_str)
+        .filter(|h| !h.is_empty());
+    let base_path = root.get("basePath").and_then(Value::as_str).unwrap_or("");
+    let url = match host {
+        Some(host) => {
+            let scheme = root
+                .get("schemes")
+                .and_then(Value::as_array)
+                .and_then(|s| s.iter().find_map(Value::as_str))
+                .unwrap_or("https");
+            format!("{scheme}://{host}{base_path}")
+        }
+        None if !base_path.is_empty() => base_path.to_owned(),
+        None => return Vec::new(),
+    };
+    vec![Server {
+        url: url.into(),
+        variables: Vec::new().into(),
+    }]
+}
+
+/// Every operation under `paths`, in document order. A path item that cannot be read is
+/// an error, or in lenient mode a [`Skipped`] entry named by its path.
+fn candidates<'a>(
+    reader: &Reader<'a>,
+    root: &'a Map<String, Value>,
+    skipped: &mut Vec<Skipped>,
+) -> Result<Vec<Candidate<'a>>, OpenApiError> {
+    let sources = reader.sources;
+    let paths_loc = Loc {
+        doc: 0,
+        pointer: "/paths".into(),
+    };
+    let paths = match root.get("paths") {
+        Some(Value::Object(paths)) => paths,
+        // OpenAPI 3.1 made `paths` optional (a document may hold only webhooks or
+        // components); earlier versions require it.
+        None if reader.version == Version::OpenApi31 => return Ok(Vec::new()),
+        None => return Err(sources.error(&paths_loc, "the document has no `paths`")),
+        Some(_) => return Err(sources.error(&paths_loc, "`paths` is not an object")),
+    };
+    let mut out = Vec::new();
+    for (path, item) in paths {
+        if path.starts_with("x-") {
+            continue;
+        }
+        let item_loc = paths_loc.child(path);
+        let resolved = reader
+            .deref(item, &item_loc)
+            .and_then(|(loc, value)| match value {
+                Value::Object(map) if path.starts_with('/') => Ok((loc, map)),
+                Value::Object(_) => {
+                    Err(sources.error(&item_loc, format!("path `{path}` does not start with `/`")))
+                }
+                _ => Err(sources.error(&loc, "a path item is not an object")),
+            });
+        let (item_loc, item) = match resolved {
+            Ok(found) => found,
+            Err(error) if reader.options.lenient => {
+                skipped.push(skip(sources, path.clone(), error));
+                continue;
+            }
+            Err(error) => return Err(error),
+        };
+        for (key, op) in item {
+            let Some(method) = Method::ALL.into_iter().find(|m| m.key() == key) else {
+                continue;
+            };
+            let op_loc = item_loc.child(key);
+            match op {
+                Value::Object(op) => out.push(Candidate {
+                    path: path.clone(),
+                    method,
+                    item,
+                    item_loc: item_loc.clone(),
+                    op,
+                    op_loc,
+                }),
+                _ => {
+                    let error = sources.error(&op_loc, "an operation is not an object");
+                    if !reader.options.lenient {
+                        return Err(error);
+                    }
+                    skipped.push(skip(sources, format!("{method} {path}"), error));
+                }
+            }
+        }
+    }
+    Ok(out)
+}

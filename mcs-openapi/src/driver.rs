@@ -1,0 +1,110 @@
+//! A document read at run time becomes a [`RestDriver`] — the same rows, executor and builder
+//! methods a generated driver wraps — with [`Document::into_driver`]; [`fetch`] reads one from
+//! a URL.
+
+use mcs_rest::RestDriver;
+
+#[cfg(feature = "http")]
+use super::error::OpenApiError;
+use super::options::Document;
+#[cfg(feature = "http")]
+use super::options::ReadOptions;
+#[cfg(feature = "http")]
+use super::read::read_str;
+
+impl Document {
+    /// A REST driver for this document's operations, validating arguments by the operations'
+    /// schemas alone (there are no generated types). For a document a program only gets
+    /// while it runs — a user-supplied file or URL, a plugin directory: the reference SDK's
+    /// only mode.
+    ///
+    /// ```no_run
+    /// # fn demo() -> Result<(), Box<dyn std::error::Error>> {
+    /// use mcs_openapi::{ReadOptions, read_file};
+    ///
+    /// let driver = read_file("specs/petstore.yaml", &ReadOptions::default())?
+    ///     .into_driver()
+    ///     .with_api_key("secret");
+    /// # Ok(()) }
+    /// ```
+    pub fn into_driver(self) -> RestDriver {
+        RestDriver::from_api(self.api)
+    }
+}
+
+/// The document at `url`, fetched with a 30-second timeout and a 64 MiB cap, and read with
+/// `options`. A relative server URL in the document is made absolute against `url`, so that
+/// the driver of the document sends its requests where the document came from.
+#[cfg(feature = "http")]
+pub async fn fetch(url: &str, options: &ReadOptions) -> Result<Document, OpenApiError> {
+    use mcs_rest::{HttpRequest, HttpTransport, Method, ReqwestTransport};
+
+    let request = HttpRequest {
+        method: Method::Get,
+        url: url.to_owned(),
+        headers: vec![(
+            "Accept".to_owned(),
+            "application/json, application/yaml;q=0.9, */*;q=0.5".to_owned(),
+        )],
+        body: None,
+        timeout: std::time::Duration::from_secs(30),
+        max_response_bytes: 64 * 1024 * 1024,
+    };
+    let source = request.url_without_query().to_owned();
+    let failed = |message: String| OpenApiError::new(&source, "", message);
+    let response = ReqwestTransport::default()
+        .send(request)
+        .await
+        .map_err(|e| failed(format!("cannot fetch the document: {e}")))?;
+    if !(200..300).contains(&response.status) {
+        return Err(failed(format!(
+            "fetching the document answered {}",
+            response.status
+        )));
+    }
+    let text = String::from_utf8(response.body)
+        .map_err(|_| failed("the document is not UTF-8 text".to_owned()))?;
+    let mut document = read_str(&text, &source, None, options)?;
+    let servers = document.api.servers.to_mut();
+    if let Some(server) = servers.first_mut()
+        && !server.url.contains("://")
+    {
+        server.url = join_origin(&source, &server.url).into();
+    }
+    Ok(document)
+}
+
+/// `path` (a relative server URL such as `/api/v1`) against the origin of `url`.
+#[cfg(feature = "http")]
+fn join_origin(url: &str, path: &str) -> String {
+    let after_scheme = url.find("://").map_or(0, |i| i + 3);
+    let origin_end = url[after_scheme..]
+        .find('/')
+        .map_or(url.len(), |i| after_scheme + i);
+    let origin = &url[..origin_end];
+    if path.starts_with('/') {
+        format!("{origin}{path}")
+    } else {
+        let directory = url
+            .rfind('/')
+            .filter(|&i| i >= origin_end)
+            .map_or(origin, |i| &url[..i]);
+        format!("{directory}/{path}")
+    }
+}
+
+#[cfg(all(test, feature = "http"))]
+mod tests {
+    use super::join_origin;
+
+    #[test]
+    fn relative_servers_resolve_against_the_document_url() {
+        let doc = "https://api.example.com/docs/openapi.json";
+        assert_eq!(join_origin(doc, "/v1"), "https://api.example.com/v1");
+        assert_eq!(join_origin(doc, "v2"), "https://api.example.com/docs/v2");
+        assert_eq!(
+            join_origin("http://127.0.0.1:9/spec", "/"),
+            "http://127.0.0.1:9/"
+        );
+    }
+}

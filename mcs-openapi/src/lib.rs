@@ -1,0 +1,78 @@
+//! OpenAPI documents read into [`mcs_rest`] table rows.
+//!
+//! [`read_file`] and [`read_str`] take an OpenAPI 3.0.x or 3.1.x document, or a Swagger
+//! 2.0 one, in JSON or YAML, and return the [`Api`](mcs_rest::Api) rows a REST driver
+//! runs — the same rows `mcs-codegen` writes out as `static`s — and
+//! [`Document::into_driver`] makes the driver that runs them; `fetch` (feature `http`)
+//! reads a document from a URL. Swagger 2.0 is read
+//! directly into those rows (its `in: body` and `in: formData` parameters become the body,
+//! `collectionFormat` the style), not converted to OpenAPI 3 first.
+//!
+//! The document is walked as a `serde_json::Value` rather than deserialized into typed
+//! structs: real documents break their own specification in small ways, and a walk by hand
+//! can read past what does not matter and name, with a JSON pointer, what does.
+//!
+//! What the rows hold:
+//! - one operation per path and method, in document order; path-level parameters merged
+//!   with the operation's (the operation's win);
+//! - tool names from `operationId` (else `{method}_{path}`), sanitised to
+//!   `^[A-Za-z0-9_-]{1,64}$` and made unique over the whole document *before* any
+//!   filtering or skipping, so a tool keeps its name whatever else is left out;
+//! - one argument per parameter, and for an object body one per property (the body is a
+//!   single `body` argument when it is not an object or a property name is taken);
+//! - the arguments' JSON Schema, self-contained: references inlined, recursive ones (and
+//!   ones reused so often that inlining would blow up) in `$defs`, OpenAPI 3.0 and Swagger
+//!   idioms (`nullable`, boolean `exclusiveMinimum`, `type: file`) rewritten the 2020-12
+//!   way, OpenAPI-only keywords and `readOnly` properties left out;
+//! - the security alternatives each operation accepts, and the schemes they use.
+//!
+//! Rules where the specification leaves a choice:
+//! - a description that only repeats the summary is dropped (the tool falls back to the
+//!   title); an operation with neither is titled `GET /path`; a deprecated one's
+//!   description starts with `Deprecated. `;
+//! - a `{placeholder}` in the path that no parameter declares still gets a required string
+//!   argument; a declared path parameter the template does not name is left out;
+//! - an argument's key is one every provider takes, `^[a-zA-Z0-9_.-]{1,64}$` (Anthropic's
+//!   rule for property keys; a single key outside it makes the Messages API refuse the whole
+//!   request): a parameter named otherwise becomes a sanitised key (`filter[name]` →
+//!   `filter_name`, `$top` → `top`) whose description says what is sent, and an object body
+//!   with such a property (`$schema`, `@odata.type`) stays one `body` argument, where
+//!   nested keys are free;
+//! - two parameters with the same key in different locations: the first (path, query,
+//!   header, cookie) keeps it, later ones become `{location}_{key}`;
+//! - a body spread into arguments keeps its object's `required` properties even when the
+//!   request body itself is not marked required (documents rarely mark it);
+//! - multipart properties that are files (binary strings, content with a media type or an
+//!   encoding) are file arguments; an array of them is an array of file arguments, and is
+//!   listed in [`RequestBody::files`](mcs_rest::RequestBody::files) too;
+//! - `include_tags` and `exclude_operations` apply after names are settled, and an
+//!   operation they leave out is never read (it cannot fail the read);
+//! - OpenAPI 3.2 documents are read as 3.1; in 3.1 `paths` may be absent (no operations).
+//!
+//! Servers given on a path item or an operation are not read; only the document's.
+//! References may point into the document or into files beside it (resolved from the
+//! referring file's directory); remote (`http://`) references and `$id`-based resolution
+//! are not supported.
+//!
+//! Nothing here panics or loops on bad input: depth, size and reference chains are bounded.
+
+mod body;
+mod document;
+mod driver;
+mod error;
+mod keywords;
+mod names;
+mod operation;
+mod options;
+mod params;
+mod read;
+mod reader;
+mod schema;
+mod security;
+mod source;
+
+#[cfg(feature = "http")]
+pub use driver::fetch;
+pub use error::{OpenApiError, Skipped};
+pub use options::{Document, ReadOptions};
+pub use read::{read_file, read_str};

@@ -1,0 +1,157 @@
+//! Names made from a document's text: tool names, the driver's name, `$defs` keys, and
+//! descriptions cut to size.
+
+use std::collections::HashSet;
+
+pub(crate) use mcs_core::keys::{MAX_NAME, argument_key, is_argument_key};
+
+/// `raw` as a tool name: characters outside `[A-Za-z0-9_-]` become `_`, runs of `_`
+/// collapse, `_` is trimmed from both ends; a name longer than [`MAX_NAME`] is cut and
+/// given a hash of the whole so that two long names sharing a prefix stay apart.
+/// `None` when nothing usable is left.
+pub(crate) fn sanitize_name(raw: &str) -> Option<String> {
+    mcs_core::keys::sanitize(raw, |ch| {
+        ch.is_ascii_alphanumeric() || ch == '-' || ch == '_'
+    })
+}
+
+/// The name of an operation without a usable operationId: `get_pets_petId`.
+pub(crate) fn fallback_name(method: &str, path: &str) -> String {
+    sanitize_name(&format!("{method}_{path}")).unwrap_or_else(|| method.to_owned())
+}
+
+/// Makes `names` unique in place: the first holder of a name keeps it, later ones get
+/// `_2`, `_3`, ... (the base cut so the result still fits [`MAX_NAME`]), never taking a
+/// name another entry holds as its own.
+pub(crate) fn dedupe(names: &mut [String]) {
+    let originals: HashSet<String> = names.iter().cloned().collect();
+    let mut taken: HashSet<String> = HashSet::new();
+    for name in names.iter_mut() {
+        if taken.insert(name.clone()) {
+            continue;
+        }
+        let mut counter = 2usize;
+        loop {
+            let suffix = format!("_{counter}");
+            let room = MAX_NAME.saturating_sub(suffix.len());
+            let base = name.get(..room.min(name.len())).unwrap_or(name);
+            let candidate = format!("{base}{suffix}");
+            if !originals.contains(&candidate) && taken.insert(candidate.clone()) {
+                *name = candidate;
+                break;
+            }
+            counter += 1;
+        }
+    }
+}
+
+/// A driver name from a title: PascalCase words of ASCII letters and digits, starting
+/// with a letter (`"Swagger Petstore"` → `SwaggerPetstore`); `Api` when nothing is left.
+pub(crate) fn driver_name(title: &str) -> String {
+    let mut out = String::new();
+    for word in title.split(|ch: char| !ch.is_ascii_alphanumeric()) {
+        let mut chars = word.chars();
+        if let Some(first) = chars.next() {
+            out.push(first.to_ascii_uppercase());
+            out.extend(chars);
+        }
+        if out.len() >= MAX_NAME {
+            break;
+        }
+    }
+    out.truncate(MAX_NAME);
+    match out.chars().next() {
+        None => "Api".to_owned(),
+        Some(first) if !first.is_ascii_alphabetic() => format!("Api{out}"),
+        Some(_) => out,
+    }
+}
+
+/// A key for `$defs`, from the last token of the pointer a schema was found at.
+pub(crate) fn def_name(token: &str) -> String {
+    let mut out: String = token
+        .chars()
+        .map(|ch| {
+            if ch.is_ascii_alphanumeric() || matches!(ch, '_' | '-' | '.') {
+                ch
+            } else {
+                '_'
+            }
+        })
+        .take(MAX_NAME)
+        .collect();
+    if out.is_empty() {
+        out.push_str("Schema");
+    }
+    out
+}
+
+/// `text` trimmed and cut to at most `max` characters (0: no limit), ending in `…` when
+/// cut; `None` when it is empty.
+pub(crate) fn cap_text(text: &str, max: usize) -> Option<String> {
+    let text = text.trim();
+    if text.is_empty() {
+        return None;
+    }
+    if max == 0 || text.chars().count() <= max {
+        return Some(text.to_owned());
+    }
+    let cut: String = text.chars().take(max.saturating_sub(1)).collect();
+    Some(format!("{}…", cut.trim_end()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sanitize_replaces_collapses_and_trims() {
+        assert_eq!(
+            sanitize_name("chat.postMessage").as_deref(),
+            Some("chat_postMessage")
+        );
+        assert_eq!(sanitize_name("  a  b//c ").as_deref(), Some("a_b_c"));
+        assert_eq!(sanitize_name("déjà-vu").as_deref(), Some("d_j_-vu"));
+        assert_eq!(sanitize_name("???"), None);
+        assert_eq!(fallback_name("get", "/pets/{petId}"), "get_pets_petId");
+        assert_eq!(fallback_name("get", "/"), "get");
+    }
+
+    #[test]
+    fn long_names_are_cut_with_a_stable_hash() {
+        let long = "a".repeat(100);
+        let name = sanitize_name(&long).unwrap();
+        assert_eq!(name.len(), 64);
+        assert_eq!(sanitize_name(&long).unwrap(), name);
+        let other = sanitize_name(&format!("{long}b")).unwrap();
+        assert_ne!(name, other);
+        assert_eq!(name[..55], other[..55]);
+    }
+
+    #[test]
+    fn dedupe_suffixes_later_holders_and_avoids_existing_names() {
+        let mut names: Vec<String> = ["a", "a", "a_2", "a"].map(String::from).to_vec();
+        dedupe(&mut names);
+        assert_eq!(names, ["a", "a_3", "a_2", "a_4"]);
+        let long = "x".repeat(64);
+        let mut names = vec![long.clone(), long.clone()];
+        dedupe(&mut names);
+        assert_eq!(names[1], format!("{}_2", &long[..62]));
+    }
+
+    #[test]
+    fn driver_names_are_pascal_case_and_start_with_a_letter() {
+        assert_eq!(driver_name("Swagger Petstore"), "SwaggerPetstore");
+        assert_eq!(driver_name("xkcd"), "Xkcd");
+        assert_eq!(driver_name("1Password connect"), "Api1PasswordConnect");
+        assert_eq!(driver_name("  ¿¡ "), "Api");
+    }
+
+    #[test]
+    fn cap_text_cuts_at_a_char_boundary() {
+        assert_eq!(cap_text("  ", 10), None);
+        assert_eq!(cap_text("héllo wörld", 6).as_deref(), Some("héllo…"));
+        assert_eq!(cap_text("short", 10).as_deref(), Some("short"));
+        assert_eq!(cap_text("abc", 0).as_deref(), Some("abc"));
+    }
+}

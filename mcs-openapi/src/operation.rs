@@ -1,0 +1,299 @@
+//! One operation of a document turned into an [`Operation`] row: its name and texts, its
+//! parameters and body as arguments, the schema of those arguments, and its security.
+
+use serde_json::{Map, Value, json};
+
+use super::body::{self, BodyArg};
+use super::error::OpenApiError;
+use super::names::{argument_key, cap_text};
+use super::params::{self, ParamIn};
+use super::reader::Reader;
+use super::schema::SchemaBuilder;
+use super::security::Schemes;
+use super::source::Loc;
+use mcs_core::export::unused_argument_key;
+use mcs_rest::{Location, Method, Operation, Parameter, Style};
+
+/// An operation found in `paths`, before it is read.
+pub(crate) struct Candidate<'a> {
+    pub path: String,
+    pub method: Method,
+    pub item: &'a Map<String, Value>,
+    pub item_loc: Loc,
+    pub op: &'a Map<String, Value>,
+    pub op_loc: Loc,
+}
+
+impl Candidate<'_> {
+    /// The operation's `operationId`, if it has one.
+    pub fn operation_id(&self) -> Option<&str> {
+        self.op.get("operationId").and_then(Value::as_str)
+    }
+
+    /// The operation's tags (non-string entries ignored).
+    pub fn tags(&self) -> Vec<String> {
+        match self.op.get("tags") {
+            Some(Value::Array(tags)) => tags
+                .iter()
+                .filter_map(Value::as_str)
+                .map(str::to_owned)
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// `GET /pets`, for messages.
+    pub fn label(&self) -> String {
+        format!("{} {}", self.method, self.path)
+    }
+}
+
+/// The order arguments (and parameter rows) are listed in.
+const LOCATION_ORDER: [Location; 4] = [
+    Location::Path,
+    Location::Query,
+    Location::Header,
+    Location::Cookie,
+];
+
+/// Reads `candidate` into an operation row named `name`.
+pub(crate) fn build(
+    reader: &Reader<'_>,
+    schemes: &Schemes,
+    candidate: &Candidate<'_>,
+    name: String,
+) -> Result<Operation, OpenApiError> {
+    let op = candidate.op;
+    let max = reader.options.max_description_chars;
+    let summary = op
+        .get("summary")
+        .and_then(Value::as_str)
+        .and_then(|t| cap_text(t, max));
+    let description = op
+        .get("description")
+        .and_then(Value::as_str)
+        .and_then(|t| cap_text(t, max));
+    let deprecated = op.get("deprecated").and_then(Value::as_bool) == Some(true);
+    let title = match (&summary, &description) {
+        (None, None) => Some(candidate.label()),
+        _ => summary,
+    };
+    // A description that only repeats the title costs context and says nothing: the
+    // tool falls back to the title anyway.
+    let description = description.filter(|text| Some(text) != title.as_ref());
+    let description = if deprecated {
+        let text = description
+            .as_deref()
+            .or(title.as_deref())
+            .unwrap_or_default();
+        Some(format!("Deprecated. {text}"))
+    } else {
+        description
+    };
+
+    let mut builder = SchemaBuilder::new(reader);
+    let specs = params::collect(
+        reader,
+        [
+            (
+                candidate.item.get("parameters"),
+                candidate.item_loc.child("parameters"),
+            ),
+            (op.get("parameters"), candidate.op_loc.child("parameters")),
+        ],
+    )?;
+    let placeholders = params::placeholders(&candidate.path);
+    let mut wire: Vec<(Parameter, Value)> = Vec::new();
+    for location in LOCATION_ORDER {
+        for spec in specs
+            .iter()
+            .filter(|s| s.location == ParamIn::Wire(location))
+        {
+            // A path parameter the template does not name could never be sent.
+            if location == Location::Path && !placeholders.contains(&spec.name) {
+                continue;
+            }
+            let row = params::row(reader, spec, location);
+            let schema = params::schema(reader, &mut builder, spec)?;
+            wire.push((row, schema));
+        }
+        if location == Location::Path {
+            // Documents forget to declare path parameters; the template still needs a
+            // value for each placeholder, so each gets a required string argument.
+            for placeholder in &placeholders {
+                let declared = wire.iter().any(|(row, _)| {
+                    row.location == Location::Path && row.name == placeholder.as_str()
+                });
+                if !declared {
+                    wire.push((
+                        implicit_path_parameter(placeholder),
+                        json!({"type": "string"}),
+                    ));
+                }
+            }
+        }
+    }
+    name_arguments(&mut wire);
+
+    let plan = if reader.is_swagger() {
+        let consumes = consumes(reader, op);
+        body::plan_v2(reader, &mut builder, &specs, &consumes, &candidate.op_loc)?
+    } else {
+        body::plan_v3(
+            reader,
+            &mut builder,
+            op.get("requestBody"),
+            &candidate.op_loc.child("requestBody"),
+        )?
+    };
+    let taken: Vec<String> = wire
+        .iter()
+        .map(|(row, _)| row.argument.to_string())
+        .collect();
+    let (body_row, body_args) = match plan {
+        Some(plan) => {
+            let (row, args) = body::finish(reader, &builder, plan, &taken);
+            (Some(row), args)
+        }
+        None => (None, Vec::new()),
+    };
+
+    let mut properties = Map::new();
+    let mut required = Vec::new();
+    for (row, schema) in &wire {
+        properties.insert(row.argument.to_string(), schema.clone());
+        if row.required {
+            required.push(Value::String(row.argument.to_string()));
+        }
+    }
+    for BodyArg {
+        name,
+        schema,
+        required: is_required,
+    } in body_args
+    {
+        if is_required {
+            required.push(Value::String(name.clone()));
+        }
+        properties.insert(name, schema);
+    }
+    let mut schema = Map::new();
+    schema.insert("type".into(), "object".into());
+    schema.insert("properties".into(), Value::Object(properties));
+    if !required.is_empty() {
+        schema.insert("required".into(), Value::Array(required));
+    }
+    let defs = builder.into_defs();
+    if !defs.is_empty() {
+        schema.insert("$defs".into(), Value::Object(defs));
+    }
+
+    let security = match op.get("security") {
+        Some(own) => Some((own, candidate.op_loc.child("security"))),
+        None => reader.sources.root().get("security").map(|global| {
+            (
+                global,
+                Loc {
+                    doc: 0,
+                    pointer: "/security".into(),
+                },
+            )
+        }),
+    };
+    let security = schemes.requirements(reader, security)?;
+
+    Ok(Operation {
+        name: name.into(),
+        title: title.map(Into::into),
+        description: description.map(Into::into),
+        method: candidate.method,
+        path: candidate.path.clone().into(),
+        parameters: wire
+            .into_iter()
+            .map(|(row, _)| row)
+            .collect::<Vec<_>>()
+            .into(),
+        body: body_row,
+        security: security.into(),
+        tags: candidate
+            .tags()
+            .into_iter()
+            .map(Into::into)
+            .collect::<Vec<_>>()
+            .into(),
+        deprecated,
+        schema: Value::Object(schema).to_string().into(),
+    })
+}
+
+fn implicit_path_parameter(name: &str) -> Parameter {
+    Parameter {
+        argument: name.to_owned().into(),
+        name: name.to_owned().into(),
+        location: Location::Path,
+        style: Style::Simple,
+        explode: false,
+        allow_reserved: false,
+        required: true,
+    }
+}
+
+/// Gives every parameter its argument name: its name, made a key every provider takes
+/// (`filter[name]` → `filter_name`, see [`argument_key`]; the argument's description then
+/// says what is sent); the first holder of a key (in path, query, header, cookie order)
+/// keeps it, a later one becomes `{location}_{key}`, made unique with `_2`, `_3`, ...
+fn name_arguments(wire: &mut [(Parameter, Value)]) {
+    let mut taken: Vec<String> = Vec::new();
+    let mut clashing = Vec::new();
+    for (i, (row, schema)) in wire.iter_mut().enumerate() {
+        let key = argument_key(&row.name);
+        if key != row.name.as_ref() {
+            let note = format!(
+                "Sent as the {} parameter `{}`.",
+                row.location.as_str(),
+                row.name
+            );
+            append_description(schema, &note);
+        }
+        if taken.contains(&key) {
+            clashing.push(i);
+        } else {
+            taken.push(key.clone());
+        }
+        row.argument = key.into();
+    }
+    for i in clashing {
+        let Some((row, _)) = wire.get_mut(i) else {
+            continue;
+        };
+        let base = format!("{}_{}", row.location.as_str(), row.argument);
+        let candidate = unused_argument_key(&base, |key| taken.iter().any(|t| t == key));
+        taken.push(candidate.clone());
+        row.argument = candidate.into();
+    }
+}
+
+/// `note` after the schema's own description.
+fn append_description(schema: &mut Value, note: &str) {
+    if let Value::Bool(true) = schema {
+        *schema = json!({});
+    }
+    if let Value::Object(map) = schema {
+        let text = match map.get("description").and_then(Value::as_str) {
+            Some(own) => format!("{own}\n{note}"),
+            None => note.to_owned(),
+        };
+        map.insert("description".into(), Value::String(text));
+    }
+}
+
+/// Swagger 2.0's `consumes`: the operation's, else the document's.
+fn consumes<'a>(reader: &Reader<'a>, op: &'a Map<String, Value>) -> Vec<&'a str> {
+    let list = op
+        .get("consumes")
+        .or_else(|| reader.sources.root().get("consumes"));
+    match list {
+        Some(Value::Array(items)) => items.iter().filter_map(Value::as_str).collect(),
+        _ => Vec::new(),
+    }
+}

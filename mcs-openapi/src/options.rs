@@ -1,0 +1,103 @@
+//! What a read takes and what it gives: [`ReadOptions`] and [`Document`].
+
+use std::path::PathBuf;
+
+use super::error::Skipped;
+use mcs_rest::Api;
+
+/// How a document is read. `ReadOptions::default()` reads every operation strictly.
+#[derive(Clone, Debug)]
+pub struct ReadOptions {
+    pub(crate) driver_name: Option<String>,
+    pub(crate) include_tags: Vec<String>,
+    pub(crate) exclude_operations: Vec<String>,
+    pub(crate) lenient: bool,
+    pub(crate) max_description_chars: usize,
+    pub(crate) keep_examples: bool,
+}
+
+impl Default for ReadOptions {
+    fn default() -> Self {
+        ReadOptions {
+            driver_name: None,
+            include_tags: Vec::new(),
+            exclude_operations: Vec::new(),
+            lenient: false,
+            max_description_chars: ReadOptions::DEFAULT_MAX_DESCRIPTION_CHARS,
+            keep_examples: false,
+        }
+    }
+}
+
+impl ReadOptions {
+    /// The description length kept unless told otherwise: long enough for a real
+    /// explanation, short enough that one verbose operation does not eat the context.
+    pub const DEFAULT_MAX_DESCRIPTION_CHARS: usize = 1000;
+
+    /// The default options.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The driver's name ([`Api::name`]); by default it is made from `info.title`
+    /// (`"Swagger Petstore"` → `SwaggerPetstore`, `Api` when nothing usable is left).
+    pub fn driver_name(mut self, name: impl Into<String>) -> Self {
+        self.driver_name = Some(name.into());
+        self
+    }
+
+    /// Keeps only operations tagged with one of `tags` (no tags given: every operation).
+    /// Tool names are settled before filtering, so they do not depend on the filter.
+    pub fn include_tags<I, S>(mut self, tags: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.include_tags = tags.into_iter().map(Into::into).collect();
+        self
+    }
+
+    /// Leaves out the operations with these `operationId`s or tool names.
+    pub fn exclude_operations<I, S>(mut self, operations: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.exclude_operations = operations.into_iter().map(Into::into).collect();
+        self
+    }
+
+    /// Skips an operation that cannot be read (an unsupported body media type or
+    /// security scheme, a broken reference, ...) and records it in
+    /// [`Document::skipped`], instead of failing the whole read.
+    pub fn lenient(mut self, lenient: bool) -> Self {
+        self.lenient = lenient;
+        self
+    }
+
+    /// Cuts descriptions (of operations, parameters and schemas) longer than `chars`
+    /// characters, ending them with `…`; `0` keeps them whole.
+    pub fn max_description_chars(mut self, chars: usize) -> Self {
+        self.max_description_chars = chars;
+        self
+    }
+
+    /// Keeps `example`s in schemas (as 2020-12 `examples`); by default they are left out,
+    /// since they cost context and models rarely need them.
+    pub fn keep_examples(mut self, keep: bool) -> Self {
+        self.keep_examples = keep;
+        self
+    }
+}
+
+/// A document read into rows.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Document {
+    /// The API, with owned rows.
+    pub api: Api,
+    /// The operations lenient reading left out, in document order.
+    pub skipped: Vec<Skipped>,
+    /// Every file read (the document, when read from a file, and every file a reference
+    /// named), for `cargo:rerun-if-changed`.
+    pub files: Vec<PathBuf>,
+}

@@ -1,0 +1,270 @@
+//! A document read at run time (`Document::into_driver`) — from a file, from text, from a URL — runs
+//! through the same executor as a generated driver.
+#![cfg(feature = "http")]
+
+use mcs_core::{Driver, LlmResponse, ToolDriver, ToolError};
+use mcs_openapi::{Document, ReadOptions, fetch, read_file, read_str};
+use mcs_rest::RestDriver;
+use serde_json::json;
+use wiremock::matchers::{header, method, path, query_param};
+use wiremock::{Mock, MockServer, ResponseTemplate};
+
+const NOTES: &str = r#"
+openapi: 3.1.0
+info: { title: Notes, version: "2" }
+servers: [{ url: /api }]
+components:
+  securitySchemes:
+    token: { type: http, scheme: bearer }
+security: [{ token: [] }]
+paths:
+  /notes:
+    get:
+      operationId: searchNotes
+      summary: Notes containing a word
+      parameters:
+        - { name: q, in: query, required: true, schema: { type: string, minLength: 2 } }
+        - { name: since, in: query, schema: { type: string, format: date } }
+  /notes/{id}:
+    delete:
+      summary: Delete a note
+      parameters:
+        - { name: id, in: path, required: true, schema: { type: [integer, "null"] } }
+"#;
+
+async fn serve_notes() -> MockServer {
+    let server = MockServer::start().await;
+    Mock::given(method("GET"))
+        .and(path("/spec.yaml"))
+        .respond_with(ResponseTemplate::new(200).set_body_string(NOTES))
+        .mount(&server)
+        .await;
+    Mock::given(method("GET"))
+        .and(path("/api/notes"))
+        .and(query_param("q", "milk"))
+        .and(header("authorization", "Bearer t0ken"))
+        .respond_with(
+            ResponseTemplate::new(200).set_body_json(json!([{"id": 1, "text": "buy milk"}])),
+        )
+        .mount(&server)
+        .await;
+    server
+}
+
+/// The notes document read from text, sending to `server` with the token it expects.
+fn notes_from_text(server: &MockServer) -> RestDriver {
+    match read_str(NOTES, "notes.yaml", None, &ReadOptions::default()).map(Document::into_driver) {
+        Ok(driver) => driver
+            .with_base_url(format!("{}/api", server.uri()))
+            .with_bearer_token("t0ken"),
+        Err(error) => panic!("the document reads: {error}"),
+    }
+}
+
+#[tokio::test]
+async fn a_document_fetched_by_url_runs_against_its_relative_server() {
+    let server = serve_notes().await;
+    let url = format!("{}/spec.yaml", server.uri());
+    let driver = match fetch(&url, &ReadOptions::default())
+        .await
+        .map(Document::into_driver)
+    {
+        Ok(driver) => driver.with_bearer_token("t0ken"),
+        Err(error) => panic!("{error}"),
+    };
+    assert_eq!(
+        driver.base_url().ok(),
+        Some(format!("{}/api", server.uri()))
+    );
+    let names: Vec<String> = driver
+        .list_tools()
+        .iter()
+        .map(|t| t.name().to_owned())
+        .collect();
+    assert_eq!(names, ["searchNotes", "delete_notes_id"]);
+
+    let found = driver
+        .execute_tool("searchNotes", json!({"q": "milk"}))
+        .await;
+    assert_eq!(found.ok(), Some(json!([{"id": 1, "text": "buy milk"}])));
+
+    // Validated by schema alone: a date that is not one never leaves the process.
+    let before = server.received_requests().await.map_or(0, |r| r.len());
+    let error = driver
+        .execute_tool("searchNotes", json!({"q": "milk", "since": "yesterday"}))
+        .await
+        .expect_err("not a date");
+    assert!(
+        matches!(error, ToolError::InvalidArguments { .. }),
+        "{error}"
+    );
+    assert!(error.to_string().contains("since"), "{error}");
+    assert_eq!(
+        server.received_requests().await.map_or(0, |r| r.len()),
+        before
+    );
+}
+
+#[tokio::test]
+async fn a_document_read_from_text_is_a_hybrid_driver() {
+    let server = serve_notes().await;
+    let driver = notes_from_text(&server);
+    let reply = driver
+        .process_llm_response(LlmResponse::Text(
+            "<tool_call>{\"name\": \"searchNotes\", \"arguments\": {\"q\": \"milk\"}}</tool_call>",
+        ))
+        .await;
+    assert!(reply.call_executed, "{reply:?}");
+    let reply = driver
+        .process_llm_response(LlmResponse::Text(
+            r#"{"tool": "searchNotes", "arguments": {"q": "m"}}"#,
+        ))
+        .await;
+    assert!(reply.call_failed);
+    assert!(reply.retry_prompt.unwrap_or_default().contains("`q`"));
+}
+
+#[tokio::test]
+async fn unreadable_documents_and_urls_are_errors_that_say_where() {
+    let error = read_file("no/such/spec.yaml", &ReadOptions::default())
+        .err()
+        .map(|e| e.to_string());
+    assert!(error.is_some_and(|e| e.contains("no/such/spec.yaml") && e.contains("cannot read")));
+
+    let broken = "openapi: 3.0.0\ninfo: {title: x, version: '1'}\npaths:\n  /a:\n    get:\n      parameters: [{$ref: '#/components/parameters/missing'}]\n";
+    let error = read_str(broken, "broken.yaml", None, &ReadOptions::default())
+        .map(Document::into_driver)
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
+    assert!(
+        error.starts_with("broken.yaml: at /paths/~1a/get/parameters/0"),
+        "{error}"
+    );
+
+    let server = MockServer::start().await;
+    let missing = format!("{}/nothing.json", server.uri());
+    let error = fetch(&missing, &ReadOptions::default())
+        .await
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
+    assert!(error.contains("404"), "{error}");
+}
+
+#[tokio::test]
+async fn a_number_written_as_a_string_is_read_as_the_number_before_the_request() {
+    let server = MockServer::start().await;
+    Mock::given(method("DELETE"))
+        .and(path("/api/notes/12"))
+        .respond_with(ResponseTemplate::new(204))
+        .expect(1)
+        .mount(&server)
+        .await;
+    let driver = notes_from_text(&server);
+    let deleted = driver
+        .execute_tool("delete_notes_id", json!({"id": "12"}))
+        .await;
+    assert_eq!(deleted.ok(), Some(serde_json::Value::Null));
+    // Text that is not plainly a number still fails, naming the argument.
+    let error = driver
+        .execute_tool("delete_notes_id", json!({"id": "twelve"}))
+        .await
+        .expect_err("not a number");
+    assert!(error.to_string().contains("`id`"), "{error}");
+}
+
+#[tokio::test]
+async fn tag_descriptions_reach_the_toolsets_and_the_discovery_prompt() {
+    use mcs_hybrid::Hybrid;
+    use mcs_orchestrator::{ConflictPolicy, Discovery, Orchestrator};
+    use std::sync::Arc;
+
+    let text = r#"
+openapi: 3.0.3
+info: { title: Shop, version: "1" }
+tags:
+  - { name: pets, description: "Animals for sale, and their records." }
+  - { name: store }
+paths:
+  /pets: { get: { operationId: listPets, tags: [pets], summary: List the pets } }
+  /orders: { post: { operationId: placeOrder, tags: [store], summary: Order a pet } }
+"#;
+    let driver = read_str(text, "shop.yaml", None, &ReadOptions::default())
+        .map(Document::into_driver)
+        .unwrap_or_else(|error| panic!("the document reads: {error}"));
+    let described = Some("Animals for sale, and their records.".to_owned());
+    assert_eq!(driver.tag_description("pets"), described);
+    assert_eq!(driver.tag_description("store"), None, "no description");
+    assert_eq!(driver.tag_description("nothing"), None);
+    assert_eq!(Hybrid::new(&driver).tag_description("pets"), described);
+
+    let inner = Orchestrator::new("inner", ConflictPolicy::Reject);
+    inner
+        .register("shop", Arc::new(driver))
+        .unwrap_or_else(|error| panic!("{error}"));
+    let inner = Arc::new(inner);
+    assert_eq!(inner.tag_description("pets"), described);
+    let sets = inner.toolsets();
+    assert_eq!(sets[0].id(), "shop_pets");
+    assert_eq!(sets[0].description(), described.as_deref());
+    assert_eq!(sets[1].description(), None);
+
+    // Nested, in discovery mode: the outer orchestrator asks the inner one, and the first
+    // prompt says what the toolset is for.
+    let outer =
+        Orchestrator::new("outer", ConflictPolicy::Reject).with_discovery(Discovery::Always);
+    outer
+        .register("office", inner)
+        .unwrap_or_else(|error| panic!("{error}"));
+    assert_eq!(outer.toolsets()[0].description(), described.as_deref());
+    let prompt = outer.get_driver_system_message(None);
+    assert!(
+        prompt.contains("`office_pets` (1 tool): pets — Animals for sale, and their records."),
+        "{prompt}"
+    );
+    // Loading the toolset says it too.
+    let loaded = outer
+        .execute_tool("load_toolset", json!({"id": "office_pets"}))
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    assert_eq!(loaded["description"], json!(described), "{loaded}");
+}
+
+#[tokio::test]
+async fn a_renamed_argument_is_sent_under_its_name_in_the_document() {
+    let text = r#"
+openapi: 3.0.3
+info: { title: Things, version: "1" }
+paths:
+  /things:
+    get:
+      operationId: listThings
+      parameters:
+        - { name: "filter[name]", in: query, schema: { type: string } }
+        - { name: "$top", in: query, schema: { type: integer } }
+"#;
+    let server = MockServer::start().await;
+    Mock::given(method("GET"))
+        .and(path("/things"))
+        .and(query_param("filter[name]", "rex"))
+        .and(query_param("$top", "2"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!(["rex"])))
+        .mount(&server)
+        .await;
+    let driver = read_str(text, "things.yaml", None, &ReadOptions::default())
+        .map(Document::into_driver)
+        .unwrap_or_else(|error| panic!("the document reads: {error}"))
+        .with_base_url(server.uri());
+    let keys: Vec<String> = driver.list_tools()[0]
+        .parameters()
+        .iter()
+        .map(|p| p.name.clone())
+        .collect();
+    assert_eq!(keys, ["filter_name", "top"]);
+    let found = driver
+        .execute_tool("listThings", json!({"filter_name": "rex", "top": 2}))
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    assert_eq!(found, json!(["rex"]));
+}

@@ -1,0 +1,455 @@
+//! Discovery mode: the first prompt lists toolsets, not tools; the model searches the tools
+//! by words, loads a toolset or describes one tool, and calls what it found like any listed
+//! tool.
+//!
+//! Nothing here is remembered between calls: what the model has found is in its own earlier
+//! calls and their results, in the conversation. Every tool stays callable at any time (the
+//! orchestrator's `list_tools` still holds them all, so every call format finds them);
+//! discovery only decides what the prompt spends tokens on.
+
+use std::fmt::Write as _;
+use std::sync::OnceLock;
+
+use serde_json::{Value, json};
+
+use mcs_core::{ArgumentError, ToolError};
+use mcs_core::{Tool, ToolParameter};
+use mcs_hybrid::prompt::DESCRIBE_TOOL;
+
+use super::search::Index;
+use super::toolsets::Toolset;
+
+/// The discovery tool that searches the tools by words.
+pub const SEARCH_TOOLS: &str = "search_tools";
+/// The discovery tool that gives the descriptions of one toolset's tools.
+pub const LOAD_TOOLSET: &str = "load_toolset";
+/// The discovery tools' names (the third, [`DESCRIBE_TOOL`], is the compact listing's too).
+pub const DISCOVERY_TOOLS: [&str; 3] = [SEARCH_TOOLS, LOAD_TOOLSET, DESCRIBE_TOOL];
+
+/// When an orchestrator's prompt lists toolsets instead of tools.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Discovery {
+    /// Every tool is listed (compact above the prompt options' threshold).
+    #[default]
+    Off,
+    /// Toolsets and the discovery tools are listed, whatever the number of tools.
+    Always,
+    /// Discovery once there are more than this many tools.
+    Above(usize),
+}
+
+impl Discovery {
+    /// Whether discovery is on for `tools` tools.
+    pub fn is_on(self, tools: usize) -> bool {
+        match self {
+            Discovery::Off => false,
+            Discovery::Always => true,
+            Discovery::Above(limit) => tools > limit,
+        }
+    }
+}
+
+/// Search results per call, unless the model asks for fewer or more (up to [`MAX_RESULTS`]).
+const DEFAULT_RESULTS: usize = 10;
+const MAX_RESULTS: usize = 50;
+/// A toolset whose full descriptions are longer than this (in characters, about 6,000
+/// tokens) is answered with names and titles instead.
+const LOAD_BUDGET: usize = 24_000;
+/// Characters per page of names and titles (about 12,000 tokens): a few hundred tools, so
+/// that even a large toolset is seen whole in one turn, and a second turn describes a tool.
+const PAGE_BUDGET: usize = 48_000;
+/// The overview of toolsets in the prompt stays under this many characters (about 2,000
+/// tokens): example titles go first, then toolsets beyond it are counted, not named.
+const OVERVIEW_BUDGET: usize = 8_000;
+
+/// What discovery needs of an orchestrator's table: its tools, their toolsets, and a search
+/// index built on the first search.
+pub(super) struct Catalog {
+    pub toolsets: Vec<Toolset>,
+    /// For each tool (by position in the table's listing), its toolset's position.
+    pub set_of: Vec<Option<usize>>,
+    /// For each toolset, the positions of its tools in the listing.
+    members: Vec<Vec<usize>>,
+    index: OnceLock<Index>,
+}
+
+impl Catalog {
+    /// The catalog of `tools` grouped into `toolsets` (whose ids are unique).
+    pub fn new(tools: &[Tool], toolsets: Vec<Toolset>) -> Catalog {
+        let position: std::collections::HashMap<&str, usize> = tools
+            .iter()
+            .enumerate()
+            .map(|(i, tool)| (tool.name(), i))
+            .collect();
+        let mut set_of = vec![None; tools.len()];
+        let mut members = Vec::with_capacity(toolsets.len());
+        for (s, set) in toolsets.iter().enumerate() {
+            let mut positions = Vec::with_capacity(set.tools().len());
+            for name in set.tools() {
+                if let Some(&i) = position.get(name.as_str()) {
+                    set_of[i] = Some(s);
+                    positions.push(i);
+                }
+            }
+            members.push(positions);
+        }
+        Catalog {
+            toolsets,
+            set_of,
+            members,
+            index: OnceLock::new(),
+        }
+    }
+
+    fn toolset_of(&self, tool: usize) -> Option<&Toolset> {
+        self.set_of
+            .get(tool)
+            .copied()
+            .flatten()
+            .and_then(|s| self.toolsets.get(s))
+    }
+
+    fn find_set(&self, id: &str) -> Option<(usize, &Toolset)> {
+        self.toolsets
+            .iter()
+            .enumerate()
+            .find(|(_, set)| set.id() == id)
+    }
+
+    /// The three discovery tools, `load_toolset`'s description holding the overview of
+    /// toolsets; `tools` is the count of tools they reach.
+    pub fn discovery_tools(&self, tools: usize) -> Vec<Tool> {
+        vec![
+            Tool::new(
+                SEARCH_TOOLS,
+                format!(
+                    "Search the {tools} tools of this system by words (their names, titles, \
+                     descriptions and arguments); best matches first. A tool you found is \
+                     called like the tools listed here; call {DESCRIBE_TOOL} first when you do \
+                     not know its arguments."
+                ),
+            )
+            .with_title("Search the tools")
+            .with_parameter(
+                ToolParameter::new(
+                    "query",
+                    "Words for what you want to do, e.g. `list open issues`.",
+                )
+                .with_schema(json!({"type": "string", "minLength": 1})),
+            )
+            .with_parameter(
+                ToolParameter::new("limit", "How many tools to return (default 10).")
+                    .required(false)
+                    .with_schema(json!({"type": "integer", "minimum": 1, "maximum": MAX_RESULTS})),
+            )
+            .with_parameter(
+                ToolParameter::new("toolset", "Search only this toolset (its id).")
+                    .required(false)
+                    .with_schema(json!({"type": "string"})),
+            ),
+            Tool::new(
+                LOAD_TOOLSET,
+                format!(
+                    "Load a toolset: the descriptions of its tools, which you can then call like \
+                     the tools listed here. Toolsets:\n{}",
+                    self.overview()
+                ),
+            )
+            .with_title("Load a toolset")
+            .with_parameter(
+                ToolParameter::new("id", "The toolset's id, as listed.")
+                    .with_schema(json!({"type": "string", "minLength": 1})),
+            )
+            .with_parameter(
+                ToolParameter::new(
+                    "offset",
+                    "For a large toolset answered a page at a time: where the next page starts.",
+                )
+                .required(false)
+                .with_schema(json!({"type": "integer", "minimum": 0})),
+            ),
+            Tool::new(
+                DESCRIBE_TOOL,
+                "The full description of one tool: what it does and its arguments with their \
+                 schemas.",
+            )
+            .with_title("Describe a tool")
+            .with_parameter(
+                ToolParameter::new("name", "The tool's name.")
+                    .with_schema(json!({"type": "string", "minLength": 1})),
+            ),
+        ]
+    }
+
+    /// One line per toolset — id, size, and what it holds — within [`OVERVIEW_BUDGET`].
+    fn overview(&self) -> String {
+        let lines = |examples: bool| -> Vec<String> {
+            self.toolsets
+                .iter()
+                .map(|set| {
+                    let size = set.tools().len();
+                    let noun = if size == 1 { "tool" } else { "tools" };
+                    let mut line = format!("- `{}` ({size} {noun}): {}", set.id(), set.title());
+                    if let Some(description) = set.description() {
+                        let _ = write!(line, " — {}", clip(description, 120));
+                    } else if examples {
+                        let titles: Vec<String> = set
+                            .tools()
+                            .iter()
+                            .take(3)
+                            .map(|name| clip(name, 40))
+                            .collect();
+                        let more = if set.tools().len() > 3 { ", …" } else { "" };
+                        let _ = write!(line, " — {}{more}", titles.join(", "));
+                    }
+                    line
+                })
+                .collect()
+        };
+        let total = |lines: &[String]| lines.iter().map(|l| l.len() + 1).sum::<usize>();
+        let mut chosen = lines(true);
+        if total(&chosen) > OVERVIEW_BUDGET {
+            chosen = lines(false);
+        }
+        let mut out = String::new();
+        for (shown, line) in chosen.iter().enumerate() {
+            if out.len() + line.len() + 1 > OVERVIEW_BUDGET {
+                let _ = write!(
+                    out,
+                    "- … and {} more toolsets: {SEARCH_TOOLS} searches them all.",
+                    chosen.len() - shown
+                );
+                return out;
+            }
+            out.push_str(line);
+            out.push('\n');
+        }
+        out.truncate(out.trim_end().len());
+        out
+    }
+
+    /// Answers a call of one of [`DISCOVERY_TOOLS`]; `tools` is the listing the catalog was
+    /// built for.
+    pub fn answer(
+        &self,
+        tools: &[Tool],
+        name: &str,
+        arguments: &Value,
+    ) -> Result<Value, ToolError> {
+        match name {
+            SEARCH_TOOLS => self.search(tools, arguments),
+            LOAD_TOOLSET => self.load(tools, arguments),
+            _ => describe(tools, arguments),
+        }
+    }
+
+    /// The positions of the tools a discovery call showed the model: a loaded toolset's
+    /// tools, a described tool, the results of a search (searched again: the index is
+    /// deterministic). Nothing for a call that failed or is not a discovery call.
+    pub fn revealed(&self, tools: &[Tool], name: &str, arguments: &Value) -> Vec<usize> {
+        let text = |key: &str| arguments.get(key).and_then(Value::as_str);
+        match name {
+            LOAD_TOOLSET => text("id")
+                .and_then(|id| self.find_set(id))
+                .map(|(s, _)| self.members[s].clone())
+                .unwrap_or_default(),
+            SEARCH_TOOLS => match self.search(tools, arguments) {
+                Ok(found) => found["results"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|r| r["name"].as_str())
+                    .filter_map(|n| tools.iter().position(|t| t.name() == n))
+                    .collect(),
+                Err(_) => Vec::new(),
+            },
+            _ if name == DESCRIBE_TOOL => text("name")
+                .and_then(|n| tools.iter().position(|t| t.name() == n))
+                .into_iter()
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    fn search(&self, tools: &[Tool], arguments: &Value) -> Result<Value, ToolError> {
+        let query = arguments
+            .get("query")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        let limit = arguments
+            .get("limit")
+            .and_then(Value::as_u64)
+            .map_or(DEFAULT_RESULTS, |l| {
+                usize::try_from(l).unwrap_or(MAX_RESULTS)
+            })
+            .clamp(1, MAX_RESULTS);
+        let within = match arguments.get("toolset").and_then(Value::as_str) {
+            Some(id) => Some(
+                self.find_set(id)
+                    .ok_or_else(|| unknown_set(self, SEARCH_TOOLS, "toolset", id))?
+                    .0,
+            ),
+            None => None,
+        };
+        let index = self
+            .index
+            .get_or_init(|| Index::new(tools, |i| self.toolset_of(i).map(Toolset::title)));
+        // Filtering by toolset after ranking: ask for every match, then keep the set's.
+        let wanted = if within.is_some() { usize::MAX } else { limit };
+        let results: Vec<Value> = index
+            .search(query, wanted)
+            .into_iter()
+            .filter(|(i, _)| {
+                within.is_none_or(|set| self.set_of.get(*i).copied().flatten() == Some(set))
+            })
+            .take(limit)
+            .filter_map(|(i, _)| tools.get(i).map(|tool| self.short(i, tool)))
+            .collect();
+        let note = if results.is_empty() {
+            format!(
+                "No tool matches `{query}`: try other words, or {LOAD_TOOLSET} to browse a toolset."
+            )
+        } else {
+            format!(
+                "Call a tool by its name; call {DESCRIBE_TOOL} first for arguments you do not know."
+            )
+        };
+        Ok(json!({ "query": query, "results": results, "note": note }))
+    }
+
+    fn load(&self, tools: &[Tool], arguments: &Value) -> Result<Value, ToolError> {
+        let id = arguments
+            .get("id")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        let (s, set) = self
+            .find_set(id)
+            .ok_or_else(|| unknown_set(self, LOAD_TOOLSET, "id", id))?;
+        let offset = arguments
+            .get("offset")
+            .and_then(Value::as_u64)
+            .map_or(0, |o| usize::try_from(o).unwrap_or(usize::MAX));
+        let members: Vec<(usize, &Tool)> = self.members[s]
+            .iter()
+            .filter_map(|&i| Some((i, tools.get(i)?)))
+            .collect();
+        let mut answer =
+            json!({ "toolset": set.id(), "title": set.title(), "count": members.len() });
+        if let Some(description) = set.description() {
+            answer["description"] = json!(description);
+        }
+        if offset == 0
+            && let Some(full) = full_descriptions(&members)
+        {
+            answer["tools"] = Value::Array(full);
+            answer["note"] =
+                json!("These tools can now be called like the tools listed in the prompt.");
+            return Ok(answer);
+        }
+        // Too large for full descriptions: `name: title` lines, as many as the page holds.
+        let mut used = 0;
+        let page: Vec<Value> = members
+            .iter()
+            .skip(offset)
+            .map(|(_, tool)| format!("{}: {}", tool.name(), clip(tool.label(), 100)))
+            .take_while(|line| {
+                used += line.len() + 4;
+                used <= PAGE_BUDGET || used == line.len() + 4
+            })
+            .map(Value::String)
+            .collect();
+        let end = offset.saturating_add(page.len());
+        answer["tools"] = Value::Array(page);
+        answer["offset"] = json!(offset);
+        let mut note = format!(
+            "This toolset is large: names and titles only. Call {DESCRIBE_TOOL} for a tool's \
+             arguments, or call it directly."
+        );
+        if end < members.len() {
+            answer["next_offset"] = json!(end);
+            let _ = write!(
+                note,
+                " Tools {}–{end} of {} are shown; load again with offset {end} for more.",
+                offset + 1,
+                members.len()
+            );
+        }
+        answer["note"] = json!(note);
+        Ok(answer)
+    }
+
+    /// A tool in one line's worth of JSON: name, title, toolset, argument names.
+    fn short(&self, position: usize, tool: &Tool) -> Value {
+        let names = |required: bool| -> Vec<&str> {
+            tool.parameters()
+                .iter()
+                .filter(|p| p.required == required)
+                .map(|p| p.name.as_str())
+                .collect()
+        };
+        let mut entry = json!({ "name": tool.name(), "title": clip(tool.label(), 120) });
+        if let Some(set) = self.toolset_of(position) {
+            entry["toolset"] = json!(set.id());
+        }
+        entry["required"] = json!(names(true));
+        let optional = names(false);
+        if !optional.is_empty() {
+            entry["optional"] = json!(optional);
+        }
+        entry
+    }
+}
+
+/// The full descriptions of `members`, unless together they exceed [`LOAD_BUDGET`].
+fn full_descriptions(members: &[(usize, &Tool)]) -> Option<Vec<Value>> {
+    let mut size = 0;
+    let mut full = Vec::with_capacity(members.len());
+    for (_, tool) in members {
+        let description = mcs_hybrid::prompt::describe_tool(tool);
+        size += description.to_string().len();
+        if size > LOAD_BUDGET {
+            return None;
+        }
+        full.push(description);
+    }
+    Some(full)
+}
+
+/// `describe_tool`: one tool's full description.
+fn describe(tools: &[Tool], arguments: &Value) -> Result<Value, ToolError> {
+    let wanted = arguments
+        .get("name")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    match tools.iter().find(|tool| tool.name() == wanted) {
+        Some(tool) => Ok(mcs_hybrid::prompt::describe_tool(tool)),
+        None => Err(ToolError::unknown_tool_among(
+            wanted,
+            tools.iter().map(Tool::name),
+        )),
+    }
+}
+
+fn unknown_set(catalog: &Catalog, tool: &str, argument: &str, id: &str) -> ToolError {
+    let ids: Vec<&str> = catalog.toolsets.iter().map(Toolset::id).collect();
+    let expected = match mcs_core::closest(id, ids.iter().copied()) {
+        Some(close) => format!("a toolset id such as `{close}`"),
+        None => format!("one of the toolset ids: {}", ids.join(", ")),
+    };
+    ToolError::invalid_argument(
+        tool,
+        ArgumentError::invalid(argument, expected, format!("`{id}`")),
+    )
+}
+
+/// `text` cut to at most `max` characters, with `…` when cut.
+fn clip(text: &str, max: usize) -> String {
+    let text = text.lines().next().unwrap_or_default().trim();
+    if text.chars().count() <= max {
+        return text.to_owned();
+    }
+    let mut out: String = text.chars().take(max.saturating_sub(1)).collect();
+    out.push('…');
+    out
+}

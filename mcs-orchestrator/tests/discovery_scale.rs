@@ -1,0 +1,378 @@
+//! Discovery mode at scale: the first prompt for every document in `../shared/specs` and for
+//! a 1,000-tool driver stays under 4,000 tokens (o200k, the tokenizer of OpenAI's current
+//! models), and a scripted model reaches every tool of the largest document within two
+//! extra turns (load its toolset; describe it when the toolset came in short form).
+//!
+//! `cargo test -p mcs-orchestrator --test discovery_scale -- --nocapture`
+//! prints the table recorded in BENCHMARKS.md. With `MCS_GITHUB_SPEC` set to GitHub's
+//! `api.github.com.json` (npm `@octokit/openapi`), that document is measured too.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use mcs_core::{Driver, DriverMeta, LlmResponse, Tool, ToolDriver, ToolFuture, ToolParameter};
+use mcs_hybrid::HybridOptions;
+use mcs_hybrid::prompt::{Prompts, describe_tool};
+use mcs_openapi::{ReadOptions, read_file};
+use mcs_orchestrator::{ConflictPolicy, Discovery, Orchestrator};
+use serde_json::{Value, json};
+
+const TARGET_TOKENS: usize = 4_000;
+
+fn specs() -> Option<Vec<PathBuf>> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/specs");
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .ok()?
+        .filter_map(|entry| entry.ok().map(|e| e.path()))
+        .filter(|path| path.extension().is_some_and(|e| e == "json"))
+        .collect();
+    paths.sort();
+    if let Ok(github) = std::env::var("MCS_GITHUB_SPEC") {
+        paths.push(PathBuf::from(github));
+    }
+    Some(paths)
+}
+
+fn tokens(text: &str) -> usize {
+    static BPE: std::sync::OnceLock<tiktoken_rs::CoreBPE> = std::sync::OnceLock::new();
+    BPE.get_or_init(|| tiktoken_rs::o200k_base().expect("o200k is built into tiktoken-rs"))
+        .encode_with_special_tokens(text)
+        .len()
+}
+
+/// The first prompt for `driver` three ways: every tool in full, the compact listing
+/// (names and titles, the default above 24 tools), and discovery mode.
+fn prompts(label: &str, driver: Arc<dyn ToolDriver>) -> [String; 3] {
+    let full = Orchestrator::new(label, ConflictPolicy::Reject).with_options(
+        HybridOptions::default()
+            .with_prompts(Prompts::default().with_compact_threshold(usize::MAX)),
+    );
+    let compact = Orchestrator::new(label, ConflictPolicy::Reject);
+    let discovering =
+        Orchestrator::new(label, ConflictPolicy::Reject).with_discovery(Discovery::Always);
+    [full, compact, discovering].map(|orchestrator| {
+        orchestrator.register(label, Arc::clone(&driver)).unwrap();
+        orchestrator.get_driver_system_message(None)
+    })
+}
+
+/// A driver with 1,000 tools over 40 resources, described as a real API's are.
+struct Thousand {
+    meta: DriverMeta,
+    tools: Arc<[Tool]>,
+    tagged: bool,
+}
+
+const RESOURCES: [&str; 40] = [
+    "account",
+    "address",
+    "alert",
+    "api_key",
+    "audit_log",
+    "backup",
+    "billing_plan",
+    "branch",
+    "build",
+    "calendar",
+    "campaign",
+    "certificate",
+    "comment",
+    "contact",
+    "container",
+    "coupon",
+    "customer",
+    "dashboard",
+    "deployment",
+    "device",
+    "discount",
+    "document",
+    "domain",
+    "email",
+    "environment",
+    "event",
+    "export",
+    "feature_flag",
+    "file",
+    "folder",
+    "group",
+    "incident",
+    "invoice",
+    "issue",
+    "job",
+    "label",
+    "license",
+    "message",
+    "metric",
+    "note",
+];
+const VERBS: [(&str, &str); 25] = [
+    (
+        "list",
+        "Lists every {r} the caller can see, newest first, a page at a time.",
+    ),
+    ("get", "Gets one {r} by its id, with all its fields."),
+    (
+        "create",
+        "Creates a {r} from the given fields and returns it with its new id.",
+    ),
+    (
+        "update",
+        "Updates the given fields of a {r}; fields left out keep their values.",
+    ),
+    ("delete", "Deletes a {r}. This cannot be undone."),
+    (
+        "search",
+        "Searches {r}s by words in their names and descriptions.",
+    ),
+    (
+        "archive",
+        "Archives a {r}: it stays readable but can no longer change.",
+    ),
+    ("restore", "Restores an archived {r}."),
+    ("export", "Exports {r}s as CSV or JSON to a download link."),
+    ("import", "Imports {r}s from a CSV or JSON file at a URL."),
+    ("count", "Counts the {r}s matching a filter."),
+    (
+        "share",
+        "Shares a {r} with a user or a group, with read or write access.",
+    ),
+    ("unshare", "Stops sharing a {r} with a user or a group."),
+    ("lock", "Locks a {r} against changes by others."),
+    ("unlock", "Unlocks a locked {r}."),
+    ("tag", "Adds a label to a {r}."),
+    ("untag", "Removes a label from a {r}."),
+    (
+        "history",
+        "Lists the changes made to a {r}, who made them and when.",
+    ),
+    (
+        "watch",
+        "Subscribes the caller to notifications about a {r}.",
+    ),
+    (
+        "unwatch",
+        "Unsubscribes the caller from notifications about a {r}.",
+    ),
+    (
+        "copy",
+        "Copies a {r}, optionally into another folder or project.",
+    ),
+    ("move", "Moves a {r} into another folder or project."),
+    ("validate", "Checks a {r} for problems without changing it."),
+    ("stats", "Usage statistics of a {r} over a time range."),
+    ("permissions", "Lists who may read or change a {r}."),
+];
+
+impl Thousand {
+    fn new(tagged: bool) -> Self {
+        let mut tools = Vec::new();
+        for resource in RESOURCES {
+            for (verb, text) in VERBS {
+                let readable = resource.replace('_', " ");
+                let mut tool =
+                    Tool::new(format!("{verb}_{resource}"), text.replace("{r}", &readable))
+                        .with_title(format!("{} {readable}", capitalized(verb)))
+                        .with_parameter(
+                            ToolParameter::new("id", format!("The {readable}'s id.")).with_schema(
+                                json!({"type": "string", "pattern": "^[a-z0-9-]{1,40}$"}),
+                            ),
+                        );
+                if matches!(verb, "list" | "search" | "history") {
+                    tool = tool
+                        .with_parameter(
+                            ToolParameter::new("page", "The page, from 1.")
+                                .required(false)
+                                .with_schema(json!({"type": "integer", "minimum": 1})),
+                        )
+                        .with_parameter(
+                            ToolParameter::new("per_page", "Items per page (at most 100).")
+                                .required(false)
+                                .with_schema(
+                                    json!({"type": "integer", "minimum": 1, "maximum": 100}),
+                                ),
+                        );
+                }
+                tools.push(tool);
+            }
+        }
+        Thousand {
+            meta: DriverMeta::new("thousand", "Thousand", "1"),
+            tools: tools.into(),
+            tagged,
+        }
+    }
+}
+
+fn capitalized(word: &str) -> String {
+    let mut chars = word.chars();
+    chars
+        .next()
+        .map(|c| c.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
+}
+
+impl ToolDriver for Thousand {
+    fn meta(&self) -> &DriverMeta {
+        &self.meta
+    }
+
+    fn list_tools(&self) -> Arc<[Tool]> {
+        Arc::clone(&self.tools)
+    }
+
+    fn execute_tool<'a>(&'a self, name: &'a str, _arguments: Value) -> ToolFuture<'a> {
+        ToolFuture::ready(Ok(json!({ "ran": name })))
+    }
+
+    fn tool_tags(&self, name: &str) -> Vec<String> {
+        let resource = RESOURCES.iter().find(|r| name.ends_with(*r));
+        match (self.tagged, resource) {
+            (true, Some(resource)) => vec![(*resource).to_owned()],
+            _ => Vec::new(),
+        }
+    }
+}
+
+#[test]
+fn the_first_prompt_fits_4k_tokens_for_every_document_and_1000_tools() {
+    let Some(paths) = specs() else {
+        println!("skipped: ../shared/specs is not beside the repository");
+        return;
+    };
+    let mut drivers: Vec<(String, Arc<dyn ToolDriver>)> = paths
+        .iter()
+        .map(|path| {
+            let driver = read_file(path, &ReadOptions::default())
+                .unwrap_or_else(|error| panic!("{}: {error}", path.display()))
+                .into_driver();
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            (name, Arc::new(driver) as Arc<dyn ToolDriver>)
+        })
+        .collect();
+    drivers.push(("1,000 tools, 40 tags".into(), Arc::new(Thousand::new(true))));
+    drivers.push((
+        "1,000 tools, no tags".into(),
+        Arc::new(Thousand::new(false)),
+    ));
+
+    println!("| API | tools | toolsets | full listing | compact listing | discovery |");
+    println!("|---|---:|---:|---:|---:|---:|");
+    let mut over = Vec::new();
+    for (name, driver) in drivers {
+        let count = driver.list_tools().len();
+        let sets = {
+            let o = Orchestrator::new("api", ConflictPolicy::Reject);
+            o.register("api", Arc::clone(&driver)).unwrap();
+            o.toolsets().len()
+        };
+        let [full, compact, discovery] = prompts("api", driver);
+        let cell = |text: &str| format!("{} chars / {} tok", text.len(), tokens(text));
+        println!(
+            "| {name} | {count} | {sets} | {} | {} | {} |",
+            cell(&full),
+            cell(&compact),
+            cell(&discovery)
+        );
+        if tokens(&discovery) >= TARGET_TOKENS {
+            over.push(format!("{name}: {} tokens", tokens(&discovery)));
+        }
+    }
+    assert!(over.is_empty(), "over {TARGET_TOKENS} tokens: {over:?}");
+}
+
+async fn call(orchestrator: &Orchestrator, tool: &str, arguments: Value) -> Value {
+    let text = json!({ "tool": tool, "arguments": arguments }).to_string();
+    let response = orchestrator
+        .process_llm_response(LlmResponse::Text(&text))
+        .await;
+    assert!(response.call_executed, "{text}: {response:?}");
+    response.tool_call_result.unwrap()
+}
+
+/// A scripted model that knows only the first prompt walks to every tool of the largest
+/// document: it loads the toolset the overview names (one turn) and, when the toolset comes
+/// in short form, describes the tool (a second turn). Each tool's full description is then
+/// in the conversation, and the tool is called like any other.
+#[tokio::test]
+async fn every_tool_of_the_largest_document_is_reached_within_two_extra_turns() {
+    let Some(paths) = specs() else {
+        println!("skipped: ../shared/specs is not beside the repository");
+        return;
+    };
+    let (path, driver) = paths
+        .iter()
+        .map(|path| {
+            (
+                path,
+                read_file(path, &ReadOptions::default())
+                    .unwrap()
+                    .into_driver(),
+            )
+        })
+        .max_by_key(|(_, driver)| driver.list_tools().len())
+        .unwrap();
+    let tools = driver.list_tools();
+    let orchestrator =
+        Orchestrator::new("api", ConflictPolicy::Reject).with_discovery(Discovery::Always);
+    orchestrator.register("api", Arc::new(driver)).unwrap();
+    let prompt = orchestrator.get_driver_system_message(None);
+
+    let mut reached = 0;
+    let mut turns = 0;
+    let mut search_hits = 0;
+    for set in orchestrator.toolsets() {
+        assert!(
+            prompt.contains(&format!("`{}`", set.id())),
+            "{} not in the prompt",
+            set.id()
+        );
+        let loaded = call(&orchestrator, "load_toolset", json!({ "id": set.id() })).await;
+        turns += 1;
+        assert!(
+            loaded.get("next_offset").is_none(),
+            "{} needs more than one page",
+            set.id()
+        );
+        let entries = loaded["tools"].as_array().unwrap();
+        assert_eq!(entries.len(), set.tools().len());
+        for (entry, name) in entries.iter().zip(set.tools()) {
+            let tool = tools.iter().find(|t| t.name() == name).unwrap();
+            let description = if entry.is_object() {
+                entry.clone()
+            } else {
+                assert!(entry.as_str().unwrap().starts_with(&format!("{name}: ")));
+                turns += 1;
+                call(&orchestrator, "describe_tool", json!({ "name": name })).await
+            };
+            assert_eq!(description, describe_tool(tool));
+            reached += 1;
+
+            let found = call(
+                &orchestrator,
+                "search_tools",
+                json!({ "query": tool.label() }),
+            )
+            .await;
+            if found["results"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|r| r["name"] == *name)
+            {
+                search_hits += 1;
+            }
+        }
+    }
+    assert_eq!(reached, tools.len());
+    println!(
+        "{}: {} tools reached in {turns} discovery turns; searching a tool's title finds it in \
+         the top 10 for {search_hits} of {}",
+        path.display(),
+        reached,
+        tools.len()
+    );
+    assert!(
+        search_hits * 10 >= tools.len() * 8,
+        "search found only {search_hits}"
+    );
+}

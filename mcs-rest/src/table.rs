@@ -1,0 +1,305 @@
+//! The rows that describe a REST API: what `mcs-codegen` writes as `static` data and what
+//! [`mcs_openapi`] builds at run time. Both end up in the same [`RestDriver`], so a
+//! generated driver and one loaded from a document behave alike.
+//!
+//! Every string and list is a [`Cow`]: generated code borrows `'static` literals (the rows
+//! cost nothing to build), a document read at run time owns its data.
+//!
+//! [`RestDriver`]: super::RestDriver
+
+use std::borrow::Cow;
+
+/// Text in a table row: a `'static` literal in generated code, owned when read at run time.
+pub type Text = Cow<'static, str>;
+
+/// A list in a table row.
+pub type List<T> = Cow<'static, [T]>;
+
+/// A whole API: its operations, where it lives, and how it is authenticated.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Api {
+    /// The driver's name (`Petstore`), also the stem of its id.
+    pub name: Text,
+    /// The document's `info.title`.
+    pub title: Text,
+    /// The document's `info.version`.
+    pub version: Text,
+    /// The servers the document names, in order; the first is the default base URL.
+    pub servers: List<Server>,
+    /// The security schemes operations refer to.
+    pub security_schemes: List<SecurityScheme>,
+    /// One row per operation, in document order; each becomes a tool.
+    pub operations: List<Operation>,
+    /// What the operations' tags stand for: the document's top-level `tags` that have a
+    /// description and that an operation here uses, in document order.
+    pub tags: List<Tag>,
+}
+
+/// A tag the document describes (its top-level `tags`): an orchestrator shows the
+/// description beside the toolset it makes from the tag.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Tag {
+    /// The tag, as operations name it.
+    pub name: Text,
+    /// What the operations under it are about, e.g. "Endpoints to manage GitHub Actions".
+    pub description: Text,
+}
+
+/// A base URL, possibly with `{variables}`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Server {
+    /// The URL template, e.g. `https://{region}.example.com/v1`.
+    pub url: Text,
+    /// The variables in the template, with their defaults.
+    pub variables: List<ServerVariable>,
+}
+
+/// A variable of a [`Server`] URL.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ServerVariable {
+    /// The name written between braces.
+    pub name: Text,
+    /// The value used unless the driver is told otherwise.
+    pub default: Text,
+    /// The values the document allows (empty: any).
+    pub allowed: List<Text>,
+}
+
+/// One HTTP operation, offered as one tool.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Operation {
+    /// The tool's name: `^[A-Za-z0-9_-]{1,64}$`, unique in the API.
+    pub name: Text,
+    /// The short title (the operation's summary).
+    pub title: Option<Text>,
+    /// The description; a tool needs a title or a description.
+    pub description: Option<Text>,
+    /// The HTTP method.
+    pub method: Method,
+    /// The path template, e.g. `/pets/{petId}`, appended to the base URL.
+    pub path: Text,
+    /// Where each non-body argument goes.
+    pub parameters: List<Parameter>,
+    /// The request body, if the operation takes one.
+    pub body: Option<RequestBody>,
+    /// Alternatives of security requirements: any one satisfied is enough; an empty
+    /// requirement means no credentials are needed; an empty list means the same.
+    pub security: List<SecurityRequirement>,
+    /// The operation's tags, for grouping tools into toolsets.
+    pub tags: List<Text>,
+    /// The document marks the operation as deprecated.
+    pub deprecated: bool,
+    /// The JSON Schema of the whole arguments object, as JSON text: an object whose
+    /// properties are the arguments, self-contained (recursion through `$defs`).
+    pub schema: Text,
+}
+
+/// An HTTP method.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Method {
+    /// `GET`
+    Get,
+    /// `PUT`
+    Put,
+    /// `POST`
+    Post,
+    /// `DELETE`
+    Delete,
+    /// `PATCH`
+    Patch,
+    /// `HEAD`
+    Head,
+    /// `OPTIONS`
+    Options,
+    /// `TRACE`
+    Trace,
+}
+
+impl Method {
+    /// Every method, in the order OpenAPI lists them in a path item.
+    pub const ALL: [Method; 8] = [
+        Method::Get,
+        Method::Put,
+        Method::Post,
+        Method::Delete,
+        Method::Options,
+        Method::Head,
+        Method::Patch,
+        Method::Trace,
+    ];
+
+    /// The method as it goes on the wire (`GET`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Method::Get => "GET",
+            Method::Put => "PUT",
+            Method::Post => "POST",
+            Method::Delete => "DELETE",
+            Method::Patch => "PATCH",
+            Method::Head => "HEAD",
+            Method::Options => "OPTIONS",
+            Method::Trace => "TRACE",
+        }
+    }
+
+    /// The lower-case key OpenAPI uses in a path item (`get`).
+    pub fn key(self) -> &'static str {
+        match self {
+            Method::Get => "get",
+            Method::Put => "put",
+            Method::Post => "post",
+            Method::Delete => "delete",
+            Method::Patch => "patch",
+            Method::Head => "head",
+            Method::Options => "options",
+            Method::Trace => "trace",
+        }
+    }
+}
+
+impl std::fmt::Display for Method {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A parameter that travels outside the body.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Parameter {
+    /// The argument's key in a call (usually `name`; different when two locations use the
+    /// same name).
+    pub argument: Text,
+    /// The name on the wire: the path placeholder, query key, header or cookie name.
+    pub name: Text,
+    /// Where it goes.
+    pub location: Location,
+    /// How a value is written (OpenAPI `style`).
+    pub style: Style,
+    /// Whether arrays and objects are spread into several pairs (OpenAPI `explode`).
+    pub explode: bool,
+    /// Query only: reserved characters (`:/?#[]@!$&'()*+,;=`) are sent as they are.
+    pub allow_reserved: bool,
+    /// Whether a call must supply it.
+    pub required: bool,
+}
+
+/// Where a [`Parameter`] goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Location {
+    /// A `{placeholder}` in the path.
+    Path,
+    /// The query string.
+    Query,
+    /// A request header.
+    Header,
+    /// A cookie.
+    Cookie,
+}
+
+impl Location {
+    /// The name OpenAPI uses (`path`, `query`, ...).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Location::Path => "path",
+            Location::Query => "query",
+            Location::Header => "header",
+            Location::Cookie => "cookie",
+        }
+    }
+}
+
+/// How a parameter value is serialized (OpenAPI 3 `style`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Style {
+    /// `1,2,3` (path and header default).
+    Simple,
+    /// `.1.2.3` (path).
+    Label,
+    /// `;id=1,2,3` (path).
+    Matrix,
+    /// `id=1&id=2` or `id=1,2` (query and cookie default).
+    Form,
+    /// `id=1%202` (query arrays).
+    SpaceDelimited,
+    /// `id=1|2` (query arrays).
+    PipeDelimited,
+    /// `filter[a]=1&filter[b]=2` (query objects).
+    DeepObject,
+}
+
+/// The request body of an operation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RequestBody {
+    /// The media type sent as `Content-Type`, e.g. `application/json`.
+    pub media_type: Text,
+    /// How the body is encoded.
+    pub encoding: BodyEncoding,
+    /// Which arguments make up the body.
+    pub argument: BodyArgument,
+    /// Multipart only: the body properties that are files. A file argument is
+    /// `{"base64": "...", "filename": "..."}` or `{"path": "..."}` inside a directory the
+    /// driver was granted.
+    pub files: List<Text>,
+    /// Whether a call must supply a body.
+    pub required: bool,
+}
+
+/// How a [`RequestBody`] is encoded on the wire.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BodyEncoding {
+    /// JSON (`application/json` and `+json` types).
+    Json,
+    /// `application/x-www-form-urlencoded`.
+    Form,
+    /// `multipart/form-data`.
+    Multipart,
+    /// Plain text (`text/*`): the argument is a string sent as it is.
+    Text,
+    /// Raw bytes (`application/octet-stream`, images, ...): the argument is a file.
+    Binary,
+}
+
+/// Which arguments of a call make up the body.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BodyArgument {
+    /// One argument holds the whole body (`body`, unless renamed).
+    Whole(Text),
+    /// The body is an object whose properties are top-level arguments of these names.
+    Properties(List<Text>),
+}
+
+/// A way of authenticating that operations can require.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SecurityScheme {
+    /// The scheme's key in the document's `securitySchemes`.
+    pub name: Text,
+    /// What credential it takes and where it goes.
+    pub kind: SchemeKind,
+}
+
+/// The kind of a [`SecurityScheme`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SchemeKind {
+    /// `Authorization: Bearer <token>` (HTTP bearer).
+    Bearer,
+    /// `Authorization: Basic <base64(user:password)>` (HTTP basic).
+    Basic,
+    /// An API key in a header, the query or a cookie.
+    ApiKey {
+        /// Where the key goes (never `Path`).
+        location: Location,
+        /// The header, query or cookie name.
+        name: Text,
+    },
+    /// OAuth 2: an access token the caller obtained, sent as a bearer token.
+    OAuth2,
+    /// OpenID Connect: an access token the caller obtained, sent as a bearer token.
+    OpenIdConnect,
+}
+
+/// One alternative of an operation's security: every scheme named must be satisfied.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SecurityRequirement {
+    /// The [`SecurityScheme::name`]s required together.
+    pub schemes: List<Text>,
+}
