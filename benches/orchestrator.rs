@@ -16,7 +16,7 @@ use std::sync::Arc;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use mcs::hybrid::Hybrid;
-use mcs::orchestrator::{ConflictPolicy, Discovery, Orchestrator};
+use mcs::orchestrator::{ConflictPolicy, Discovery, Orchestrator, Registration};
 use mcs::{
     Driver, DriverMeta, DriverResponse, LlmResponse, Tool, ToolDriver, ToolFuture, ToolParameter,
 };
@@ -86,7 +86,11 @@ fn dispatch(c: &mut Criterion) {
     let orchestrator = Orchestrator::new("all", ConflictPolicy::Reject);
     for i in 0..DRIVERS {
         orchestrator
-            .register(format!("s{i}"), Arc::new(Service::new(i)))
+            .register(
+                format!("s{i}"),
+                Arc::new(Service::new(i)),
+                Registration::new(),
+            )
             .expect("distinct names");
     }
     let direct = Hybrid::new(Service::new(TARGET));
@@ -121,7 +125,11 @@ fn discovery(c: &mut Criterion) {
             Orchestrator::new("all", ConflictPolicy::Reject).with_discovery(discovery);
         for i in 0..DRIVERS {
             orchestrator
-                .register(format!("s{i}"), Arc::new(Service::new(i)))
+                .register(
+                    format!("s{i}"),
+                    Arc::new(Service::new(i)),
+                    Registration::new(),
+                )
                 .expect("distinct names");
         }
         orchestrator

@@ -179,7 +179,9 @@ pub mod __private {
         ToolDriver, ToolError, ToolFuture,
     };
     pub use mcs_hybrid::prompt::Prompts;
-    pub use mcs_hybrid::{self as hybrid, HybridOptions, UnknownToolPolicy};
+    pub use mcs_hybrid::{
+        self as hybrid, __hybrid_driver as hybrid_driver, HybridOptions, UnknownToolPolicy,
+    };
     #[cfg(feature = "rest")]
     pub use mcs_rest::__rest_driver as rest_driver;
     pub use serde_json::Value;

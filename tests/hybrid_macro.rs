@@ -89,7 +89,12 @@ async fn compact_mode_answers_describe_tool() {
 
 #[test]
 fn meta_and_listing_are_the_tool_drivers() {
-    assert_eq!(Driver::meta(&Todo), ToolDriver::meta(&Todo));
+    // One `meta`, the tool driver's: a hybrid needs no disambiguation, and a `dyn Driver`
+    // is a `dyn ToolDriver`.
+    assert_eq!(Todo.meta(), ToolDriver::meta(&Todo));
+    let driver: &dyn Driver = &Todo;
+    let tools: &dyn ToolDriver = driver;
+    assert_eq!(tools.meta().name, Todo.meta().name);
     let listing: serde_json::Value =
         serde_json::from_str(&Todo.get_function_description(None)).unwrap();
     assert_eq!(listing["tools"][0]["name"], "add");

@@ -4,7 +4,9 @@
 
 use std::sync::Arc;
 
-use mcs::orchestrator::{ConflictPolicy, Orchestrator, OrchestratorError, SWITCH_TOOL};
+use mcs::orchestrator::{
+    ConflictPolicy, Orchestrator, OrchestratorError, Registration, SWITCH_TOOL,
+};
 use mcs::{
     Driver, DriverMeta, LlmResponse, Tool, ToolDriver, ToolError, ToolFuture, ToolParameter,
 };
@@ -95,8 +97,12 @@ fn names(driver: &dyn ToolDriver) -> Vec<String> {
 
 fn namespaced() -> Orchestrator {
     let orchestrator = Orchestrator::new("office", ConflictPolicy::Namespace);
-    orchestrator.register("crm", Arc::new(Crm)).expect("crm");
-    orchestrator.register("erp", Arc::new(Erp)).expect("erp");
+    orchestrator
+        .register("crm", Arc::new(Crm), Registration::new())
+        .expect("crm");
+    orchestrator
+        .register("erp", Arc::new(Erp), Registration::new())
+        .expect("erp");
     orchestrator
 }
 
@@ -151,7 +157,7 @@ async fn namespaced_names_stay_within_64_characters_and_distinct() {
     }
     let orchestrator = Orchestrator::new("o", ConflictPolicy::Namespace);
     orchestrator
-        .register("long-label", Arc::new(Long))
+        .register("long-label", Arc::new(Long), Registration::new())
         .expect("registered");
     let listed = names(&orchestrator);
     assert!(listed.iter().all(|n| n.len() <= 64), "{listed:?}");
@@ -161,7 +167,7 @@ async fn namespaced_names_stay_within_64_characters_and_distinct() {
         Some(json!(2))
     );
     assert_eq!(
-        orchestrator.register("not_valid", Arc::new(Crm)),
+        orchestrator.register("not_valid", Arc::new(Crm), Registration::new()),
         Err(OrchestratorError::InvalidLabel("not_valid".to_owned()))
     );
 }
@@ -179,6 +185,37 @@ async fn calls_for_several_drivers_in_one_output_each_go_to_their_owner() {
         .executed_calls
         .iter()
         .map(|c| c.result.clone())
+        .collect();
+    assert_eq!(
+        results,
+        [
+            Some(json!("Ada")),
+            Some(json!({ "invoice": 7, "amount": 12.5 }))
+        ]
+    );
+}
+
+/// A conversation with several drivers is a conversation with an orchestrator over them: one
+/// answer that calls tools of two drivers runs both, and the model sees both results.
+#[tokio::test]
+async fn a_conversation_over_several_drivers_runs_every_call_of_an_answer() {
+    use mcs::llm::{Conversation, ScriptedClient, StopReason};
+
+    let orchestrator = namespaced();
+    let client = ScriptedClient::from_texts([
+        "<tool_call>{\"name\": \"crm__get_contact\", \"arguments\": {\"id\": 1}}</tool_call>\n\
+         <tool_call>{\"name\": \"erp__create_invoice\", \"arguments\": {\"amount\": 12.5}}</tool_call>",
+        "Ada is invoiced.",
+    ]);
+    let conversation = Conversation::new(&orchestrator);
+    let opening = conversation.opening(None, "Invoice Ada for 12.50");
+    let transcript = conversation.run(&client, opening).await.unwrap();
+    assert_eq!(transcript.stop, StopReason::Answered);
+    assert_eq!(transcript.answer.as_deref(), Some("Ada is invoiced."));
+    let results: Vec<Option<Value>> = transcript
+        .tool_calls
+        .iter()
+        .map(|call| call.result.clone())
         .collect();
     assert_eq!(
         results,
@@ -207,21 +244,25 @@ async fn a_call_no_driver_owns_passes_through() {
 async fn priority_tries_drivers_in_order_and_moves_on_when_one_declines() {
     let orchestrator = Orchestrator::new("words", ConflictPolicy::Priority);
     orchestrator
-        .register_with_priority(
+        .register(
             "fallback",
-            0,
             Arc::new(Lookup::new("fallback", Ok("from fallback"))),
+            Registration::new().priority(0),
         )
         .expect("fallback");
     orchestrator
-        .register_with_priority(
+        .register(
             "premium",
-            10,
             Arc::new(Lookup::new("premium", Err("quota used up"))),
+            Registration::new().priority(10),
         )
         .expect("premium");
     orchestrator
-        .register_with_priority("stale", 5, Arc::new(Lookup::new("stale", Err("unknown"))))
+        .register(
+            "stale",
+            Arc::new(Lookup::new("stale", Err("unknown"))),
+            Registration::new().priority(5),
+        )
         .expect("stale");
     assert_eq!(orchestrator.labels(), ["premium", "stale", "fallback"]);
     assert_eq!(names(&orchestrator), ["lookup"]);
@@ -232,7 +273,11 @@ async fn priority_tries_drivers_in_order_and_moves_on_when_one_declines() {
 
     // The first driver that answers wins; the others are not asked.
     orchestrator
-        .register_with_priority("best", 20, Arc::new(Lookup::new("best", Ok("from best"))))
+        .register(
+            "best",
+            Arc::new(Lookup::new("best", Ok("from best"))),
+            Registration::new().priority(20),
+        )
         .expect("best");
     let answer = orchestrator
         .execute_tool("lookup", json!({ "word": "x" }))
@@ -242,7 +287,11 @@ async fn priority_tries_drivers_in_order_and_moves_on_when_one_declines() {
     // When every driver declines, the last one's answer is the error.
     let declining = Orchestrator::new("words", ConflictPolicy::Priority);
     declining
-        .register("a", Arc::new(Lookup::new("a", Err("closed"))))
+        .register(
+            "a",
+            Arc::new(Lookup::new("a", Err("closed"))),
+            Registration::new(),
+        )
         .expect("a");
     let error = declining
         .execute_tool("lookup", json!({ "word": "x" }))
@@ -256,8 +305,10 @@ async fn priority_tries_drivers_in_order_and_moves_on_when_one_declines() {
 #[tokio::test]
 async fn reject_refuses_a_clashing_registration_and_names_both_drivers() {
     let orchestrator = Orchestrator::new("office", ConflictPolicy::Reject);
-    orchestrator.register("crm", Arc::new(Crm)).expect("crm");
-    let clash = orchestrator.register("erp", Arc::new(Erp));
+    orchestrator
+        .register("crm", Arc::new(Crm), Registration::new())
+        .expect("crm");
+    let clash = orchestrator.register("erp", Arc::new(Erp), Registration::new());
     assert_eq!(
         clash,
         Err(OrchestratorError::Conflict {
@@ -268,7 +319,11 @@ async fn reject_refuses_a_clashing_registration_and_names_both_drivers() {
     );
     assert_eq!(orchestrator.labels(), ["crm"]);
     assert_eq!(
-        orchestrator.register("crm", Arc::new(Lookup::new("x", Ok("x")))),
+        orchestrator.register(
+            "crm",
+            Arc::new(Lookup::new("x", Ok("x"))),
+            Registration::new()
+        ),
         Err(OrchestratorError::DuplicateLabel("crm".to_owned()))
     );
     let message = clash.err().map(|e| e.to_string()).unwrap_or_default();
@@ -282,8 +337,12 @@ async fn reject_refuses_a_clashing_registration_and_names_both_drivers() {
 async fn active_target_shows_and_runs_only_the_active_drivers_tools() {
     let orchestrator =
         Orchestrator::new("office", ConflictPolicy::ActiveTarget { switch_tool: true });
-    orchestrator.register("crm", Arc::new(Crm)).expect("crm");
-    orchestrator.register("erp", Arc::new(Erp)).expect("erp");
+    orchestrator
+        .register("crm", Arc::new(Crm), Registration::new())
+        .expect("crm");
+    orchestrator
+        .register("erp", Arc::new(Erp), Registration::new())
+        .expect("erp");
     assert_eq!(orchestrator.active().as_deref(), Some("crm"));
     assert_eq!(
         names(&orchestrator),
@@ -337,15 +396,25 @@ async fn active_target_shows_and_runs_only_the_active_drivers_tools() {
 #[tokio::test]
 async fn orchestrators_nest_three_levels_deep() {
     let rest = Orchestrator::new("rest", ConflictPolicy::Namespace);
-    rest.register("crm", Arc::new(Crm)).expect("crm");
-    rest.register("erp", Arc::new(Erp)).expect("erp");
+    rest.register("crm", Arc::new(Crm), Registration::new())
+        .expect("crm");
+    rest.register("erp", Arc::new(Erp), Registration::new())
+        .expect("erp");
     let words = Orchestrator::new("words", ConflictPolicy::Priority);
     words
-        .register("dict", Arc::new(Lookup::new("dict", Ok("a word"))))
+        .register(
+            "dict",
+            Arc::new(Lookup::new("dict", Ok("a word"))),
+            Registration::new(),
+        )
         .expect("dict");
     let domain = Orchestrator::new("finance", ConflictPolicy::Namespace);
-    domain.register("rest", Arc::new(rest)).expect("rest");
-    domain.register("words", Arc::new(words)).expect("words");
+    domain
+        .register("rest", Arc::new(rest), Registration::new())
+        .expect("rest");
+    domain
+        .register("words", Arc::new(words), Registration::new())
+        .expect("words");
 
     assert_eq!(
         names(&domain),
@@ -389,7 +458,11 @@ async fn drivers_are_added_and_removed_while_calls_run() {
         .collect();
     for round in 0..50 {
         let label = format!("extra-{}", round % 3);
-        let _ = orchestrator.register(label.clone(), Arc::new(Lookup::new(&label, Ok("x"))));
+        let _ = orchestrator.register(
+            label.clone(),
+            Arc::new(Lookup::new(&label, Ok("x"))),
+            Registration::new(),
+        );
         assert!(names(orchestrator.as_ref()).contains(&format!("{label}__lookup")));
         assert!(orchestrator.remove(&label));
         tokio::task::yield_now().await;
@@ -405,7 +478,9 @@ async fn drivers_are_added_and_removed_while_calls_run() {
 async fn the_same_outputs_give_the_same_responses_directly_and_through_an_orchestrator() {
     let direct = mcs::hybrid::Hybrid::new(Crm);
     let orchestrator = Orchestrator::new("crm", ConflictPolicy::Reject);
-    orchestrator.register("crm", Arc::new(Crm)).expect("crm");
+    orchestrator
+        .register("crm", Arc::new(Crm), Registration::new())
+        .expect("crm");
     for output in [
         "No tool needed.",
         r#"{"tool": "get_contact", "arguments": {"id": 1}}"#,
@@ -437,7 +512,11 @@ fn the_prompt_lists_every_tool_once_and_is_rendered_once_per_change() {
         orchestrator.get_driver_system_message(Some("qwen2.5-7b"))
     );
     orchestrator
-        .register("words", Arc::new(Lookup::new("w", Ok("x"))))
+        .register(
+            "words",
+            Arc::new(Lookup::new("w", Ok("x"))),
+            Registration::new(),
+        )
         .expect("words");
     assert!(
         orchestrator
@@ -455,16 +534,24 @@ fn listeners_hear_every_change_of_the_tools_and_nothing_else() {
         ConflictPolicy::ActiveTarget { switch_tool: false },
     );
     let counter = Arc::clone(&heard);
-    orchestrator.on_change(move || {
+    orchestrator.watch_tools(Arc::new(move || {
         counter.fetch_add(1, Ordering::SeqCst);
-    });
+    }));
     let count = || heard.load(Ordering::SeqCst);
-    orchestrator.register("crm", Arc::new(Crm)).unwrap();
+    orchestrator
+        .register("crm", Arc::new(Crm), Registration::new())
+        .unwrap();
     assert_eq!(count(), 1);
-    orchestrator.register("erp", Arc::new(Erp)).unwrap();
+    orchestrator
+        .register("erp", Arc::new(Erp), Registration::new())
+        .unwrap();
     assert_eq!(count(), 2);
     // Refused changes change nothing and are not announced.
-    assert!(orchestrator.register("erp", Arc::new(Erp)).is_err());
+    assert!(
+        orchestrator
+            .register("erp", Arc::new(Erp), Registration::new())
+            .is_err()
+    );
     assert!(!orchestrator.remove("nobody"));
     assert!(orchestrator.set_active("nobody").is_err());
     assert_eq!(count(), 2);
@@ -478,21 +565,28 @@ fn listeners_hear_every_change_of_the_tools_and_nothing_else() {
 async fn a_change_inside_a_nested_orchestrator_reaches_the_top() {
     use std::sync::atomic::{AtomicUsize, Ordering};
     let inner = Arc::new(Orchestrator::new("rest", ConflictPolicy::Namespace));
-    inner.register("crm", Arc::new(Crm)).unwrap();
+    inner
+        .register("crm", Arc::new(Crm), Registration::new())
+        .unwrap();
     let middle = Arc::new(Orchestrator::new("office", ConflictPolicy::Namespace));
-    middle.register("rest", Arc::clone(&inner) as _).unwrap();
+    middle
+        .register("rest", Arc::clone(&inner) as _, Registration::new())
+        .unwrap();
     let top = Orchestrator::new("top", ConflictPolicy::Reject);
-    top.register("office", Arc::clone(&middle) as _).unwrap();
+    top.register("office", Arc::clone(&middle) as _, Registration::new())
+        .unwrap();
     let heard = Arc::new(AtomicUsize::new(0));
     let counter = Arc::clone(&heard);
-    top.on_change(move || {
+    top.watch_tools(Arc::new(move || {
         counter.fetch_add(1, Ordering::SeqCst);
-    });
+    }));
     assert_eq!(names(&top).len(), 2);
     let prompt_before = top.get_driver_system_message(None);
 
     // Two levels down, a driver comes: the top hears of it at once and lists it.
-    inner.register("erp", Arc::new(Erp)).unwrap();
+    inner
+        .register("erp", Arc::new(Erp), Registration::new())
+        .unwrap();
     assert_eq!(heard.load(Ordering::SeqCst), 1);
     assert!(
         names(&top).contains(&"rest__erp__create_invoice".to_owned()),
@@ -519,16 +613,25 @@ async fn a_change_inside_a_nested_orchestrator_reaches_the_top() {
 #[test]
 fn a_nested_change_that_breaks_the_policy_leaves_the_listing_and_refresh_says_why() {
     let inner = Arc::new(Orchestrator::new("inner", ConflictPolicy::Reject));
-    inner.register("crm", Arc::new(Crm)).unwrap();
-    let top = Orchestrator::new("top", ConflictPolicy::Reject);
-    top.register("inner", Arc::clone(&inner) as _).unwrap();
-    top.register("lookup", Arc::new(Lookup::new("dict", Ok("a word"))))
+    inner
+        .register("crm", Arc::new(Crm), Registration::new())
         .unwrap();
+    let top = Orchestrator::new("top", ConflictPolicy::Reject);
+    top.register("inner", Arc::clone(&inner) as _, Registration::new())
+        .unwrap();
+    top.register(
+        "lookup",
+        Arc::new(Lookup::new("dict", Ok("a word"))),
+        Registration::new(),
+    )
+    .unwrap();
     let before = names(&top);
 
     // The inner orchestrator takes a driver whose `lookup` clashes with the top's other one.
     let words = Lookup::new("words", Ok("w"));
-    inner.register("words", Arc::new(words)).unwrap();
+    inner
+        .register("words", Arc::new(words), Registration::new())
+        .unwrap();
     assert_eq!(names(&top), before, "the old listing stays");
     match top.refresh() {
         Err(OrchestratorError::Conflict { tool, .. }) => assert_eq!(tool, "lookup"),
@@ -543,14 +646,19 @@ fn a_nested_change_that_breaks_the_policy_leaves_the_listing_and_refresh_says_wh
 #[test]
 fn a_refused_registration_does_not_lose_a_nested_change_not_yet_read() {
     let inner = Arc::new(Orchestrator::new("inner", ConflictPolicy::Namespace));
-    inner.register("crm", Arc::new(Crm)).unwrap();
+    inner
+        .register("crm", Arc::new(Crm), Registration::new())
+        .unwrap();
     let top = Orchestrator::new("top", ConflictPolicy::Namespace);
-    top.register("inner", Arc::clone(&inner) as _).unwrap();
+    top.register("inner", Arc::clone(&inner) as _, Registration::new())
+        .unwrap();
     assert_eq!(names(&top).len(), 2);
     // The inner change is announced; nobody reads the top before the refused registration.
-    inner.register("erp", Arc::new(Erp)).unwrap();
+    inner
+        .register("erp", Arc::new(Erp), Registration::new())
+        .unwrap();
     assert!(matches!(
-        top.register("inner", Arc::new(Crm)),
+        top.register("inner", Arc::new(Crm), Registration::new()),
         Err(OrchestratorError::DuplicateLabel(_))
     ));
     assert_eq!(names(&top).len(), 4, "{:?}", names(&top));

@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use mcs::extract::ReasoningStart;
 use mcs::llm::{Conversation, ConversationEvent, ScriptedClient, StopReason};
-use mcs::orchestrator::{ConflictPolicy, Orchestrator};
+use mcs::orchestrator::{ConflictPolicy, Orchestrator, Registration};
 use mcs::stream::{Execution, StreamEvent, StreamOptions};
 use mcs::{Driver, LlmResponse};
 
@@ -117,9 +117,15 @@ async fn an_orchestrator_routes_each_call_to_its_owner_as_it_completes() {
     let orchestrator = Orchestrator::new("office", ConflictPolicy::Reject);
     let disk = Arc::new(Disk::default());
     orchestrator
-        .register("disk", Arc::clone(&disk) as Arc<dyn mcs::ToolDriver>)
+        .register(
+            "disk",
+            Arc::clone(&disk) as Arc<dyn mcs::ToolDriver>,
+            Registration::new(),
+        )
         .unwrap();
-    orchestrator.register("clock", Arc::new(Clock)).unwrap();
+    orchestrator
+        .register("clock", Arc::new(Clock), Registration::new())
+        .unwrap();
     let text =
         format!("<tool_call>\n{{\"name\": \"now\", \"arguments\": {{}}}}\n</tool_call>\n{CALL}");
     let mut stream = orchestrator.process_llm_stream(eager());

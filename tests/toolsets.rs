@@ -107,8 +107,12 @@ fn annotated_tags_group_tools_by_their_first_tag() {
     assert!(Weather.tool_tags("forecast").is_empty());
 
     let orchestrator = Orchestrator::new("office", ConflictPolicy::Reject);
-    orchestrator.register("shop", Arc::new(Shop)).unwrap();
-    orchestrator.register("weather", Arc::new(Weather)).unwrap();
+    orchestrator
+        .register("shop", Arc::new(Shop), Registration::new())
+        .unwrap();
+    orchestrator
+        .register("weather", Arc::new(Weather), Registration::new())
+        .unwrap();
     assert_eq!(
         ids(&orchestrator),
         ["shop_pets", "shop_orders", "shop_other", "weather_all"]
@@ -140,13 +144,15 @@ fn annotated_tags_group_tools_by_their_first_tag() {
 fn namespaced_toolsets_list_the_names_the_model_sees_and_grouping_can_be_chosen() {
     let orchestrator = Orchestrator::new("office", ConflictPolicy::Namespace);
     orchestrator
-        .register_with(
+        .register(
             "shop",
             Arc::new(Shop),
             Registration::new().grouping(Grouping::AllInOne),
         )
         .unwrap();
-    orchestrator.register("weather", Arc::new(Weather)).unwrap();
+    orchestrator
+        .register("weather", Arc::new(Weather), Registration::new())
+        .unwrap();
     let sets = orchestrator.toolsets();
     assert_eq!(sets[0].id(), "shop_all");
     assert_eq!(sets[0].tools().len(), 4);
@@ -161,9 +167,13 @@ fn namespaced_toolsets_list_the_names_the_model_sees_and_grouping_can_be_chosen(
 #[test]
 fn nested_orchestrators_group_by_the_inner_drivers_tags() {
     let inner = Orchestrator::new("inner", ConflictPolicy::Reject);
-    inner.register("shop", Arc::new(Shop)).unwrap();
+    inner
+        .register("shop", Arc::new(Shop), Registration::new())
+        .unwrap();
     let outer = Orchestrator::new("outer", ConflictPolicy::Namespace);
-    outer.register("inner", Arc::new(inner)).unwrap();
+    outer
+        .register("inner", Arc::new(inner), Registration::new())
+        .unwrap();
     assert_eq!(ids(&outer), ["inner_pets", "inner_orders", "inner_other"],);
     assert_eq!(
         outer.toolset("inner_orders").unwrap().tools(),
@@ -189,9 +199,11 @@ fn split_answer(groups: &[(&str, std::ops::Range<usize>)]) -> String {
 async fn a_model_splits_a_large_toolset_and_its_answer_is_checked() {
     let orchestrator = Orchestrator::new("office", ConflictPolicy::Reject).with_max_toolset_size(5);
     orchestrator
-        .register("many", Arc::new(Many::new(12)))
+        .register("many", Arc::new(Many::new(12)), Registration::new())
         .unwrap();
-    orchestrator.register("weather", Arc::new(Weather)).unwrap();
+    orchestrator
+        .register("weather", Arc::new(Weather), Registration::new())
+        .unwrap();
     assert_eq!(ids(&orchestrator), ["many_all", "weather_all"]);
 
     // Only the oversized set is sent, once; its answer is valid.
@@ -235,7 +247,7 @@ async fn a_model_splits_a_large_toolset_and_its_answer_is_checked() {
 async fn a_bad_split_or_a_failed_model_leaves_the_set_whole() {
     let orchestrator = Orchestrator::new("office", ConflictPolicy::Reject).with_max_toolset_size(5);
     orchestrator
-        .register("many", Arc::new(Many::new(8)))
+        .register("many", Arc::new(Many::new(8)), Registration::new())
         .unwrap();
     let answers = [
         // op_7 is in no group.
@@ -267,8 +279,12 @@ async fn a_bad_split_or_a_failed_model_leaves_the_set_whole() {
 fn discovering() -> Orchestrator {
     let orchestrator =
         Orchestrator::new("office", ConflictPolicy::Reject).with_discovery(Discovery::Always);
-    orchestrator.register("shop", Arc::new(Shop)).unwrap();
-    orchestrator.register("weather", Arc::new(Weather)).unwrap();
+    orchestrator
+        .register("shop", Arc::new(Shop), Registration::new())
+        .unwrap();
+    orchestrator
+        .register("weather", Arc::new(Weather), Registration::new())
+        .unwrap();
     orchestrator
 }
 
@@ -413,7 +429,9 @@ async fn discovery_mistakes_come_back_with_a_hint() {
 async fn a_large_toolset_loads_a_page_at_a_time_and_search_can_stay_within_a_set() {
     let orchestrator =
         Orchestrator::new("office", ConflictPolicy::Reject).with_discovery(Discovery::Above(50));
-    orchestrator.register("weather", Arc::new(Weather)).unwrap();
+    orchestrator
+        .register("weather", Arc::new(Weather), Registration::new())
+        .unwrap();
     // Under the threshold the prompt lists the tools themselves.
     assert!(
         orchestrator
@@ -421,7 +439,7 @@ async fn a_large_toolset_loads_a_page_at_a_time_and_search_can_stay_within_a_set
             .contains("The weather forecast for a city.")
     );
     orchestrator
-        .register("many", Arc::new(Many::new(2500)))
+        .register("many", Arc::new(Many::new(2500)), Registration::new())
         .unwrap();
     assert!(
         !orchestrator
@@ -479,7 +497,7 @@ fn a_driver_tool_named_like_a_discovery_tool_is_refused() {
     let orchestrator =
         Orchestrator::new("office", ConflictPolicy::Priority).with_discovery(Discovery::Always);
     let error = orchestrator
-        .register("web", Arc::new(Searcher))
+        .register("web", Arc::new(Searcher), Registration::new())
         .unwrap_err();
     assert_eq!(
         error,
@@ -492,8 +510,59 @@ fn a_driver_tool_named_like_a_discovery_tool_is_refused() {
     // Namespaced, the names cannot clash.
     let namespaced =
         Orchestrator::new("office", ConflictPolicy::Namespace).with_discovery(Discovery::Always);
-    namespaced.register("web", Arc::new(Searcher)).unwrap();
+    namespaced
+        .register("web", Arc::new(Searcher), Registration::new())
+        .unwrap();
     assert!(namespaced.tool_position("web__search_tools").is_some());
+}
+
+fn names(driver: &dyn ToolDriver) -> Vec<String> {
+    driver
+        .list_tools()
+        .iter()
+        .map(|tool| tool.name().to_owned())
+        .collect()
+}
+
+/// Settings take effect whenever they are made: discovery switched on after the drivers
+/// are registered lists what it lists when switched on first, and a setting the registered
+/// tools cannot take leaves the listing and says why.
+#[test]
+fn discovery_set_after_registration_is_the_same_as_before() {
+    let first = discovering();
+    let later = Orchestrator::new("office", ConflictPolicy::Reject);
+    later
+        .register("shop", Arc::new(Shop), Registration::new())
+        .unwrap();
+    later
+        .register("weather", Arc::new(Weather), Registration::new())
+        .unwrap();
+    let later = later.with_discovery(Discovery::Always);
+    assert_eq!(names(&later), names(&first));
+    assert_eq!(
+        later.get_driver_system_message(None),
+        first.get_driver_system_message(None)
+    );
+
+    struct Searcher;
+    #[mcs::tool_driver]
+    impl Searcher {
+        /// Searches the web.
+        #[tool]
+        fn search_tools(&self, query: String) -> String {
+            query
+        }
+    }
+    let clash = Orchestrator::new("office", ConflictPolicy::Priority);
+    clash
+        .register("web", Arc::new(Searcher), Registration::new())
+        .unwrap();
+    let clash = clash.with_discovery(Discovery::Always);
+    assert_eq!(names(&clash), ["search_tools"]);
+    assert!(matches!(
+        clash.refresh(),
+        Err(OrchestratorError::Reserved { .. })
+    ));
 }
 
 #[test]
@@ -540,6 +609,8 @@ fn the_tools_a_conversation_discovered_are_derived_from_its_own_calls() {
     );
     // Outside discovery mode every tool is there from the start.
     let plain = Orchestrator::new("office", ConflictPolicy::Reject);
-    plain.register("weather", Arc::new(Weather)).unwrap();
+    plain
+        .register("weather", Arc::new(Weather), Registration::new())
+        .unwrap();
     assert_eq!(names(plain.discovered_tools(&[])), ["forecast"]);
 }

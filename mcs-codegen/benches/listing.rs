@@ -11,7 +11,7 @@ use std::sync::Arc;
 use criterion::{Criterion, criterion_group, criterion_main};
 use mcs::hybrid::Hybrid;
 use mcs::openapi::{Document, ReadOptions, read_str};
-use mcs::orchestrator::{ConflictPolicy, Discovery, Orchestrator};
+use mcs::orchestrator::{ConflictPolicy, Discovery, Orchestrator, Registration};
 use mcs::{Driver, ToolDriver};
 
 #[path = "common/documents.rs"]
@@ -34,7 +34,11 @@ fn listing(c: &mut Criterion) {
         let discovering =
             Orchestrator::new("api", ConflictPolicy::Reject).with_discovery(Discovery::Always);
         discovering
-            .register("api", Arc::clone(&driver) as Arc<dyn ToolDriver>)
+            .register(
+                "api",
+                Arc::clone(&driver) as Arc<dyn ToolDriver>,
+                Registration::new(),
+            )
             .expect("registers");
         let listing = serde_json::to_string(&*driver.list_tools()).unwrap_or_default();
         println!(
@@ -60,7 +64,11 @@ fn listing(c: &mut Criterion) {
                 let orchestrator = Orchestrator::new("api", ConflictPolicy::Reject)
                     .with_discovery(Discovery::Always);
                 orchestrator
-                    .register("api", Arc::clone(&driver) as Arc<dyn ToolDriver>)
+                    .register(
+                        "api",
+                        Arc::clone(&driver) as Arc<dyn ToolDriver>,
+                        Registration::new(),
+                    )
                     .expect("registers");
                 orchestrator.get_driver_system_message(None).len()
             })

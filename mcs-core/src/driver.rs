@@ -243,10 +243,11 @@ impl StreamOutput {
 }
 
 /// The side of a driver that a model meets: prompts out, model output in.
-pub trait Driver: Send + Sync {
-    /// Who this driver is.
-    fn meta(&self) -> &DriverMeta;
-
+///
+/// A `Driver` is a [`ToolDriver`] too: its name, version and tools are the tool driver's
+/// ([`ToolDriver::meta`], [`ToolDriver::list_tools`]), and the calls it reads are run by
+/// [`ToolDriver::execute_tool`].
+pub trait Driver: ToolDriver {
     /// A machine-readable listing of the tools, for clients that build their own prompt.
     fn get_function_description(&self, model: Option<&str>) -> String;
 
@@ -410,10 +411,6 @@ macro_rules! forward_through_pointer {
         }
 
         impl<T: Driver + ?Sized> Driver for $pointer {
-            fn meta(&self) -> &DriverMeta {
-                (**self).meta()
-            }
-
             fn get_function_description(&self, model: Option<&str>) -> String {
                 (**self).get_function_description(model)
             }

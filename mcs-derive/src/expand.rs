@@ -453,6 +453,7 @@ pub fn hybrid(item: &ItemImpl, attrs: &HybridAttrs, krate: &TokenStream) -> Toke
         .predicates
         .push(syn::parse_quote_spanned!(proc_macro2::Span::call_site()=> #self_ty: #krate::__private::ToolDriver));
     let (impl_generics, _, where_clause) = generics.split_for_impl();
+    let where_predicates = where_clause.map(|clause| &clause.predicates);
     let prompts = prompts(attrs, krate);
     let policy = match attrs.unknown_tools {
         None => {
@@ -466,48 +467,11 @@ pub fn hybrid(item: &ItemImpl, attrs: &HybridAttrs, krate: &TokenStream) -> Toke
     quote! {
         #item
 
-        #[automatically_derived]
-        impl #impl_generics #krate::__private::Driver for #self_ty #where_clause {
-            fn meta(&self) -> &#krate::__private::DriverMeta {
-                <Self as #krate::__private::ToolDriver>::meta(self)
-            }
-
-            fn get_function_description(
-                &self,
-                model: ::core::option::Option<&::core::primitive::str>,
-            ) -> #krate::__private::String {
-                #krate::__private::hybrid::function_description(self, model)
-            }
-
-            fn get_driver_system_message(
-                &self,
-                model: ::core::option::Option<&::core::primitive::str>,
-            ) -> #krate::__private::String {
-                #krate::__private::hybrid::system_message(self, Self::__mcs_hybrid_options(), model)
-            }
-
-            fn process_llm_response<'__mcs>(
-                &'__mcs self,
-                response: #krate::__private::LlmResponse<'__mcs>,
-            ) -> #krate::__private::BoxFuture<'__mcs, #krate::__private::DriverResponse> {
-                #krate::__private::Box::pin(#krate::__private::hybrid::process_llm_response(
-                    self,
-                    Self::__mcs_hybrid_options(),
-                    response,
-                ))
-            }
-
-            fn process_llm_stream<'__mcs>(
-                &'__mcs self,
-                options: #krate::__private::StreamOptions,
-            ) -> #krate::__private::DriverStream<'__mcs> {
-                #krate::__private::hybrid::process_llm_stream(
-                    self,
-                    Self::__mcs_hybrid_options(),
-                    options,
-                )
-            }
-        }
+        #krate::__private::hybrid_driver!(
+            [#impl_generics] #self_ty,
+            [#where_predicates],
+            |this| Self::__mcs_hybrid_options()
+        );
 
         #[automatically_derived]
         impl #impl_generics #self_ty #where_clause {

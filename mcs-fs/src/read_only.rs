@@ -3,11 +3,8 @@
 
 use std::sync::{Arc, OnceLock};
 
-use mcs::hybrid::{self, HybridOptions};
-use mcs::{
-    BoxFuture, Driver, DriverMeta, DriverResponse, LlmResponse, Tool, ToolDriver, ToolError,
-    ToolFuture,
-};
+use mcs::hybrid::HybridOptions;
+use mcs::{DriverMeta, Tool, ToolDriver, ToolError, ToolFuture};
 use serde_json::Value;
 
 use crate::adapter::Adapter;
@@ -105,30 +102,4 @@ impl<A: Adapter> ToolDriver for ReadOnlyFiles<A> {
     }
 }
 
-impl<A: Adapter> Driver for ReadOnlyFiles<A> {
-    fn meta(&self) -> &DriverMeta {
-        ToolDriver::meta(&self.inner)
-    }
-
-    fn get_function_description(&self, model: Option<&str>) -> String {
-        hybrid::function_description(self, model)
-    }
-
-    fn get_driver_system_message(&self, model: Option<&str>) -> String {
-        hybrid::system_message(self, options(), model)
-    }
-
-    fn process_llm_response<'a>(
-        &'a self,
-        response: LlmResponse<'a>,
-    ) -> BoxFuture<'a, DriverResponse> {
-        Box::pin(hybrid::process_llm_response(self, options(), response))
-    }
-
-    fn process_llm_stream<'a>(
-        &'a self,
-        stream: mcs::stream::StreamOptions,
-    ) -> mcs::DriverStream<'a> {
-        hybrid::process_llm_stream(self, options(), stream)
-    }
-}
+mcs::__private::hybrid_driver!([<A: Adapter>] ReadOnlyFiles<A>, [], |this| options());

@@ -20,11 +20,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use mcs_core::stream::StreamOptions;
-use mcs_core::{
-    BoxFuture, Driver, DriverMeta, DriverResponse, DriverStream, LlmResponse, Tool, ToolDriver,
-    ToolFuture,
-};
+use mcs_core::{DriverMeta, Tool, ToolDriver, ToolFuture};
 
 pub use options::{HybridOptions, ParsePolicyError, UnknownToolPolicy};
 pub use process::process_llm_response;
@@ -110,27 +106,64 @@ impl<D: ToolDriver> ToolDriver for Hybrid<D> {
     }
 }
 
-impl<D: ToolDriver> Driver for Hybrid<D> {
-    fn meta(&self) -> &DriverMeta {
-        self.inner.meta()
-    }
+crate::__hybrid_driver!([<D: ToolDriver>] Hybrid<D>, [], |this| &this.options);
 
-    fn get_function_description(&self, model: Option<&str>) -> String {
-        function_description(&self.inner, model)
-    }
+/// Implements `Driver` for a [`ToolDriver`] the hybrid way — prompts from
+/// [`system_message`], calls read, validated and run by [`process_llm_response`] and
+/// [`process_llm_stream`] — given where its [`HybridOptions`] are:
+///
+/// ```text
+/// __hybrid_driver!([<generics>] Type<..>, [where predicates], |this| options_of(this));
+/// ```
+///
+/// The one `impl Driver` of `Hybrid`, `#[mcs::hybrid]`, REST drivers (generated or not) and
+/// mcs-fs: what they share is written here once. Not a stable API.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __hybrid_driver {
+    ([$($generics:tt)*] $ty:ty, [$($bounds:tt)*], |$this:ident| $options:expr) => {
+        #[automatically_derived]
+        impl $($generics)* $crate::__private::Driver for $ty where $($bounds)* {
+            fn get_function_description(
+                &self,
+                model: ::core::option::Option<&::core::primitive::str>,
+            ) -> ::std::string::String {
+                $crate::function_description(self, model)
+            }
 
-    fn get_driver_system_message(&self, model: Option<&str>) -> String {
-        system_message(&self.inner, &self.options, model)
-    }
+            fn get_driver_system_message(
+                &self,
+                model: ::core::option::Option<&::core::primitive::str>,
+            ) -> ::std::string::String {
+                #[allow(unused_variables)]
+                let $this = self;
+                $crate::system_message(self, $options, model)
+            }
 
-    fn process_llm_response<'a>(
-        &'a self,
-        response: LlmResponse<'a>,
-    ) -> BoxFuture<'a, DriverResponse> {
-        Box::pin(process_llm_response(&self.inner, &self.options, response))
-    }
+            fn process_llm_response<'__mcs>(
+                &'__mcs self,
+                response: $crate::__private::LlmResponse<'__mcs>,
+            ) -> $crate::__private::BoxFuture<'__mcs, $crate::__private::DriverResponse> {
+                #[allow(unused_variables)]
+                let $this = self;
+                ::std::boxed::Box::pin($crate::process_llm_response(self, $options, response))
+            }
 
-    fn process_llm_stream<'a>(&'a self, options: StreamOptions) -> DriverStream<'a> {
-        process_llm_stream(&self.inner, &self.options, options)
-    }
+            fn process_llm_stream<'__mcs>(
+                &'__mcs self,
+                options: $crate::__private::StreamOptions,
+            ) -> $crate::__private::DriverStream<'__mcs> {
+                #[allow(unused_variables)]
+                let $this = self;
+                $crate::process_llm_stream(self, $options, options)
+            }
+        }
+    };
+}
+
+/// What `__hybrid_driver!` refers to. Not a stable API.
+#[doc(hidden)]
+pub mod __private {
+    pub use mcs_core::stream::StreamOptions;
+    pub use mcs_core::{BoxFuture, Driver, DriverResponse, DriverStream, LlmResponse};
 }

@@ -1,22 +1,21 @@
 //! The conversation loop of the standard (Phase C), bounded: send the history, let the
-//! drivers look at the answer, append what they return, go again, until the model answers
+//! driver look at the answer, append what it returns, go again, until the model answers
 //! without a tool call — or a cap is reached.
 
 use serde_json::{Value, json};
 
 use super::client::{LlmClient, LlmError, ModelTurn, message_text};
-use mcs_core::stream::{Execution, StreamEvent, StreamOptions, StreamOutput};
-use mcs_core::{Driver, LlmResponse};
-use mcs_core::{DriverResponse, ToolCallRecord};
+use mcs_core::stream::{StreamEvent, StreamOptions, StreamOutput};
+use mcs_core::{Driver, DriverResponse, ToolCallRecord};
 
-/// A conversation between one model and one driver, or several chained.
+/// A conversation between one model and one driver.
 ///
-/// With several drivers, each answer is offered to them in order and the first that claims
-/// it (returns a non-empty response) handles it: the pass-through rule of the standard. An
-/// answer that calls tools of two different drivers is handled by the first one only; put
-/// such drivers behind an orchestrator instead.
+/// For several drivers, register them with an `Orchestrator` (mcs-orchestrator) and
+/// converse with it: it is a driver too, routes every call of an answer to the driver that
+/// owns it (an answer may call tools of several), and decides what a name two drivers
+/// share means.
 pub struct Conversation<'d> {
-    drivers: Vec<&'d dyn Driver>,
+    driver: &'d dyn Driver,
     max_rounds: usize,
     max_retries: usize,
 }
@@ -83,15 +82,10 @@ impl std::fmt::Display for Transcript {
 }
 
 impl<'d> Conversation<'d> {
-    /// A conversation with one driver; at most 8 rounds and 2 failed calls in a row.
+    /// A conversation with `driver`; at most 8 rounds and 2 failed calls in a row.
     pub fn new(driver: &'d dyn Driver) -> Self {
-        Self::chained([driver])
-    }
-
-    /// A conversation with drivers chained in this order.
-    pub fn chained(drivers: impl IntoIterator<Item = &'d dyn Driver>) -> Self {
         Conversation {
-            drivers: drivers.into_iter().collect(),
+            driver,
             max_rounds: 8,
             max_retries: 2,
         }
@@ -111,14 +105,9 @@ impl<'d> Conversation<'d> {
         self
     }
 
-    /// The system prompt: each driver's, in order.
+    /// The system prompt: the driver's, for `model`.
     pub fn system_prompt(&self, model: Option<&str>) -> String {
-        let prompts: Vec<String> = self
-            .drivers
-            .iter()
-            .map(|driver| driver.get_driver_system_message(model))
-            .collect();
-        prompts.join("\n\n")
+        self.driver.get_driver_system_message(model)
     }
 
     /// The opening messages: the system prompt for `model`, then the user's request.
@@ -139,13 +128,10 @@ impl<'d> Conversation<'d> {
     }
 
     /// Runs the loop with the model's answers streamed: `on_event` hears, as they happen,
-    /// each round's start, what the drivers decide while the model writes (text, reasoning,
+    /// each round's start, what the driver decides while the model writes (text, reasoning,
     /// calls begun and complete — see [`StreamEvent`]) and each call's result. The
     /// transcript is what [`run`](Self::run) gives for the same answers.
     ///
-    /// With several drivers, every driver reads the stream and the first that claims the
-    /// answer at its end handles it; only the first driver's events are heard while the
-    /// model writes, and only it runs calls as they complete, when `options` ask for that.
     /// A stream that breaks off ends the loop with the error: a call cut off by it never
     /// runs.
     pub async fn run_streaming(
@@ -173,15 +159,15 @@ impl<'d> Conversation<'d> {
                 break StopReason::RoundLimit;
             }
             rounds += 1;
-            let (output, claimed) = match &mut streaming {
+            let (output, response) = match &mut streaming {
                 None => {
                     let turn = client.complete(&messages).await?;
                     let output = match turn {
                         ModelTurn::Text(text) => StreamOutput::Text(text),
                         ModelTurn::Native(message) => StreamOutput::Message(message),
                     };
-                    let claimed = self.claim(output.as_response()).await;
-                    (output, claimed)
+                    let response = self.driver.process_llm_response(output.as_response()).await;
+                    (output, response)
                 }
                 Some((options, on_event)) => {
                     on_event(ConversationEvent::Round(rounds));
@@ -189,7 +175,7 @@ impl<'d> Conversation<'d> {
                         .await?
                 }
             };
-            let Some(response) = claimed else {
+            if response.is_empty() {
                 messages.push(assistant_message(&output));
                 return Ok(Transcript {
                     messages,
@@ -198,7 +184,7 @@ impl<'d> Conversation<'d> {
                     tool_calls,
                     stop: StopReason::Answered,
                 });
-            };
+            }
             match response.messages {
                 Some(added) => messages.extend(added),
                 None => messages.push(assistant_message(&output)),
@@ -222,72 +208,29 @@ impl<'d> Conversation<'d> {
         })
     }
 
-    /// The first driver's answer that is not empty, in order: the pass-through rule.
-    async fn claim(&self, response: LlmResponse<'_>) -> Option<DriverResponse> {
-        for driver in &self.drivers {
-            let response = driver.process_llm_response(response).await;
-            if !response.is_empty() {
-                return Some(response);
-            }
-        }
-        None
-    }
-
-    /// One round with the answer streamed to every driver.
+    /// One round with the answer streamed to the driver.
     async fn streamed_round(
         &self,
         client: &dyn LlmClient,
         messages: &[Value],
         options: StreamOptions,
         on_event: &mut (dyn FnMut(ConversationEvent) + Send),
-    ) -> Result<(StreamOutput, Option<DriverResponse>), LlmError> {
+    ) -> Result<(StreamOutput, DriverResponse), LlmError> {
         let mut turn = client.stream(messages).await?;
-        let mut streams: Vec<_> = self
-            .drivers
-            .iter()
-            .enumerate()
-            .map(|(index, driver)| {
-                // Only the first driver may run calls before the answer is whole: another
-                // driver's claim comes only after it passed.
-                let options = if index == 0 {
-                    options
-                } else {
-                    options.execution(Execution::AfterStream)
-                };
-                driver.process_llm_stream(options)
-            })
-            .collect();
+        let mut stream = self.driver.process_llm_stream(options);
         while let Some(delta) = std::future::poll_fn(|cx| turn.as_mut().poll_next(cx)).await {
-            let delta = delta?;
-            for (index, stream) in streams.iter_mut().enumerate() {
-                let events = stream.feed(&delta).await;
-                if index == 0 {
-                    events
-                        .into_iter()
-                        .map(ConversationEvent::Stream)
-                        .for_each(&mut *on_event);
-                }
-            }
+            let events = stream.feed(&delta?).await;
+            events
+                .into_iter()
+                .map(ConversationEvent::Stream)
+                .for_each(&mut *on_event);
         }
-        let mut output = None;
-        let mut claimed = None;
-        for (index, stream) in streams.into_iter().enumerate() {
-            let end = stream.finish().await;
-            let claims = claimed.is_none() && !end.response.is_empty();
-            // The first driver's last events are heard; of a later one, only the results
-            // of the calls it claimed.
-            for event in end.events {
-                if index == 0 || (claims && matches!(event, StreamEvent::CallResult { .. })) {
-                    on_event(ConversationEvent::Stream(event));
-                }
-            }
-            if claims {
-                claimed = Some(end.response);
-            }
-            output.get_or_insert(end.output);
-        }
-        let output = output.unwrap_or_else(|| StreamOutput::Text(String::new()));
-        Ok((output, claimed))
+        let end = stream.finish().await;
+        end.events
+            .into_iter()
+            .map(ConversationEvent::Stream)
+            .for_each(&mut *on_event);
+        Ok((end.output, end.response))
     }
 }
 

@@ -22,7 +22,7 @@
 
 use std::sync::Arc;
 
-use mcs::orchestrator::{ConflictPolicy, Orchestrator};
+use mcs::orchestrator::{ConflictPolicy, Orchestrator, Registration};
 use mcs_mcp::McpServer;
 
 #[path = "../../examples/common/todo.rs"]
@@ -56,8 +56,8 @@ impl Units {
 
 fn drivers() -> Result<Orchestrator, Box<dyn std::error::Error>> {
     let orchestrator = Orchestrator::new("mcs-examples", ConflictPolicy::Reject);
-    orchestrator.register("todo", Arc::new(todo::Todo::default()))?;
-    orchestrator.register("units", Arc::new(Units))?;
+    orchestrator.register("todo", Arc::new(todo::Todo::default()), Registration::new())?;
+    orchestrator.register("units", Arc::new(Units), Registration::new())?;
     Ok(orchestrator)
 }
 

@@ -16,7 +16,6 @@ use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::{ClientHandler, Peer, RoleClient, ServiceExt};
 use serde_json::Value;
 use tokio::process::Command;
-use tokio::sync::watch;
 use tokio_util::sync::DropGuard;
 
 use crate::convert;
@@ -98,8 +97,8 @@ pub struct SkippedTool {
 ///
 /// The tools are listed when the driver connects and kept, so [`list_tools`] never waits on
 /// the network; [`refresh`](Self::refresh) lists them again, and so does a
-/// `notifications/tools/list_changed` from the server (watch
-/// [`tools_changed`](Self::tools_changed) to hear of it). A listed tool whose schema mcs
+/// `notifications/tools/list_changed` from the server (to hear of it, give a listener to
+/// [`ToolDriver::watch_tools`]). A listed tool whose schema mcs
 /// cannot use is left out and reported by [`skipped_tools`](Self::skipped_tools); see
 /// the crate docs for how tools and results are mapped.
 ///
@@ -162,7 +161,6 @@ struct State {
     /// listing's tools with another's keys.
     listing: RwLock<Listing>,
     skipped: RwLock<Arc<[SkippedTool]>>,
-    changes: watch::Sender<u64>,
     /// Told after each new listing (see `ToolDriver::watch_tools`): an orchestrator this
     /// driver is registered in, say.
     listeners: ToolsWatchers,
@@ -255,10 +253,7 @@ impl State {
             renamed: Arc::new(renamed),
         };
         *self.skipped.write().unwrap_or_else(|p| p.into_inner()) = skipped.into();
-        // Watchers first, so that whoever sees the generation move (`tools_changed`) finds
-        // an orchestrator over this driver already marked stale.
         self.listeners.notify();
-        self.changes.send_modify(|generation| *generation += 1);
         Ok(tools)
     }
 }
@@ -364,7 +359,6 @@ impl McpToolDriver {
             list_timeout: options.list_timeout,
             listing: RwLock::new(Listing::default()),
             skipped: RwLock::new(Arc::from(Vec::new())),
-            changes: watch::Sender::new(0),
             listeners: ToolsWatchers::default(),
         });
         let config = ClientConfig::new(
@@ -414,12 +408,6 @@ impl McpToolDriver {
     /// The listed tools that were left out, and why (see [`McpToolDriver`]).
     pub fn skipped_tools(&self) -> Arc<[SkippedTool]> {
         Arc::clone(&self.state.skipped.read().unwrap_or_else(|p| p.into_inner()))
-    }
-
-    /// A receiver that changes each time the listing is taken again (by
-    /// [`refresh`](Self::refresh) or on the server's `notifications/tools/list_changed`).
-    pub fn tools_changed(&self) -> watch::Receiver<u64> {
-        self.state.changes.subscribe()
     }
 
     /// The server's command line or URL, as messages name it.

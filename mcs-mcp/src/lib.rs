@@ -74,7 +74,7 @@ mod serve;
 pub use consume::{ConnectOptions, McpToolDriver, SkippedTool};
 pub use convert::{META_KEY, retry_hint};
 pub use error::{McpError, ServeError};
-pub use serve::{HttpServer, MCP_PATH, McpServer, ToolsChanged};
+pub use serve::{HttpServer, MCP_PATH, McpServer};
 
 /// The rmcp version this crate speaks through, for transports and configuration types.
 pub use rmcp;

@@ -33,9 +33,9 @@ pub use http::{HttpServer, MCP_PATH};
 ///   a model reads it and corrects its call. Only a call for a tool the driver does not have
 ///   is a protocol error (`-32602`, as the MCP specification asks), with the closest name.
 /// - `notifications/tools/list_changed` goes to every connected client when the driver
-///   reports a change of its tools ([`ToolDriver::watch_tools`]: an orchestrator's
-///   registrations, an MCP client's refresh) or [`ToolsChanged::notify`] is called (see
-///   [`McpServer::tools_changed`]).
+///   reports a change of its tools through [`ToolDriver::watch_tools`] — an orchestrator's
+///   registrations, an MCP client's refresh, or a driver of your own that keeps a
+///   [`ToolsWatchers`](mcs::ToolsWatchers) and notifies it.
 ///
 /// The server is cheap to clone (the driver is shared); each connection gets its own
 /// handler. Serve it with [`serve_stdio`](Self::serve_stdio), [`serve`](Self::serve) (any
@@ -62,14 +62,17 @@ pub use http::{HttpServer, MCP_PATH};
 /// ```
 pub struct McpServer<D> {
     shared: Arc<Shared<D>>,
+    /// What clients are told when they connect. Held by each server value rather than
+    /// shared, so that a setting applies to the value it is made on, whatever was cloned
+    /// before.
+    implementation: Implementation,
+    instructions: Option<Arc<str>>,
     /// Ends this connection's list-changed forwarding when its last handle goes.
     session: Arc<Session>,
 }
 
 struct Shared<D> {
     driver: D,
-    implementation: Implementation,
-    instructions: Option<String>,
     changes: watch::Sender<u64>,
     /// The MCP listing of the last tool list seen, rebuilt when the driver hands out a new
     /// one (an orchestrator that registered a driver, say).
@@ -103,6 +106,8 @@ impl<D> Clone for McpServer<D> {
     fn clone(&self) -> Self {
         McpServer {
             shared: Arc::clone(&self.shared),
+            implementation: self.implementation.clone(),
+            instructions: self.instructions.clone(),
             session: Arc::clone(&self.session),
         }
     }
@@ -111,38 +116,8 @@ impl<D> Clone for McpServer<D> {
 impl<D> std::fmt::Debug for McpServer<D> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("McpServer")
-            .field("implementation", &self.shared.implementation)
+            .field("implementation", &self.implementation)
             .finish_non_exhaustive()
-    }
-}
-
-/// Tells the clients of an [`McpServer`] that its tools changed: each connected client gets
-/// `notifications/tools/list_changed` and lists the tools again.
-///
-/// Cheap to clone and to keep wherever tools change (next to an orchestrator's
-/// registrations, say). No polling is involved: calling [`notify`](Self::notify) wakes the
-/// one task per connection that forwards it.
-#[derive(Clone, Debug)]
-pub struct ToolsChanged {
-    changes: watch::Sender<u64>,
-}
-
-impl ToolsChanged {
-    /// Sends `notifications/tools/list_changed` to every connected client.
-    pub fn notify(&self) {
-        self.changes.send_modify(|generation| *generation += 1);
-    }
-
-    /// Forwards every change `signal` reports, until its sender is dropped: wire a
-    /// `tokio::sync::watch` channel that the code changing the tools sends on. Needs a tokio
-    /// runtime; the forwarding task ends with the channel.
-    pub fn forward<T: Send + Sync + 'static>(&self, mut signal: watch::Receiver<T>) {
-        let this = self.clone();
-        tokio::spawn(async move {
-            while signal.changed().await.is_ok() {
-                this.notify();
-            }
-        });
     }
 }
 
@@ -152,8 +127,7 @@ impl<D: ToolDriver + 'static> McpServer<D> {
     ///
     /// A driver whose tools change while it serves (an orchestrator, an MCP client, anything
     /// that answers [`ToolDriver::watch_tools`]) has each change announced to the clients
-    /// with `notifications/tools/list_changed`, with nothing to wire;
-    /// [`tools_changed`](Self::tools_changed) announces others.
+    /// with `notifications/tools/list_changed`, with nothing to wire.
     pub fn new(driver: D) -> Self {
         let meta = driver.meta();
         let implementation = Implementation::new(meta.name.clone(), meta.version.clone());
@@ -165,41 +139,32 @@ impl<D: ToolDriver + 'static> McpServer<D> {
         McpServer {
             shared: Arc::new(Shared {
                 driver,
-                implementation,
-                instructions: None,
                 changes,
                 listing: Mutex::new(None),
             }),
+            implementation,
+            instructions: None,
             session: Session::new(),
         }
     }
 
     /// Sets the instructions sent to clients when they connect (hosts may put them in the
-    /// model's prompt). Call before serving.
+    /// model's prompt).
     #[must_use]
-    pub fn with_instructions(self, instructions: impl Into<String>) -> Self {
-        self.map_shared(|shared| shared.instructions = Some(instructions.into()))
+    pub fn with_instructions(mut self, instructions: impl Into<String>) -> Self {
+        self.instructions = Some(instructions.into().into());
+        self
     }
 
     /// Sets the name and version sent to clients when they connect (by default the driver's).
-    /// Call before serving.
     #[must_use]
-    pub fn with_implementation(self, name: impl Into<String>, version: impl Into<String>) -> Self {
-        let implementation = Implementation::new(name, version);
-        self.map_shared(|shared| shared.implementation = implementation)
-    }
-
-    fn map_shared(self, change: impl FnOnce(&mut Shared<D>)) -> Self {
-        let mut shared = match Arc::try_unwrap(self.shared) {
-            Ok(shared) => shared,
-            // Configured after a clone was taken: keep the shared state as it is.
-            Err(shared) => return McpServer { shared, ..self },
-        };
-        change(&mut shared);
-        McpServer {
-            shared: Arc::new(shared),
-            session: self.session,
-        }
+    pub fn with_implementation(
+        mut self,
+        name: impl Into<String>,
+        version: impl Into<String>,
+    ) -> Self {
+        self.implementation = Implementation::new(name, version);
+        self
     }
 
     /// The served driver.
@@ -207,17 +172,12 @@ impl<D: ToolDriver + 'static> McpServer<D> {
         &self.shared.driver
     }
 
-    /// The handle that sends `notifications/tools/list_changed` to the connected clients.
-    pub fn tools_changed(&self) -> ToolsChanged {
-        ToolsChanged {
-            changes: self.shared.changes.clone(),
-        }
-    }
-
     /// A handler for one more connection, sharing the driver.
     fn for_new_session(&self) -> Self {
         McpServer {
             shared: Arc::clone(&self.shared),
+            implementation: self.implementation.clone(),
+            instructions: self.instructions.clone(),
             session: Session::new(),
         }
     }
@@ -343,10 +303,9 @@ impl<D: ToolDriver + 'static> ServerHandler for McpServer<D> {
             .enable_tools()
             .enable_tool_list_changed()
             .build();
-        let config =
-            ServerConfig::new(capabilities).with_server_info(self.shared.implementation.clone());
-        match &self.shared.instructions {
-            Some(instructions) => config.with_instructions(instructions.clone()),
+        let config = ServerConfig::new(capabilities).with_server_info(self.implementation.clone());
+        match &self.instructions {
+            Some(instructions) => config.with_instructions(instructions.to_string()),
             None => config,
         }
     }

@@ -5,7 +5,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use mcs::orchestrator::{ConflictPolicy, Orchestrator};
+use mcs::orchestrator::{ConflictPolicy, Orchestrator, Registration};
 use mcs::{Driver, ToolDriver, ToolError};
 use mcs_mcp::rmcp;
 use mcs_mcp::{ConnectOptions, McpServer, McpToolDriver};
@@ -105,6 +105,36 @@ async fn in_process_round_trip_gives_the_same_listing_and_results() {
     same_as_direct(&remote).await;
 }
 
+/// A server's settings apply to the value they are made on, whatever was cloned or served
+/// before: there is no order to get wrong.
+#[tokio::test]
+async fn settings_made_after_a_clone_reach_the_clients() {
+    use rmcp::ServiceExt;
+
+    let server = McpServer::new(todo::Todo::default());
+    let earlier = server.clone();
+    let server = server
+        .with_instructions("Keep the list short.")
+        .with_implementation("lists", "2.0.0");
+    let (remote, _serving) = in_process(server.clone()).await;
+    assert_eq!(remote.meta().name, "lists");
+    assert_eq!(remote.meta().version, "2.0.0");
+
+    let (server_end, client_end) = tokio::io::duplex(64 * 1024);
+    let _serving = tokio::spawn(server.serve(server_end));
+    let client = ().serve(client_end).await.expect("a plain rmcp client connects");
+    let info = client.peer_info().expect("the server introduced itself");
+    assert_eq!(info.instructions.as_deref(), Some("Keep the list short."));
+    assert_eq!(
+        info.server_info.as_ref().map(|i| i.name.as_str()),
+        Some("lists")
+    );
+
+    // The clone taken before the settings keeps the driver's own.
+    let (remote, _serving) = in_process(earlier).await;
+    assert_eq!(remote.meta().name, "todo");
+}
+
 #[tokio::test]
 async fn child_process_round_trip_gives_the_same_listing_and_results() {
     let binary = common::example_server();
@@ -183,18 +213,29 @@ impl Lengths {
 async fn an_orchestrators_new_tools_reach_the_consumer_through_list_changed() {
     let orchestrator = Arc::new(Orchestrator::new("tools", ConflictPolicy::Reject));
     orchestrator
-        .register("todo", Arc::new(todo::Todo::default()))
+        .register("todo", Arc::new(todo::Todo::default()), Registration::new())
         .unwrap();
     // Every change of the orchestrator's tools is announced, with nothing to wire: the
     // server watches the driver it serves.
     let server = McpServer::new(Arc::clone(&orchestrator));
     let (remote, _serving) = in_process(server).await;
     assert_eq!(remote.list_tools().len(), 3);
-    let mut heard = remote.tools_changed();
-    heard.mark_unchanged();
+    let heard = changes_of(&remote);
 
-    orchestrator.register("lengths", Arc::new(Lengths)).unwrap();
+    orchestrator
+        .register("lengths", Arc::new(Lengths), Registration::new())
+        .unwrap();
     hears_of_and_calls(heard, &remote, "km_to_miles").await;
+}
+
+/// A receiver that moves each time `driver` reports a change of its tools
+/// ([`ToolDriver::watch_tools`], the one way every driver announces changes).
+fn changes_of(driver: &dyn ToolDriver) -> tokio::sync::watch::Receiver<u64> {
+    let (changed, heard) = tokio::sync::watch::channel(0);
+    assert!(driver.watch_tools(Arc::new(move || {
+        changed.send_modify(|generation| *generation += 1);
+    })));
+    heard
 }
 
 /// Waits until `heard` moves, then finds `name` in `driver`'s listing and converts a mile.
@@ -226,40 +267,77 @@ async fn a_change_deep_on_the_server_reaches_an_orchestrator_on_the_client() {
     // inner one. Client: the MCP driver registered in an orchestrator of its own.
     let capability = Arc::new(Orchestrator::new("tools", ConflictPolicy::Reject));
     capability
-        .register("todo", Arc::new(todo::Todo::default()))
+        .register("todo", Arc::new(todo::Todo::default()), Registration::new())
         .unwrap();
     let domain = Arc::new(Orchestrator::new("domain", ConflictPolicy::Reject));
     domain
-        .register("tools", Arc::clone(&capability) as _)
+        .register("tools", Arc::clone(&capability) as _, Registration::new())
         .unwrap();
     let (remote, _serving) = in_process(McpServer::new(Arc::clone(&domain))).await;
-    let mut heard = remote.tools_changed();
-    heard.mark_unchanged();
+    let heard = changes_of(&remote);
     let client = Orchestrator::new("client", ConflictPolicy::Namespace);
-    client.register("remote", Arc::new(remote)).unwrap();
+    client
+        .register("remote", Arc::new(remote), Registration::new())
+        .unwrap();
     assert_eq!(client.list_tools().len(), 3);
 
-    capability.register("lengths", Arc::new(Lengths)).unwrap();
+    capability
+        .register("lengths", Arc::new(Lengths), Registration::new())
+        .unwrap();
     hears_of_and_calls(heard, &client, "remote__km_to_miles").await;
 }
 
+/// A driver of your own whose tools change announces it the way orchestrators and MCP
+/// clients do: it keeps a `ToolsWatchers` and notifies it; the server sends list_changed.
 #[tokio::test]
-async fn a_watch_channel_can_drive_the_notifications() {
-    let orchestrator = Arc::new(Orchestrator::new("tools", ConflictPolicy::Reject));
-    let server = McpServer::new(Arc::clone(&orchestrator));
-    let (signal, signals) = tokio::sync::watch::channel(());
-    server.tools_changed().forward(signals);
-    let (remote, _serving) = in_process(server).await;
+async fn a_driver_of_your_own_announces_its_changes_through_watch_tools() {
+    use mcs::{DriverMeta, Tool, ToolFuture, ToolsListener, ToolsWatchers};
+    use std::sync::Mutex;
+
+    struct Plugins {
+        meta: DriverMeta,
+        tools: Mutex<Arc<[Tool]>>,
+        watchers: ToolsWatchers,
+    }
+    impl Plugins {
+        fn install(&self, tool: Tool) {
+            let mut tools = self.tools.lock().unwrap();
+            *tools = tools.iter().cloned().chain([tool]).collect();
+            drop(tools);
+            self.watchers.notify();
+        }
+    }
+    impl ToolDriver for Plugins {
+        fn meta(&self) -> &DriverMeta {
+            &self.meta
+        }
+        fn list_tools(&self) -> Arc<[Tool]> {
+            Arc::clone(&self.tools.lock().unwrap())
+        }
+        fn execute_tool<'a>(&'a self, _name: &'a str, arguments: Value) -> ToolFuture<'a> {
+            let km = arguments["km"].as_f64().unwrap_or_default();
+            ToolFuture::ready(Ok(json!(km / 1.609344)))
+        }
+        fn watch_tools(&self, listener: ToolsListener) -> bool {
+            self.watchers.add(listener);
+            true
+        }
+    }
+
+    let plugins = Arc::new(Plugins {
+        meta: DriverMeta::new("plugins", "plugins", "1"),
+        tools: Mutex::new(Arc::new([])),
+        watchers: ToolsWatchers::default(),
+    });
+    let (remote, _serving) = in_process(McpServer::new(Arc::clone(&plugins))).await;
     assert!(remote.list_tools().is_empty());
-    let mut heard = remote.tools_changed();
-    heard.mark_unchanged();
-    orchestrator.register("lengths", Arc::new(Lengths)).unwrap();
-    signal.send(()).unwrap();
-    tokio::time::timeout(Duration::from_secs(10), heard.changed())
-        .await
-        .expect("the consumer hears of the change")
-        .unwrap();
-    assert_eq!(remote.list_tools()[0].name(), "km_to_miles");
+    let heard = changes_of(&remote);
+    plugins.install(
+        Tool::new("km_to_miles", "Kilometres to miles.").with_parameter(
+            mcs::ToolParameter::new("km", "Kilometres.").with_schema(json!({"type": "number"})),
+        ),
+    );
+    hears_of_and_calls(heard, &remote, "km_to_miles").await;
 }
 
 #[tokio::test]

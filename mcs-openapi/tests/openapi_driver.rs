@@ -177,7 +177,7 @@ async fn a_number_written_as_a_string_is_read_as_the_number_before_the_request()
 #[tokio::test]
 async fn tag_descriptions_reach_the_toolsets_and_the_discovery_prompt() {
     use mcs_hybrid::Hybrid;
-    use mcs_orchestrator::{ConflictPolicy, Discovery, Orchestrator};
+    use mcs_orchestrator::{ConflictPolicy, Discovery, Orchestrator, Registration};
     use std::sync::Arc;
 
     let text = r#"
@@ -201,7 +201,7 @@ paths:
 
     let inner = Orchestrator::new("inner", ConflictPolicy::Reject);
     inner
-        .register("shop", Arc::new(driver))
+        .register("shop", Arc::new(driver), Registration::new())
         .unwrap_or_else(|error| panic!("{error}"));
     let inner = Arc::new(inner);
     assert_eq!(inner.tag_description("pets"), described);
@@ -215,7 +215,7 @@ paths:
     let outer =
         Orchestrator::new("outer", ConflictPolicy::Reject).with_discovery(Discovery::Always);
     outer
-        .register("office", inner)
+        .register("office", inner, Registration::new())
         .unwrap_or_else(|error| panic!("{error}"));
     assert_eq!(outer.toolsets()[0].description(), described.as_deref());
     let prompt = outer.get_driver_system_message(None);

@@ -20,9 +20,9 @@
 //! the table it started with. A registered driver whose own tools change — an orchestrator
 //! nested in this one, an MCP client following its server — says so through
 //! [`ToolDriver::watch_tools`]: the table is built again before it is next read, and the
-//! change is passed on to [`Orchestrator::on_change`] listeners and to whatever nests this
-//! orchestrator, so a change three levels down reaches the top (and an MCP server's
-//! clients).
+//! change is passed on to the orchestrator's own listeners (its
+//! [`watch_tools`](ToolDriver::watch_tools)) and so to whatever nests this orchestrator: a
+//! change three levels down reaches the top (and an MCP server's clients).
 //!
 //! The only state an orchestrator adds beyond its drivers is the registration itself (with
 //! any toolset splits a model proposed) and, under [`ConflictPolicy::ActiveTarget`], which
@@ -50,7 +50,7 @@
 //!
 //! ```
 //! use std::sync::Arc;
-//! use mcs_orchestrator::{ConflictPolicy, Discovery, Orchestrator};
+//! use mcs_orchestrator::{ConflictPolicy, Discovery, Orchestrator, Registration};
 //! # use mcs_core::{DriverMeta, Tool, ToolDriver, ToolFuture};
 //! # struct Shop(DriverMeta);
 //! # impl ToolDriver for Shop {
@@ -63,7 +63,7 @@
 //! let shop = Arc::new(Shop(DriverMeta::new("shop", "Shop", "1")));
 //! let orchestrator = Orchestrator::new("office", ConflictPolicy::Namespace)
 //!     .with_discovery(Discovery::Above(40));
-//! orchestrator.register("shop", shop)?;
+//! orchestrator.register("shop", shop, Registration::new())?;
 //! assert_eq!(orchestrator.toolsets()[0].id(), "shop_all");
 //! # Ok::<(), mcs_orchestrator::OrchestratorError>(())
 //! ```
@@ -101,7 +101,8 @@ pub use toolsets::{Grouping, SplitError, SplitOutcome, Toolset};
 /// [`Orchestrator::with_max_toolset_size`].
 pub const DEFAULT_MAX_TOOLSET: usize = 20;
 
-/// How a driver is registered: its priority and how its tools are grouped into toolsets.
+/// How a driver is registered (see [`Orchestrator::register`]): its priority and how its
+/// tools are grouped into toolsets.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Registration {
     priority: i32,
@@ -149,7 +150,7 @@ struct Watch {
     /// Set by a registered driver's listener: the table lists what the drivers listed
     /// before, and is built again before it is next read.
     stale: AtomicBool,
-    /// Told after every change of the tools (see [`Orchestrator::on_change`]).
+    /// Told after every change of the tools (the orchestrator's `watch_tools`).
     listeners: ToolsWatchers,
 }
 
@@ -208,18 +209,30 @@ impl Orchestrator {
         }
     }
 
-    /// Uses these prompt options (variants per model, overrides, compact listing).
+    /// Uses these prompt options (variants per model, overrides, compact listing). Takes
+    /// effect at once, before or after drivers are registered.
     #[must_use]
     pub fn with_options(mut self, options: HybridOptions) -> Self {
         self.options = options;
-        self
+        self.rebuilt()
     }
 
     /// Lists toolsets and discovery tools instead of every tool (see the
-    /// [module docs](self#toolsets-and-discovery)). Set it before registering drivers.
+    /// [module docs](self#toolsets-and-discovery)). Takes effect at once, before or after
+    /// drivers are registered; if a registered driver's tools cannot be listed this way (a
+    /// tool named like a discovery tool), the listing stays as it was and
+    /// [`refresh`](Self::refresh) says why.
     #[must_use]
     pub fn with_discovery(mut self, discovery: Discovery) -> Self {
         self.discovery = discovery;
+        self.rebuilt()
+    }
+
+    /// The table built again after a setting that changes what is listed or how it is
+    /// prompted; a failure leaves the old one, marked stale, for `refresh` to report.
+    fn rebuilt(self) -> Self {
+        self.watch.stale.store(true, Ordering::Release);
+        let _ = self.apply(|_, _| Ok(()), true);
         self
     }
 
@@ -229,18 +242,6 @@ impl Orchestrator {
     pub fn with_max_toolset_size(mut self, max: usize) -> Self {
         self.max_toolset = max.max(1);
         self
-    }
-
-    /// Calls `listener` after every change of what the orchestrator lists: a driver
-    /// registered or removed, the active target switched, toolsets split, or the tools of a
-    /// registered driver changed (a nested orchestrator's registration, an MCP server's
-    /// list-changed). A client re-sends its tools from here; an MCP server
-    /// (`mcs_mcp::McpServer`) hears of it without this, through
-    /// [`ToolDriver::watch_tools`]. Listeners run on the thread that made the change and
-    /// should return quickly; for a change of its own the new table is in place, for a
-    /// driver's it is rebuilt when next read.
-    pub fn on_change(&self, listener: impl Fn() + Send + Sync + 'static) {
-        self.watch.listeners.add(Arc::new(listener));
     }
 
     /// Builds the listing again from what the registered drivers list now. Done by itself
@@ -272,28 +273,13 @@ impl Orchestrator {
         &self.policy
     }
 
-    /// Registers `driver` under `label`, with priority 0.
+    /// Registers `driver` under `label`, with the priority and grouping of `registration`
+    /// (`Registration::default()`: priority 0, toolsets by tag).
+    ///
+    /// Fails, changing nothing, on a label already taken, a label the policy cannot use
+    /// (under [`ConflictPolicy::Namespace`] it prefixes names, so it follows their rule), or
+    /// tools the policy refuses (a clash under [`ConflictPolicy::Reject`]).
     pub fn register(
-        &self,
-        label: impl Into<String>,
-        driver: Arc<dyn ToolDriver>,
-    ) -> Result<(), OrchestratorError> {
-        self.register_with_priority(label, 0, driver)
-    }
-
-    /// Registers `driver` under `label`; under [`ConflictPolicy::Priority`] a higher
-    /// `priority` is tried first.
-    pub fn register_with_priority(
-        &self,
-        label: impl Into<String>,
-        priority: i32,
-        driver: Arc<dyn ToolDriver>,
-    ) -> Result<(), OrchestratorError> {
-        self.register_with(label, driver, Registration::new().priority(priority))
-    }
-
-    /// Registers `driver` under `label` with a priority and a [`Grouping`].
-    pub fn register_with(
         &self,
         label: impl Into<String>,
         driver: Arc<dyn ToolDriver>,
@@ -705,9 +691,16 @@ impl ToolDriver for Orchestrator {
             .unwrap_or_default()
     }
 
-    /// Calls `listener` after every change, as [`on_change`](Orchestrator::on_change) does.
+    /// Calls `listener` after every change of what the orchestrator lists: a driver
+    /// registered or removed, the active target switched, toolsets split, a setting
+    /// changed, or the tools of a registered driver changed (a nested orchestrator's
+    /// registration, an MCP server's list-changed). A client re-sends its tools from here;
+    /// an MCP server (`mcs_mcp::McpServer`) serving the orchestrator does so by itself.
+    /// Listeners run on the thread that made the change and should return quickly; for a
+    /// change of its own the new table is in place, for a driver's it is rebuilt when next
+    /// read.
     fn watch_tools(&self, listener: ToolsListener) -> bool {
-        self.on_change(move || listener());
+        self.watch.listeners.add(listener);
         true
     }
 
@@ -722,10 +715,6 @@ impl ToolDriver for Orchestrator {
 }
 
 impl Driver for Orchestrator {
-    fn meta(&self) -> &DriverMeta {
-        &self.meta
-    }
-
     fn get_function_description(&self, _model: Option<&str>) -> String {
         mcs_hybrid::prompt::function_description(&self.prompt_tools())
     }

@@ -14,7 +14,7 @@ use mcs_core::{Driver, DriverMeta, LlmResponse, Tool, ToolDriver, ToolFuture, To
 use mcs_hybrid::HybridOptions;
 use mcs_hybrid::prompt::{Prompts, describe_tool};
 use mcs_openapi::{ReadOptions, read_file};
-use mcs_orchestrator::{ConflictPolicy, Discovery, Orchestrator};
+use mcs_orchestrator::{ConflictPolicy, Discovery, Orchestrator, Registration};
 use serde_json::{Value, json};
 
 const TARGET_TOKENS: usize = 4_000;
@@ -51,7 +51,9 @@ fn prompts(label: &str, driver: Arc<dyn ToolDriver>) -> [String; 3] {
     let discovering =
         Orchestrator::new(label, ConflictPolicy::Reject).with_discovery(Discovery::Always);
     [full, compact, discovering].map(|orchestrator| {
-        orchestrator.register(label, Arc::clone(&driver)).unwrap();
+        orchestrator
+            .register(label, Arc::clone(&driver), Registration::new())
+            .unwrap();
         orchestrator.get_driver_system_message(None)
     })
 }
@@ -262,7 +264,8 @@ fn the_first_prompt_fits_4k_tokens_for_every_document_and_1000_tools() {
         let count = driver.list_tools().len();
         let sets = {
             let o = Orchestrator::new("api", ConflictPolicy::Reject);
-            o.register("api", Arc::clone(&driver)).unwrap();
+            o.register("api", Arc::clone(&driver), Registration::new())
+                .unwrap();
             o.toolsets().len()
         };
         let [full, compact, discovery] = prompts("api", driver);
@@ -314,7 +317,9 @@ async fn every_tool_of_the_largest_document_is_reached_within_two_extra_turns() 
     let tools = driver.list_tools();
     let orchestrator =
         Orchestrator::new("api", ConflictPolicy::Reject).with_discovery(Discovery::Always);
-    orchestrator.register("api", Arc::new(driver)).unwrap();
+    orchestrator
+        .register("api", Arc::new(driver), Registration::new())
+        .unwrap();
     let prompt = orchestrator.get_driver_system_message(None);
 
     let mut reached = 0;

@@ -11,13 +11,11 @@ use serde_json::{Map, Value};
 use mcs_core::schema::describe_received;
 use mcs_core::{ArgumentError, Binding, DriverMeta, Tool, ToolDriver, ToolError, ToolFuture};
 #[cfg(feature = "hybrid")]
-use mcs_core::{BoxFuture, Driver, DriverResponse, LlmResponse};
-#[cfg(feature = "hybrid")]
-use mcs_hybrid::{self as hybrid, HybridOptions};
+use mcs_hybrid::HybridOptions;
 
 use super::auth::{Credential, Credentials, Secret};
 use super::settings::Settings;
-use super::table::{Api, Operation, Text};
+use super::table::{Api, Operation};
 use super::transport::HttpTransport;
 use super::{request, response};
 
@@ -115,12 +113,6 @@ impl RestDriver {
     pub fn operation(&self, name: &str) -> Option<&Operation> {
         let index = *self.built().index.get(name)?;
         self.api().operations.get(index)
-    }
-
-    /// The tags of the tool `name`'s operation (for grouping tools into toolsets).
-    pub fn tags(&self, name: &str) -> Option<&[Text]> {
-        self.operation(name)
-            .map(|operation| operation.tags.as_ref())
     }
 
     /// The base URL requests go to: the configured one, or the document's first server.
@@ -236,6 +228,12 @@ impl RestDriver {
     pub fn with_hybrid_options(mut self, options: HybridOptions) -> Self {
         self.hybrid = options;
         self
+    }
+
+    /// How the driver talks to models.
+    #[cfg(feature = "hybrid")]
+    pub fn hybrid_options(&self) -> &HybridOptions {
+        &self.hybrid
     }
 
     /// Overrides the driver's metadata (name, id, version).
@@ -375,11 +373,9 @@ impl ToolDriver for RestDriver {
     }
 
     fn tool_tags(&self, name: &str) -> Vec<String> {
-        self.tags(name)
+        self.operation(name)
+            .map(|operation| operation.tags.iter().map(|tag| tag.to_string()).collect())
             .unwrap_or_default()
-            .iter()
-            .map(|tag| tag.to_string())
-            .collect()
     }
 
     fn tag_description(&self, tag: &str) -> Option<String> {
@@ -392,30 +388,4 @@ impl ToolDriver for RestDriver {
 }
 
 #[cfg(feature = "hybrid")]
-impl Driver for RestDriver {
-    fn meta(&self) -> &DriverMeta {
-        &self.meta
-    }
-
-    fn get_function_description(&self, model: Option<&str>) -> String {
-        hybrid::function_description(self, model)
-    }
-
-    fn get_driver_system_message(&self, model: Option<&str>) -> String {
-        hybrid::system_message(self, &self.hybrid, model)
-    }
-
-    fn process_llm_response<'a>(
-        &'a self,
-        response: LlmResponse<'a>,
-    ) -> BoxFuture<'a, DriverResponse> {
-        Box::pin(hybrid::process_llm_response(self, &self.hybrid, response))
-    }
-
-    fn process_llm_stream<'a>(
-        &'a self,
-        options: mcs_core::stream::StreamOptions,
-    ) -> mcs_core::DriverStream<'a> {
-        hybrid::process_llm_stream(self, &self.hybrid, options)
-    }
-}
+mcs_hybrid::__hybrid_driver!([] RestDriver, [], |this| &this.hybrid);

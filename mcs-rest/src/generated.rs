@@ -27,11 +27,6 @@ macro_rules! __rest_driver {
                 &self.inner
             }
 
-            /// The tags of the tool `name`'s operation (for grouping tools into toolsets).
-            pub fn tags(&self, name: &str) -> ::core::option::Option<&[$crate::Text]> {
-                self.inner.tags(name)
-            }
-
             /// Sends requests to `url` instead of the document's server.
             #[must_use]
             pub fn with_base_url(
@@ -208,40 +203,7 @@ macro_rules! __rest_driver_model_side {
             }
         }
 
-        #[automatically_derived]
-        impl $crate::__private::Driver for $driver {
-            fn meta(&self) -> &$crate::__private::DriverMeta {
-                $crate::__private::Driver::meta(&self.inner)
-            }
-
-            fn get_function_description(
-                &self,
-                model: ::core::option::Option<&str>,
-            ) -> ::std::string::String {
-                $crate::__private::Driver::get_function_description(&self.inner, model)
-            }
-
-            fn get_driver_system_message(
-                &self,
-                model: ::core::option::Option<&str>,
-            ) -> ::std::string::String {
-                $crate::__private::Driver::get_driver_system_message(&self.inner, model)
-            }
-
-            fn process_llm_response<'a>(
-                &'a self,
-                response: $crate::__private::LlmResponse<'a>,
-            ) -> $crate::__private::BoxFuture<'a, $crate::__private::DriverResponse> {
-                $crate::__private::Driver::process_llm_response(&self.inner, response)
-            }
-
-            fn process_llm_stream<'a>(
-                &'a self,
-                options: $crate::__private::StreamOptions,
-            ) -> $crate::__private::DriverStream<'a> {
-                $crate::__private::Driver::process_llm_stream(&self.inner, options)
-            }
-        }
+        $crate::__private::hybrid_driver!([] $driver, [], |this| this.inner.hybrid_options());
     };
 }
 

@@ -43,13 +43,8 @@ pub use transport::{HttpRequest, HttpResponse, HttpTransport, TransportError};
 /// What the generated drivers' macro (`__rest_driver!`) refers to. Not a stable API.
 #[doc(hidden)]
 pub mod __private {
+    pub use mcs_core::{DriverMeta, Tool, ToolDriver, ToolFuture};
     #[cfg(feature = "hybrid")]
-    pub use mcs_core::stream::StreamOptions;
-    pub use mcs_core::{
-        BoxFuture, Driver, DriverMeta, DriverResponse, DriverStream, LlmResponse, Tool, ToolDriver,
-        ToolFuture,
-    };
-    #[cfg(feature = "hybrid")]
-    pub use mcs_hybrid::HybridOptions;
+    pub use mcs_hybrid::{__hybrid_driver as hybrid_driver, HybridOptions};
     pub use serde_json::Value;
 }

@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use mcs::orchestrator::Orchestrator;
+use mcs::orchestrator::{Orchestrator, Registration};
 
 use crate::notebook::Notebook;
 use crate::petstore::Petstore;
@@ -21,7 +21,7 @@ pub async fn open(
         .with_base_url(format!("http://{address}/v1"))
         .with_api_key(shop::API_KEY);
     let notebook = Arc::new(Notebook::default());
-    office.register("shop", Arc::new(petstore))?;
-    office.register(notes_label, notebook.clone())?;
+    office.register("shop", Arc::new(petstore), Registration::new())?;
+    office.register(notes_label, notebook.clone(), Registration::new())?;
     Ok(notebook)
 }
