@@ -16,8 +16,6 @@ pub mod dispatch;
 mod driver;
 mod error;
 pub mod export;
-#[doc(hidden)]
-pub mod keys;
 mod output;
 pub mod schema;
 pub mod stream;

@@ -15,48 +15,9 @@ use crate::ast::{ImplBlock, Param, StrayAttr, StrayPlace, ToolMethod};
 use crate::attr::{DriverAttrs, HybridAttrs};
 use crate::errors::Errors;
 
-/// Providers' common ground for names: at most 64 characters.
-const MAX_NAME_LEN: usize = 64;
-
-/// What is wrong with a tool name, if anything. The rule, `^[A-Za-z0-9_-]{1,64}$`, is the
-/// providers' common ground (OpenAI, Anthropic, Gemini all accept it).
-fn tool_name_problem(name: &str) -> Option<NameProblem> {
-    name_problem(name, |c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
-}
-
-/// What is wrong with an argument name, if anything: Anthropic's rule for property names,
-/// the strictest of the providers'.
-fn argument_name_problem(name: &str) -> Option<NameProblem> {
-    name_problem(name, |c| {
-        c.is_ascii_alphanumeric() || c == '_' || c == '-' || c == '.'
-    })
-}
-
-enum NameProblem {
-    TooLong(usize),
-    /// The characters not allowed, each once, quoted.
-    Characters(String),
-}
-
-fn name_problem(name: &str, allowed: fn(char) -> bool) -> Option<NameProblem> {
-    let length = name.chars().count();
-    if length > MAX_NAME_LEN {
-        return Some(NameProblem::TooLong(length));
-    }
-    let mut bad: Vec<String> = Vec::new();
-    for c in name.chars().filter(|c| !allowed(*c)) {
-        let quoted = format!("{c:?}");
-        if !bad.contains(&quoted) {
-            bad.push(quoted);
-        }
-    }
-    let listed = match bad.split_last() {
-        None => return None,
-        Some((last, [])) => last.clone(),
-        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
-    };
-    Some(NameProblem::Characters(listed))
-}
+use mcs_options::names::{
+    MAX_NAME, NameProblem, argument_key_problem as argument_name_problem, tool_name_problem,
+};
 
 /// The error text for a name with a problem: what is wrong, then how to fix it. `set_with`
 /// is the attribute that sets the name, when the name came from an identifier.
@@ -68,15 +29,24 @@ fn name_error(
     set_with: Option<&str>,
 ) -> String {
     match (problem, set_with) {
+        // An identifier is never empty, and an empty `name = ""` is refused where the
+        // attribute is read; the rule still names the case.
+        (NameProblem::Empty, _) => format!("{what} is empty: give it a name"),
         (NameProblem::TooLong(length), Some(attribute)) => format!(
             "{what} `{name}` is {length} characters long, but providers accept at most \
-             {MAX_NAME_LEN}: give a shorter name with {attribute}"
+             {MAX_NAME}: give a shorter name with {attribute}"
         ),
         (NameProblem::TooLong(length), None) => format!(
             "{what} `{name}` is {length} characters long, but providers accept at most \
-             {MAX_NAME_LEN}: shorten it"
+             {MAX_NAME}: shorten it"
         ),
-        (NameProblem::Characters(listed), set_with) => {
+        (NameProblem::Characters(characters), set_with) => {
+            let quoted: Vec<String> = characters.iter().map(|c| format!("{c:?}")).collect();
+            let listed = match quoted.split_last() {
+                Some((last, [])) => last.clone(),
+                Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+                None => String::new(),
+            };
             let how = set_with.map_or_else(String::new, |a| format!(" (set the name with {a})"));
             format!(
                 "{what} `{name}` contains {listed}, which not every provider accepts: use only \

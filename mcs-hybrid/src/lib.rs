@@ -2,7 +2,7 @@
 //!
 //! [`process_llm_response`] is the whole machinery: find the calls ([`extract`]), keep the
 //! ones this driver owns, validate their arguments against the tools' schemas
-//! ([`validate`]), execute them, and answer with a [`DriverResponse`] whose `messages` have
+//! ([`validate`]), execute them, and answer with a [`DriverResponse`](mcs_core::DriverResponse) whose `messages` have
 //! the shape of the provider that made the call. `#[mcs::hybrid]` calls it; so does
 //! [`Hybrid`], which wraps any `ToolDriver` by hand.
 //!

@@ -1,13 +1,16 @@
-//! The option formats of [mcs](https://docs.rs/mcs) that are read in two places: by the
-//! runtime when a program runs, and by `#[mcs::hybrid]` when the user's crate compiles.
+//! What [mcs](https://docs.rs/model-context-standard) reads in two places: in the runtime
+//! when a program runs, and in the macros when the user's crate compiles — the option
+//! formats of `#[mcs::hybrid]` (prompt files, the unknown-tool policy) and the rules for the
+//! names a model sees ([`names`]).
 //!
-//! Keeping them here, rather than in `mcs-hybrid`, lets the macro check a prompt file or an
-//! `unknown_tools = "..."` value with exactly the code the runtime uses, without compiling
-//! the whole runtime (schemars, serde_json, aho-corasick, ...) for the host.
+//! Keeping them here lets the macros check a prompt file, an `unknown_tools = "..."` value
+//! or a tool name with exactly the code the runtime uses, without compiling the runtime
+//! (schemars, serde_json, aho-corasick, ...) for the host.
 //!
 //! Users reach these types through `mcs` (`mcs::prompt`, `mcs::hybrid::UnknownToolPolicy`);
 //! depending on this crate directly is not needed.
 
+pub mod names;
 mod policy;
 mod prompt_file;
 

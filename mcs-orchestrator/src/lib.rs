@@ -93,7 +93,7 @@ use routing::{Member, Table};
 use toolsets::Splits;
 
 pub use discovery::{DISCOVERY_TOOLS, Discovery, LOAD_TOOLSET, SEARCH_TOOLS};
-pub use naming::{MAX_NAME, SEPARATOR};
+pub use naming::SEPARATOR;
 pub use policy::{ConflictPolicy, OrchestratorError, SWITCH_TOOL};
 pub use toolsets::{Grouping, SplitError, SplitOutcome, Toolset};
 

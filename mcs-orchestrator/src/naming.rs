@@ -1,8 +1,7 @@
 //! Namespaced tool names: `label__tool`, within the 64 characters every provider accepts,
 //! never two alike.
 
-/// The longest tool name providers accept.
-pub const MAX_NAME: usize = 64;
+use mcs_options::names::{MAX_NAME, fnv1a};
 
 /// The separator between label and tool name.
 pub const SEPARATOR: &str = "__";
@@ -17,7 +16,7 @@ pub(crate) fn namespaced(label: &str, tool: &str, taken: impl Fn(&str) -> bool) 
     }
     let mut salt = 0u64;
     loop {
-        let suffix = format!("_{:06x}", fnv(&full, salt) & 0xff_ffff);
+        let suffix = format!("_{:06x}", fnv1a(full.as_bytes(), salt) & 0xff_ffff);
         let room = MAX_NAME.saturating_sub(suffix.len());
         let mut cut = full.len().min(room);
         while !full.is_char_boundary(cut) {
@@ -29,16 +28,6 @@ pub(crate) fn namespaced(label: &str, tool: &str, taken: impl Fn(&str) -> bool) 
         }
         salt += 1;
     }
-}
-
-/// FNV-1a, seeded: stable across builds and platforms (names must not change between runs).
-fn fnv(text: &str, salt: u64) -> u64 {
-    let mut hash = 0xcbf2_9ce4_8422_2325u64 ^ salt;
-    for byte in text.bytes() {
-        hash ^= u64::from(byte);
-        hash = hash.wrapping_mul(0x0100_0000_01b3);
-    }
-    hash
 }
 
 /// Whether `label` can prefix tool names: `^[A-Za-z0-9-]{1,24}$` (no `_`, so the

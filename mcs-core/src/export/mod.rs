@@ -19,8 +19,10 @@ use serde_json::{Map, Value, json};
 
 use crate::types::Tool;
 
-pub use crate::keys::{argument_key, is_argument_key, unused_argument_key};
 pub use gemini::gemini_schema;
+pub use mcs_options::names::{
+    MAX_NAME, argument_key, is_argument_key, is_tool_name, unused_argument_key,
+};
 pub use openai::{StrictModeError, openai_strict_arguments, openai_strict_schema};
 
 /// A provider whose rules for tool names [`Provider::accepts_tool_name`] knows.
@@ -45,22 +47,21 @@ pub enum Provider {
 impl Provider {
     /// Whether the provider takes `name` as a tool name.
     pub fn accepts_tool_name(self, name: &str) -> bool {
+        use mcs_options::names::is_tool_name_char;
         let length = name.chars().count();
-        let plain = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-';
         match self {
-            Provider::OpenAi | Provider::Anthropic => {
-                (1..=64).contains(&length) && name.chars().all(plain)
-            }
+            Provider::OpenAi | Provider::Anthropic => is_tool_name(name),
             Provider::Gemini => {
                 let mut chars = name.chars();
                 (1..=64).contains(&length)
                     && chars
                         .next()
                         .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-                    && chars.all(|c| plain(c) || c == '.' || c == ':')
+                    && chars.all(|c| is_tool_name_char(c) || c == '.' || c == ':')
             }
             Provider::Mcp => {
-                (1..=128).contains(&length) && name.chars().all(|c| plain(c) || c == '.')
+                (1..=128).contains(&length)
+                    && name.chars().all(|c| is_tool_name_char(c) || c == '.')
             }
         }
     }

@@ -6,18 +6,11 @@ use crate::schema::{self, CoercionPolicy};
 use crate::types::Tool;
 
 /// Reads an argument value that arrived as text (XML-like call formats carry every value as
-/// text) as the JSON value `schema` expects.
-///
-/// In order: a value the schema enumerates (`enum`/`const`), matched exactly and then, for
-/// strings, ignoring case (`"Metric"` → `"metric"`); `null`/`None` where null is allowed;
-/// `true`/`false` in any case where a boolean is; an integer (`"3.0"` → `3`); a number; JSON
-/// text where an object or array is (or where the schema accepts anything); and otherwise the
-/// text itself as a string, untouched. Readings other than a string win when the schema
-/// admits both. Surrounding whitespace is ignored for every reading except the string.
-///
-/// A value that fits no reading stays a string, so validation afterwards names what was
-/// expected and shows what came. `$ref`s resolve against `schema` itself (a parameter's
-/// schema is its own root). This is [`schema::coerce`] with [`CoercionPolicy::TEXT`].
+/// text) as the JSON value `schema` expects, by the rules written once at
+/// [`TextReading::Text`](schema::TextReading::Text). A value that fits no reading stays a
+/// string, so validation afterwards names what was expected and shows what came. `$ref`s
+/// resolve against `schema` itself (a parameter's schema is its own root). This is
+/// [`schema::coerce`] with [`CoercionPolicy::TEXT`].
 pub fn coerce_text(value: &str, schema: &Value) -> Value {
     schema::coerce(value, schema, &CoercionPolicy::TEXT)
 }
@@ -28,9 +21,10 @@ pub fn coerce_text(value: &str, schema: &Value) -> Value {
 /// they meant is not in doubt. Call it before [`validate_arguments`](super::validate_arguments),
 /// so what is recorded and executed is the value read.
 ///
-/// Only unambiguous text is read ([`CoercionPolicy::JSON_STRING`] says what that is):
-/// `"12abc"`, `" 12"`, `"01"`, `"1e999"`, `"yes"` and `"2.5"` for an integer stay strings,
-/// and validation names them as before. Arguments the tool does not have, parameters without
+/// Only unambiguous text is read, by the rules written once at
+/// [`TextReading::JsonString`](schema::TextReading::JsonString): `"12abc"`, `" 12"`, `"01"`,
+/// `"1e999"`, `"yes"` and `"2.5"` for an integer stay strings, and validation names them as
+/// before. Arguments the tool does not have, parameters without
 /// a schema (strings, by the standard) and arguments that are not an object are left alone.
 pub fn coerce_arguments(tool: &Tool, arguments: &mut Value) {
     let Value::Object(given) = arguments else {
