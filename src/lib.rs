@@ -109,6 +109,7 @@
 //!
 //! Both traits have a `meta` method; call it as `ToolDriver::meta(&driver)` on a hybrid.
 //! [`llm::Conversation`] runs the whole loop with a model.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub use mcs_derive::{hybrid, tool, tool_driver};
 
@@ -118,7 +119,7 @@ pub use mcs_core::{
     Tool, ToolCallRecord, ToolDriver, ToolError, ToolFuture, ToolParameter, ToolsListener,
     ToolsWatchers,
 };
-pub use mcs_core::{export, schema, table, validate};
+pub use mcs_core::{export, schema, validate};
 
 /// Finding the tool calls in a model's output, whole (see [`stream`] for output that is still
 /// being written). The crate `mcs-extract`.

@@ -13,7 +13,7 @@ use criterion::measurement::WallTime;
 
 /// Drives a future that is ready on its first poll, as an executor would, with a waker that
 /// does nothing: the tools are sync, so `process_llm_response` never waits.
-pub fn complete<F: Future>(future: F) -> F::Output {
+pub(crate) fn complete<F: Future>(future: F) -> F::Output {
     let mut future = pin!(future);
     match future
         .as_mut()
@@ -26,12 +26,12 @@ pub fn complete<F: Future>(future: F) -> F::Output {
 
 /// One call to measure: a label and a closure that runs it `n` times, dropping each result
 /// inside the timing (freeing what a call allocated is part of its cost, on every side).
-pub struct Line<'a> {
+pub(crate) struct Line<'a> {
     label: &'static str,
     run: Box<dyn FnMut(u64) + 'a>,
 }
 
-pub fn line<'a, R>(label: &'static str, mut call: impl FnMut() -> R + 'a) -> Line<'a> {
+pub(crate) fn line<'a, R>(label: &'static str, mut call: impl FnMut() -> R + 'a) -> Line<'a> {
     Line {
         label,
         run: Box::new(move |n| {
@@ -46,7 +46,7 @@ pub fn line<'a, R>(label: &'static str, mut call: impl FnMut() -> R + 'a) -> Lin
 /// line: `chunk` calls of each in turn, in a rotating order, every round. Criterion's time
 /// for `interleaved` is the line at `reported`'s; the ratios of every line to the first one
 /// (the baseline) in the same round are printed after the group.
-pub fn measure(
+pub(crate) fn measure(
     group: &mut BenchmarkGroup<'_, WallTime>,
     chunk: u64,
     reported: usize,

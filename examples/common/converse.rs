@@ -7,7 +7,7 @@ use mcs::Driver;
 use mcs::llm::{Conversation, LlmClient, OpenAiClient, ScriptedClient, StopReason, Transcript};
 
 /// The model named by `MCS_LLM_BASE_URL`, else `scripted`; says which on standard output.
-pub fn model(scripted: ScriptedClient) -> Result<Box<dyn LlmClient>, mcs::llm::LlmError> {
+pub(crate) fn model(scripted: ScriptedClient) -> Result<Box<dyn LlmClient>, mcs::llm::LlmError> {
     Ok(match OpenAiClient::from_env()? {
         Some(client) => {
             let name = client.model().unwrap_or("?");
@@ -23,7 +23,7 @@ pub fn model(scripted: ScriptedClient) -> Result<Box<dyn LlmClient>, mcs::llm::L
 
 /// Runs `request` through `driver` with [`model`]`(scripted)` and prints the transcript; an
 /// error when the model did not reach an answer.
-pub async fn converse(
+pub(crate) async fn converse(
     driver: &dyn Driver,
     scripted: ScriptedClient,
     request: &str,

@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
     Clone, Copy, Debug, Deserialize, Serialize, JsonSchema, PartialEq, Eq, PartialOrd, Ord,
 )]
 #[serde(rename_all = "lowercase")]
-pub enum Priority {
+pub(crate) enum Priority {
     /// Whenever there is time.
     Low,
     /// This week.
@@ -23,7 +23,7 @@ pub enum Priority {
 
 /// A task on the list.
 #[derive(Clone, Debug, Serialize)]
-pub struct Task {
+pub(crate) struct Task {
     id: u32,
     title: String,
     priority: Priority,
@@ -32,7 +32,7 @@ pub struct Task {
 
 /// Which tasks to list.
 #[derive(Debug, Deserialize, JsonSchema)]
-pub struct Filter {
+pub(crate) struct Filter {
     /// Only tasks at least this urgent.
     min_priority: Option<Priority>,
     /// Include finished tasks.
@@ -42,7 +42,7 @@ pub struct Filter {
 
 /// A to-do list kept in memory.
 #[derive(Default)]
-pub struct Todo {
+pub(crate) struct Todo {
     tasks: Mutex<BTreeMap<u32, Task>>,
 }
 

@@ -4,11 +4,11 @@
 use mcs::llm::ScriptedClient;
 
 /// What the user asks.
-pub const REQUEST: &str = "Put 'water the plants' on my list as urgent, and 'read a book' for \
+pub(crate) const REQUEST: &str = "Put 'water the plants' on my list as urgent, and 'read a book' for \
                        whenever. Then tell me what is still open, most urgent first.";
 
 /// What a Qwen-style model writes for this request, mistakes included.
-pub fn scripted_model() -> ScriptedClient {
+pub(crate) fn scripted_model() -> ScriptedClient {
     ScriptedClient::from_texts([
         // Two calls in one answer, in Hermes tags; the second uses a priority that does not exist.
         "I'll add both tasks.\n<tool_call>\n{\"name\": \"add_task\", \"arguments\": {\"title\": \"Water the plants\", \"priority\": \"high\"}}\n</tool_call>\n<tool_call>\n{\"name\": \"add_task\", \"arguments\": {\"title\": \"Read a book\", \"priority\": \"whenever\"}}\n</tool_call>",

@@ -6,7 +6,7 @@
 /// `text` made safe as a Rust doc comment: fences become `text` blocks, lines lose the
 /// indentation that would make them code blocks, brackets and angle brackets are escaped,
 /// and bare URLs are wrapped in `<...>`.
-pub fn doc_text(text: &str) -> String {
+pub(crate) fn doc_text(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut in_fence = false;
     for line in text.lines() {

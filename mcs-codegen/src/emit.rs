@@ -68,7 +68,7 @@ fn doc(text: &str) -> TokenStream {
 }
 
 /// The module holding the whole driver, named after the driver in `snake_case`.
-pub fn driver_module(api: &Api, source: &str) -> TokenStream {
+pub(crate) fn driver_module(api: &Api, source: &str) -> TokenStream {
     let module = ident(&snake(&api.name));
     let driver_name = type_name(&api.name);
     let driver = ident(&driver_name);
@@ -281,12 +281,12 @@ fn schema_types(schema: &Value) -> (Vec<String>, bool) {
 }
 
 /// The item `driver_module` puts where the table goes; [`api_table`] replaces its line.
-pub const TABLE_PLACEHOLDER: &str = "static API: ::mcs::rest::Api = __mcs_table!();";
+pub(crate) const TABLE_PLACEHOLDER: &str = "static API: ::mcs::rest::Api = __mcs_table!();";
 
 /// The `static API` the runtime executes, written out as formatted text at `indent` (in
 /// levels of four spaces) rather than built as tokens: the rows are half of a generated
 /// module, and parsing them back and printing them took half of generation's time.
-pub fn api_table(api: &Api, indent: usize) -> String {
+pub(crate) fn api_table(api: &Api, indent: usize) -> String {
     let mut out = Writer {
         text: String::with_capacity(api.operations.len() * 1024),
         indent,

@@ -37,6 +37,7 @@
 //!
 //! The same generator backs a small CLI: `cargo run -p mcs-codegen -- tools SPEC` lists the
 //! tools a document yields, `... generate SPEC` prints the module.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod docs;
 mod emit;

@@ -48,7 +48,7 @@ fn words(name: &str) -> Vec<String> {
 }
 
 /// `snake_case`, a valid identifier (raw if it is a keyword).
-pub fn snake(name: &str) -> String {
+pub(crate) fn snake(name: &str) -> String {
     let joined = words(name).join("_");
     let ident = match joined.chars().next() {
         None => "value".to_owned(),
@@ -59,7 +59,7 @@ pub fn snake(name: &str) -> String {
 }
 
 /// `PascalCase`, a valid type name.
-pub fn pascal(name: &str) -> String {
+pub(crate) fn pascal(name: &str) -> String {
     let joined: String = words(name)
         .iter()
         .map(|word| {
@@ -78,7 +78,7 @@ pub fn pascal(name: &str) -> String {
 
 /// `name` itself when it is already a type name (ASCII, starts with an upper-case letter, no
 /// keyword), so a name the user chose (`OpenAIApi`) is kept; otherwise [`pascal`].
-pub fn type_name(name: &str) -> String {
+pub(crate) fn type_name(name: &str) -> String {
     let valid = name.chars().next().is_some_and(|c| c.is_ascii_uppercase())
         && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
         && !KEYWORDS.contains(&name)
@@ -98,20 +98,20 @@ fn escape_keyword(ident: String) -> String {
 
 /// Hands out names unique within one scope: a taken name gets `_2`, `_3`, ...
 #[derive(Debug, Default)]
-pub struct Scope {
+pub(crate) struct Scope {
     taken: HashSet<String>,
 }
 
 impl Scope {
     /// A scope where `reserved` names are already taken.
-    pub fn with_reserved(reserved: &[&str]) -> Self {
+    pub(crate) fn with_reserved(reserved: &[&str]) -> Self {
         Scope {
             taken: reserved.iter().map(|r| (*r).to_owned()).collect(),
         }
     }
 
     /// `name`, or the first free `name_N`.
-    pub fn claim(&mut self, name: String) -> String {
+    pub(crate) fn claim(&mut self, name: String) -> String {
         let bare = name.trim_start_matches("r#");
         let mut candidate = name.clone();
         let mut n = 2;

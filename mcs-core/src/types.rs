@@ -151,7 +151,7 @@ impl ToolParameter {
 
 /// Puts `description` in front of the schema's own description (they say different things:
 /// what this argument is for, and what the type is).
-pub fn merge_description(schema: &mut Value, description: &str) {
+pub(crate) fn merge_description(schema: &mut Value, description: &str) {
     let description = description.trim();
     if description.is_empty() {
         return;
@@ -169,7 +169,7 @@ pub fn merge_description(schema: &mut Value, description: &str) {
 }
 
 /// The schema of an arguments object with these parameters.
-pub fn object_schema(parameters: &[ToolParameter]) -> Value {
+pub(crate) fn object_schema(parameters: &[ToolParameter]) -> Value {
     let mut properties = Map::new();
     let mut required = Vec::new();
     let mut definitions = Map::new();

@@ -4,8 +4,8 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use mcs_core::__private::{ParamDef, ParamKind, ToolDef, ToolSet, schema_for};
 use mcs_core::schema::describe;
-use mcs_core::table::{ParamDef, ParamKind, ToolDef, ToolSet, schema_for};
 use mcs_core::validate::{coerce_text, validate_arguments, validate_value};
 use mcs_core::{LlmResponse, Tool, ToolParameter};
 use mcs_extract::extract;
@@ -20,7 +20,7 @@ mod types {
     /// Units of measurement.
     #[derive(Deserialize, JsonSchema)]
     #[serde(rename_all = "lowercase")]
-    pub enum Units {
+    pub(crate) enum Units {
         /// Celsius and kilometres.
         Metric,
         /// Fahrenheit and miles.
@@ -30,7 +30,7 @@ mod types {
     /// A tag.
     #[derive(Deserialize, JsonSchema)]
     #[serde(deny_unknown_fields)]
-    pub struct Tag {
+    pub(crate) struct Tag {
         pub name: String,
         pub weight: Option<f32>,
     }
@@ -38,7 +38,7 @@ mod types {
     /// Which rows to return.
     #[derive(Deserialize, JsonSchema)]
     #[serde(deny_unknown_fields)]
-    pub struct Filter {
+    pub(crate) struct Filter {
         /// At most this many rows.
         #[schemars(range(min = 1, max = 100))]
         pub limit: Option<u32>,
@@ -51,7 +51,7 @@ mod types {
 
     /// A tree of labels.
     #[derive(Deserialize, JsonSchema)]
-    pub struct Node {
+    pub(crate) struct Node {
         pub name: String,
         pub children: Vec<Node>,
     }
@@ -59,7 +59,7 @@ mod types {
     /// A shape.
     #[derive(Deserialize, JsonSchema)]
     #[serde(tag = "kind", rename_all = "lowercase")]
-    pub enum Shape {
+    pub(crate) enum Shape {
         Circle { radius: f64 },
         Square { side: f64 },
     }

@@ -16,18 +16,18 @@ use crate::errors::Errors;
 
 /// The impl block as the macro sees it: the tool methods, and our attributes found where
 /// they mean nothing (reported by `valid`).
-pub struct ImplBlock {
+pub(crate) struct ImplBlock {
     pub tools: Vec<ToolMethod>,
     pub stray: Vec<StrayAttr>,
 }
 
 /// `#[tool]` or `#[arg]` where it has no meaning, taken off the tokens.
-pub struct StrayAttr {
+pub(crate) struct StrayAttr {
     pub attr: Attribute,
     pub place: StrayPlace,
 }
 
-pub enum StrayPlace {
+pub(crate) enum StrayPlace {
     /// A second `#[tool]` on the same method.
     SecondTool,
     /// `#[tool]` on an item that is not a method: "an associated const", ...
@@ -37,7 +37,7 @@ pub enum StrayPlace {
 }
 
 /// One `#[tool]` method.
-pub struct ToolMethod {
+pub(crate) struct ToolMethod {
     /// The method's identifier, as called.
     pub ident: Ident,
     /// The signature as written (our attributes taken off), for `valid`.
@@ -59,7 +59,7 @@ pub struct ToolMethod {
 }
 
 /// One entry of a tool's `# Arguments` section.
-pub struct DocumentedArgument {
+pub(crate) struct DocumentedArgument {
     pub name: String,
     pub text: String,
     /// The doc comment line of the entry.
@@ -67,7 +67,7 @@ pub struct DocumentedArgument {
 }
 
 /// One parameter of a tool method.
-pub struct Param {
+pub(crate) struct Param {
     /// The binding in the method's signature.
     pub ident: Ident,
     /// The argument's key, and where it came from.
@@ -86,7 +86,7 @@ pub struct Param {
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
-pub enum ParamKind {
+pub(crate) enum ParamKind {
     Required,
     Optional,
     /// Absent means `Default::default()`.
@@ -95,7 +95,7 @@ pub enum ParamKind {
 }
 
 /// What a tool method returns, with the spans to blame for missing trait impls.
-pub enum Output {
+pub(crate) enum Output {
     /// `T: Serialize`, including `()`.
     Value(Span),
     /// `Result<T, E>` (by the last path segment, so aliases such as `io::Result<T>` count):
@@ -105,7 +105,7 @@ pub enum Output {
 
 /// Reads the tool methods out of `item`, taking `#[tool]`, `#[arg]` and parameter doc
 /// comments off the tokens. Methods without `#[tool]` are left untouched.
-pub fn parse(item: &mut ItemImpl, ours: &Ours, errors: &mut Errors) -> ImplBlock {
+pub(crate) fn parse(item: &mut ItemImpl, ours: &Ours, errors: &mut Errors) -> ImplBlock {
     let mut block = ImplBlock {
         tools: Vec::new(),
         stray: Vec::new(),
@@ -393,7 +393,7 @@ fn result_args(ty: &Type) -> Option<(Option<&Type>, Option<&Type>)> {
 }
 
 /// An identifier's name without the `r#` of a raw identifier.
-pub fn unraw(ident: &Ident) -> String {
+pub(crate) fn unraw(ident: &Ident) -> String {
     let name = ident.to_string();
     name.strip_prefix("r#")
         .map_or_else(|| name.clone(), str::to_owned)

@@ -12,7 +12,7 @@ use crate::errors::Errors;
 
 /// `#[mcs::tool_driver(name = "...", id = "...", ...)]`.
 #[derive(Default)]
-pub struct DriverAttrs {
+pub(crate) struct DriverAttrs {
     pub name: Option<LitStr>,
     pub id: Option<LitStr>,
     pub version: Option<LitStr>,
@@ -31,7 +31,7 @@ pub struct DriverAttrs {
 
 /// `#[mcs::hybrid(system = "...", prompt_file = "...", unknown_tools = "...", ...)]`.
 #[derive(Default)]
-pub struct HybridAttrs {
+pub(crate) struct HybridAttrs {
     pub system: Option<LitStr>,
     pub prompt_file: Option<LitStr>,
     /// Read with the runtime's own parser (`mcs-options`), so the two agree on the names.
@@ -76,7 +76,7 @@ fn parse_args(
 
 impl DriverAttrs {
     /// The arguments of `#[mcs::tool_driver(...)]`.
-    pub fn parse(args: TokenStream, errors: &mut Errors) -> Self {
+    pub(crate) fn parse(args: TokenStream, errors: &mut Errors) -> Self {
         let mut attrs = DriverAttrs::default();
         parse_args(args, errors, |meta| attrs.parse_meta(meta));
         attrs
@@ -131,7 +131,7 @@ impl DriverAttrs {
 
 impl HybridAttrs {
     /// The arguments of `#[mcs::hybrid(...)]`.
-    pub fn parse(args: TokenStream, errors: &mut Errors) -> Self {
+    pub(crate) fn parse(args: TokenStream, errors: &mut Errors) -> Self {
         let mut attrs = HybridAttrs::default();
         parse_args(args, errors, |meta| attrs.parse_meta(meta));
         attrs
@@ -196,7 +196,7 @@ fn crate_value(meta: &ParseNestedMeta) -> syn::Result<Path> {
 
 /// `#[tool]` or `#[tool(name = "...", title = "...", tags = ["...", ...])]` on a method.
 #[derive(Default)]
-pub struct ToolAttrs {
+pub(crate) struct ToolAttrs {
     pub name: Option<LitStr>,
     pub title: Option<LitStr>,
     /// The tags, each checked (non-empty, not repeated); `None` when `tags` is not given.
@@ -205,7 +205,7 @@ pub struct ToolAttrs {
 
 /// `#[arg(name = "...")]`, `#[arg(flatten)]`, `#[arg(default)]` on a parameter.
 #[derive(Default)]
-pub struct ArgAttrs {
+pub(crate) struct ArgAttrs {
     pub name: Option<LitStr>,
     pub flatten: Option<Path>,
     pub default: Option<Path>,
@@ -213,18 +213,18 @@ pub struct ArgAttrs {
 
 /// Recognizes our attributes on the items of the impl block: `#[tool]`, `#[mcs::tool]`,
 /// `#[::mcs::tool]`, and the same under the path given by `crate = "..."`.
-pub struct Ours<'a> {
+pub(crate) struct Ours<'a> {
     pub krate: Option<&'a Path>,
 }
 
 impl Ours<'_> {
     /// Whether `attr` is `#[tool]`, `#[mcs::tool]` or `#[<crate>::tool]`.
-    pub fn is_tool(&self, attr: &Attribute) -> bool {
+    pub(crate) fn is_tool(&self, attr: &Attribute) -> bool {
         self.is(attr, "tool")
     }
 
     /// Whether `attr` is `#[arg]`, `#[mcs::arg]` or `#[<crate>::arg]`.
-    pub fn is_arg(&self, attr: &Attribute) -> bool {
+    pub(crate) fn is_arg(&self, attr: &Attribute) -> bool {
         self.is(attr, "arg")
     }
 
@@ -253,7 +253,7 @@ impl Ours<'_> {
     }
 }
 
-pub fn parse_tool(attr: &Attribute, into: &mut ToolAttrs, errors: &mut Errors) {
+pub(crate) fn parse_tool(attr: &Attribute, into: &mut ToolAttrs, errors: &mut Errors) {
     if matches!(attr.meta, syn::Meta::Path(_)) {
         return;
     }
@@ -287,7 +287,7 @@ pub fn parse_tool(attr: &Attribute, into: &mut ToolAttrs, errors: &mut Errors) {
     }
 }
 
-pub fn parse_arg(attr: &Attribute, into: &mut ArgAttrs, errors: &mut Errors) {
+pub(crate) fn parse_arg(attr: &Attribute, into: &mut ArgAttrs, errors: &mut Errors) {
     if matches!(attr.meta, syn::Meta::Path(_)) {
         errors.push_spanned(
             attr,

@@ -8,7 +8,7 @@ use syn::{Attribute, Expr, ExprLit, Lit, Meta};
 use crate::errors::Errors;
 
 /// The doc comment of an item, as far as it could be read.
-pub struct Doc {
+pub(crate) struct Doc {
     /// The text, if there is any.
     pub text: Option<String>,
     /// Whether every doc attribute could be read; those that could not were reported.
@@ -17,7 +17,7 @@ pub struct Doc {
 
 /// The text of the `///` and `/** */` comments in `attrs`, unindented as rustdoc does: the
 /// indentation common to all lines goes, relative indentation (lists, code) stays.
-pub fn collect(attrs: &[Attribute], errors: &mut Errors) -> Doc {
+pub(crate) fn collect(attrs: &[Attribute], errors: &mut Errors) -> Doc {
     let mut lines: Vec<String> = Vec::new();
     let mut complete = true;
     // `#[doc(hidden)]`, `#[doc(alias = "...")]` and the like carry no text.
@@ -109,7 +109,7 @@ fn literal(attr: &Attribute) -> Option<&syn::LitStr> {
 }
 
 /// The doc attribute (one `///` line) holding the `# Arguments` entry for `name`.
-pub fn entry_span(attrs: &[Attribute], name: &str) -> Option<Span> {
+pub(crate) fn entry_span(attrs: &[Attribute], name: &str) -> Option<Span> {
     let mut section_level: Option<usize> = None;
     for attr in attrs.iter().filter(|a| a.path().is_ident("doc")) {
         let Some(text) = literal(attr) else { continue };
@@ -159,7 +159,7 @@ fn unindent(lines: &[String]) -> String {
 }
 
 /// A doc comment with its `# Arguments` (or `# Parameters`) section taken out.
-pub struct SplitDoc {
+pub(crate) struct SplitDoc {
     /// Everything but that section.
     pub description: String,
     /// The section's entries: argument name and its text.
@@ -169,7 +169,7 @@ pub struct SplitDoc {
 /// Takes the `# Arguments` section out of `doc` and reads its list:
 /// ``* `city` - The city`` (also `-` bullets, bare names, and `:` or `—` separators).
 /// Indented lines continue the entry above them.
-pub fn split_arguments(doc: &str) -> SplitDoc {
+pub(crate) fn split_arguments(doc: &str) -> SplitDoc {
     let mut description = Vec::new();
     let mut arguments: Vec<(String, String)> = Vec::new();
     let mut section_level: Option<usize> = None;

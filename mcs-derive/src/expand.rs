@@ -14,7 +14,7 @@ use crate::ast::{Output, ParamKind, ToolMethod};
 use crate::attr::{DriverAttrs, HybridAttrs};
 
 /// The `mcs` crate's path in generated code: `::mcs`, or what `crate = "..."` gave.
-pub fn crate_path(krate: Option<&Path>) -> TokenStream {
+pub(crate) fn crate_path(krate: Option<&Path>) -> TokenStream {
     match krate {
         Some(path) => quote!(#path),
         None => quote!(::mcs),
@@ -22,7 +22,7 @@ pub fn crate_path(krate: Option<&Path>) -> TokenStream {
 }
 
 /// The `ToolDriver` impl of a checked impl block.
-pub struct Expansion<'a> {
+pub(crate) struct Expansion<'a> {
     pub item: &'a ItemImpl,
     pub attrs: &'a DriverAttrs,
     pub tools: &'a [ToolMethod],
@@ -30,7 +30,7 @@ pub struct Expansion<'a> {
 }
 
 impl Expansion<'_> {
-    pub fn expand(&self) -> TokenStream {
+    pub(crate) fn expand(&self) -> TokenStream {
         let krate = self.krate;
         let item = self.item;
         let self_ty = &item.self_ty;
@@ -414,7 +414,7 @@ fn type_name(ty: &syn::Type) -> String {
 
 /// A `ToolDriver` impl that compiles but is never run, emitted next to errors so that one
 /// mistake gives one diagnostic instead of a cascade at every use of the driver.
-pub fn stub(item: &ItemImpl, krate: &TokenStream) -> TokenStream {
+pub(crate) fn stub(item: &ItemImpl, krate: &TokenStream) -> TokenStream {
     if item.trait_.is_some() {
         return quote!(#item);
     }
@@ -443,7 +443,7 @@ pub fn stub(item: &ItemImpl, krate: &TokenStream) -> TokenStream {
 }
 
 /// The `Driver` impl of `#[mcs::hybrid]`, over the type's `ToolDriver` impl.
-pub fn hybrid(item: &ItemImpl, attrs: &HybridAttrs, krate: &TokenStream) -> TokenStream {
+pub(crate) fn hybrid(item: &ItemImpl, attrs: &HybridAttrs, krate: &TokenStream) -> TokenStream {
     let self_ty = &item.self_ty;
     // Requiring `Self: ToolDriver` on the impls turns a missing #[mcs::tool_driver] into one
     // error on the attribute instead of one per use inside them.

@@ -10,7 +10,7 @@ use crate::attr::HybridAttrs;
 use crate::errors::Errors;
 use crate::{expand, valid};
 
-pub fn expand(args: TokenStream, input: TokenStream) -> TokenStream {
+pub(crate) fn expand(args: TokenStream, input: TokenStream) -> TokenStream {
     let mut errors = Errors::new();
     let attrs = HybridAttrs::parse(args, &mut errors);
     let item: ItemImpl = match syn::parse2(input.clone()) {

@@ -4,6 +4,7 @@
 //! Each macro reads its attribute (`attr`) and the impl block (`ast`), checks every rule
 //! (`valid`, collecting all errors) and generates code (`expand`) that calls into the
 //! runtime through `::mcs::__private`; `tool_driver` and `hybrid` run those steps.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod ast;
 mod attr;

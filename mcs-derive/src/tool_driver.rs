@@ -10,7 +10,7 @@ use crate::attr::{DriverAttrs, Ours};
 use crate::errors::Errors;
 use crate::{ast, expand, valid};
 
-pub fn expand(args: TokenStream, input: TokenStream) -> TokenStream {
+pub(crate) fn expand(args: TokenStream, input: TokenStream) -> TokenStream {
     let mut errors = Errors::new();
     let attrs = DriverAttrs::parse(args, &mut errors);
     let mut item = match impl_block(input) {

@@ -58,7 +58,7 @@ fn name_error(
 
 /// The error for `#[mcs::tool_driver]` on an item that is not an impl block, on the item's
 /// keyword and name.
-pub fn misplaced(item: &syn::Item) -> syn::Error {
+pub(crate) fn misplaced(item: &syn::Item) -> syn::Error {
     use quote::ToTokens;
     let keyword_and_name = |keyword: &dyn ToTokens, ident: &syn::Ident| {
         let mut tokens = keyword.to_token_stream();
@@ -100,7 +100,7 @@ pub fn misplaced(item: &syn::Item) -> syn::Error {
 }
 
 /// `#[tool]` reached on its own: no `#[mcs::tool_driver]` took it off the method.
-pub fn tool_outside_driver(input: proc_macro2::TokenStream) -> proc_macro2::TokenStream {
+pub(crate) fn tool_outside_driver(input: proc_macro2::TokenStream) -> proc_macro2::TokenStream {
     let mut out = syn::Error::new(
         proc_macro2::Span::call_site(),
         "#[tool] only works on methods inside an impl block marked #[mcs::tool_driver]; \
@@ -112,7 +112,7 @@ pub fn tool_outside_driver(input: proc_macro2::TokenStream) -> proc_macro2::Toke
 }
 
 /// Every rule of `#[mcs::tool_driver]`.
-pub fn check(item: &ItemImpl, block: &ImplBlock, errors: &mut Errors) {
+pub(crate) fn check(item: &ItemImpl, block: &ImplBlock, errors: &mut Errors) {
     for stray in &block.stray {
         check_stray(stray, errors);
     }
@@ -459,7 +459,7 @@ fn uses_generic(ty: &Type, generics: &Generics) -> Option<String> {
 /// Every rule of `#[mcs::hybrid]` that reading the attribute did not already apply.
 /// `meta = "method"` gives the whole metadata: the keys that set parts of the default
 /// metadata would be ignored, so each is an error on its value.
-pub fn check_driver_attrs(attrs: &DriverAttrs, tools: &[ToolMethod], errors: &mut Errors) {
+pub(crate) fn check_driver_attrs(attrs: &DriverAttrs, tools: &[ToolMethod], errors: &mut Errors) {
     check_tag_descriptions(attrs, tools, errors);
     let Some(method) = &attrs.meta else {
         return;
@@ -512,7 +512,7 @@ fn check_tag_descriptions(attrs: &DriverAttrs, tools: &[ToolMethod], errors: &mu
     }
 }
 
-pub fn check_hybrid(attrs: &HybridAttrs, errors: &mut Errors) {
+pub(crate) fn check_hybrid(attrs: &HybridAttrs, errors: &mut Errors) {
     if let (Some(system), Some(file)) = (&attrs.system, &attrs.prompt_file) {
         let mut error = syn::Error::new(
             file.span(),

@@ -52,6 +52,7 @@
 //! matches no provider shape is read as a JSON call if it is one (say, a client that
 //! parsed the model's JSON itself); otherwise its `content` or `text` string, if any, is
 //! read as text; otherwise it holds no calls.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 //!
 //! # Layout

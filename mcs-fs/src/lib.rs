@@ -77,6 +77,7 @@
 //!
 //! `cargo run -p mcs-fs --example files` shows a model listing, searching, reading and
 //! editing files in a temporary directory.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod adapter;
 mod content;

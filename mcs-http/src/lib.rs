@@ -8,6 +8,7 @@
 //! one first (which is then used). A program that builds its own `reqwest::Client` before
 //! mcs has built one, in a build where no other crate turned on reqwest's default TLS, calls
 //! [`ensure_provider`] first: reqwest refuses to build a TLS client with no provider.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 /// Installs the `ring` provider as rustls's process default, unless one is installed.
 /// Cheap to call again.

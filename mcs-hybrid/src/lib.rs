@@ -8,6 +8,7 @@
 //!
 //! [`extract`]: mcs_extract
 //! [`validate`]: mcs_core::validate
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod messages;
 mod options;

@@ -244,7 +244,7 @@ pub fn function_description(tools: &[Tool]) -> String {
 }
 
 /// One line per tool (`name: title`), and how to ask for a tool's full description.
-pub fn compact_listing(tools: &[Tool]) -> String {
+pub(crate) fn compact_listing(tools: &[Tool]) -> String {
     let mut out = String::new();
     for tool in tools {
         let _ = writeln!(out, "- {}: {}", tool.name(), tool.label());
@@ -265,7 +265,7 @@ pub fn describe_tool(tool: &Tool) -> Value {
 }
 
 /// Case-insensitive glob: `*` matches any run of characters, `?` one character.
-pub fn glob_matches(glob: &str, text: &str) -> bool {
+pub(crate) fn glob_matches(glob: &str, text: &str) -> bool {
     let glob: Vec<char> = glob.to_lowercase().chars().collect();
     let text: Vec<char> = text.to_lowercase().chars().collect();
     // Iterative matching with backtracking to the last `*`: linear in practice, no recursion.

@@ -14,6 +14,7 @@
 //! closing event or when the server closes the connection, and an error the server
 //! reports mid-stream ends it as an [`LlmError`]. [`ScriptedClient`] streams its script,
 //! in pieces of a chosen size or exactly as scripted.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 #[cfg(feature = "anthropic")]
 mod anthropic;

@@ -146,7 +146,7 @@ mod wire {
 
     /// How the body's end is marked.
     #[derive(Clone, Copy, Debug)]
-    pub enum Framing {
+    pub(crate) enum Framing {
         /// No length: the body ends when the server closes the connection.
         Close,
         /// `Transfer-Encoding: chunked`, one chunk per write.
@@ -154,7 +154,7 @@ mod wire {
     }
 
     /// The answer to serve.
-    pub struct Answer {
+    pub(crate) struct Answer {
         pub status: &'static str,
         pub content_type: &'static str,
         pub framing: Framing,
@@ -167,7 +167,7 @@ mod wire {
 
     impl Answer {
         /// Server-sent events, written as `writes`, ended by closing the connection.
-        pub fn events(writes: Vec<Vec<u8>>) -> Self {
+        pub(crate) fn events(writes: Vec<Vec<u8>>) -> Self {
             Answer {
                 status: "200 OK",
                 content_type: "text/event-stream",
@@ -178,7 +178,7 @@ mod wire {
         }
 
         /// One JSON document with this status.
-        pub fn json(status: &'static str, body: &Value) -> Self {
+        pub(crate) fn json(status: &'static str, body: &Value) -> Self {
             Answer {
                 status,
                 content_type: "application/json",
@@ -190,13 +190,13 @@ mod wire {
     }
 
     /// What the client sent.
-    pub struct Request {
+    pub(crate) struct Request {
         /// Request line and headers, lowercased.
         pub head: String,
         pub body: Value,
     }
 
-    pub struct Server {
+    pub(crate) struct Server {
         /// `http://127.0.0.1:PORT/v1`
         pub base_url: String,
         request: JoinHandle<Request>,
@@ -204,13 +204,13 @@ mod wire {
 
     impl Server {
         /// The request the server got.
-        pub async fn request(self) -> Request {
+        pub(crate) async fn request(self) -> Request {
             self.request.await.expect("the server task")
         }
     }
 
     /// Serves `answer` to the first request on a fresh port.
-    pub async fn serve(answer: Answer) -> Server {
+    pub(crate) async fn serve(answer: Answer) -> Server {
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let base_url = format!("http://{}/v1", listener.local_addr().unwrap());
         let request = tokio::spawn(async move {
@@ -281,13 +281,13 @@ mod wire {
     }
 
     /// `text` as one write.
-    pub fn whole(text: &str) -> Vec<u8> {
+    pub(crate) fn whole(text: &str) -> Vec<u8> {
         text.as_bytes().to_vec()
     }
 
     /// `text` as two writes, cut `at` bytes after the start of `marker` (which may fall
     /// inside a character: the bytes are cut, not the text).
-    pub fn cut(text: &str, marker: &str, at: usize) -> [Vec<u8>; 2] {
+    pub(crate) fn cut(text: &str, marker: &str, at: usize) -> [Vec<u8>; 2] {
         let at = text.find(marker).expect("the marker is in the text") + at;
         [
             text.as_bytes()[..at].to_vec(),
@@ -297,7 +297,11 @@ mod wire {
 
     /// Checks a turn the server cut off: one piece of text, then a protocol error that
     /// names `message`.
-    pub fn assert_cut_off(items: &[Result<TurnDelta, LlmError>], first: &str, message: &str) {
+    pub(crate) fn assert_cut_off(
+        items: &[Result<TurnDelta, LlmError>],
+        first: &str,
+        message: &str,
+    ) {
         assert_eq!(items.len(), 2, "{items:?}");
         assert_eq!(items[0].as_ref().unwrap(), &TurnDelta::Text(first.into()));
         let error = items[1].as_ref().unwrap_err();
@@ -308,7 +312,7 @@ mod wire {
     }
 
     /// Checks that asking failed with status `code` and a body that says `text`.
-    pub fn assert_status(asked: Result<TurnStream<'_>, LlmError>, code: u16, text: &str) {
+    pub(crate) fn assert_status(asked: Result<TurnStream<'_>, LlmError>, code: u16, text: &str) {
         let error = asked.err().expect("an error status");
         assert!(
             matches!(error, LlmError::Status { status, ref body } if status == code && body.contains(text)),

@@ -55,6 +55,7 @@
 //! are not supported.
 //!
 //! Nothing here panics or loops on bad input: depth, size and reference chains are bounded.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod body;
 mod document;

@@ -26,12 +26,12 @@ pub(crate) struct Candidate<'a> {
 
 impl Candidate<'_> {
     /// The operation's `operationId`, if it has one.
-    pub fn operation_id(&self) -> Option<&str> {
+    pub(crate) fn operation_id(&self) -> Option<&str> {
         self.op.get("operationId").and_then(Value::as_str)
     }
 
     /// The operation's tags (non-string entries ignored).
-    pub fn tags(&self) -> Vec<String> {
+    pub(crate) fn tags(&self) -> Vec<String> {
         match self.op.get("tags") {
             Some(Value::Array(tags)) => tags
                 .iter()
@@ -43,7 +43,7 @@ impl Candidate<'_> {
     }
 
     /// `GET /pets`, for messages.
-    pub fn label(&self) -> String {
+    pub(crate) fn label(&self) -> String {
         format!("{} {}", self.method, self.path)
     }
 }

@@ -26,17 +26,21 @@ pub(crate) struct Reader<'a> {
 
 impl<'a> Reader<'a> {
     /// Whether the document is Swagger 2.0.
-    pub fn is_swagger(&self) -> bool {
+    pub(crate) fn is_swagger(&self) -> bool {
         self.version == Version::Swagger2
     }
 
     /// Whether keywords next to a schema's `$ref` count (OpenAPI 3.1: full JSON Schema).
-    pub fn ref_siblings_apply(&self) -> bool {
+    pub(crate) fn ref_siblings_apply(&self) -> bool {
         self.version == Version::OpenApi31
     }
 
     /// `value` (found at `loc`) with its reference, if it is one, followed to the end.
-    pub fn deref(&self, value: &'a Value, loc: &Loc) -> Result<(Loc, &'a Value), OpenApiError> {
+    pub(crate) fn deref(
+        &self,
+        value: &'a Value,
+        loc: &Loc,
+    ) -> Result<(Loc, &'a Value), OpenApiError> {
         let Some(reference) = ref_of(value) else {
             return Ok((loc.clone(), value));
         };

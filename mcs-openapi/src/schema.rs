@@ -55,7 +55,7 @@ pub(crate) struct SchemaBuilder<'r> {
 
 impl<'r> SchemaBuilder<'r> {
     /// A builder for one operation.
-    pub fn new(reader: &'r Reader<'r>) -> Self {
+    pub(crate) fn new(reader: &'r Reader<'r>) -> Self {
         SchemaBuilder {
             reader,
             defs: Map::new(),
@@ -68,12 +68,12 @@ impl<'r> SchemaBuilder<'r> {
     }
 
     /// The `$defs` collected so far (empty when nothing needed them).
-    pub fn into_defs(self) -> Map<String, Value> {
+    pub(crate) fn into_defs(self) -> Map<String, Value> {
         self.defs
     }
 
     /// The definition `$ref` points to, when `schema` is a reference into `$defs`.
-    pub fn def_target<'s>(&'s self, schema: &'s Value) -> &'s Value {
+    pub(crate) fn def_target<'s>(&'s self, schema: &'s Value) -> &'s Value {
         let mut current = schema;
         for _ in 0..8 {
             let Some(name) = ref_of(current).and_then(|r| r.strip_prefix("#/$defs/")) else {
@@ -88,13 +88,13 @@ impl<'r> SchemaBuilder<'r> {
     }
 
     /// Converts the schema `value`, found at `loc` (references in it resolve from there).
-    pub fn convert(&mut self, value: &Value, loc: &Loc) -> Result<Value, OpenApiError> {
+    pub(crate) fn convert(&mut self, value: &Value, loc: &Loc) -> Result<Value, OpenApiError> {
         self.node(value, loc, 0, 0)
     }
 
     /// Whether the property schema `value` at `loc` is marked `readOnly` (directly or
     /// through its reference): such properties are never sent, so requests leave them out.
-    pub fn is_read_only(&self, value: &Value, loc: &Loc) -> bool {
+    pub(crate) fn is_read_only(&self, value: &Value, loc: &Loc) -> bool {
         if value.get("readOnly").and_then(Value::as_bool) == Some(true) {
             return true;
         }

@@ -18,7 +18,7 @@ pub(crate) struct Schemes {
 impl Schemes {
     /// The schemes of `components.securitySchemes` (OpenAPI 3) or `securityDefinitions`
     /// (Swagger 2.0).
-    pub fn read(reader: &Reader<'_>) -> Schemes {
+    pub(crate) fn read(reader: &Reader<'_>) -> Schemes {
         let root = reader.sources.root();
         let (definitions, loc) = if reader.is_swagger() {
             (
@@ -55,7 +55,7 @@ impl Schemes {
     /// those whose every scheme is supported. An empty list needs no credentials; a list
     /// whose every alternative needs an unsupported scheme makes the operation
     /// unsupported.
-    pub fn requirements(
+    pub(crate) fn requirements(
         &self,
         reader: &Reader<'_>,
         security: Option<(&Value, Loc)>,
@@ -106,7 +106,7 @@ impl Schemes {
     }
 
     /// The rows of the schemes in `used`, in document order.
-    pub fn rows(&self, used: &HashSet<String>) -> Vec<SecurityScheme> {
+    pub(crate) fn rows(&self, used: &HashSet<String>) -> Vec<SecurityScheme> {
         self.list
             .iter()
             .filter(|(name, _)| used.contains(name))

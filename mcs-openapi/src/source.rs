@@ -29,7 +29,7 @@ pub(crate) struct Loc {
 
 impl Loc {
     /// The place one `token` below this one.
-    pub fn child(&self, token: &str) -> Loc {
+    pub(crate) fn child(&self, token: &str) -> Loc {
         Loc {
             doc: self.doc,
             pointer: super::error::child(&self.pointer, token),
@@ -37,7 +37,7 @@ impl Loc {
     }
 
     /// The place at `index` of the array here.
-    pub fn index(&self, index: usize) -> Loc {
+    pub(crate) fn index(&self, index: usize) -> Loc {
         Loc {
             doc: self.doc,
             pointer: super::error::index(&self.pointer, index),
@@ -64,7 +64,7 @@ pub(crate) struct Sources {
 
 impl Sources {
     /// Parses the root document and loads every file its references (and theirs) name.
-    pub fn load(
+    pub(crate) fn load(
         text: &str,
         name: &str,
         root_path: Option<&Path>,
@@ -89,17 +89,17 @@ impl Sources {
     }
 
     /// Every file read from disk.
-    pub fn files_read(&self) -> Vec<PathBuf> {
+    pub(crate) fn files_read(&self) -> Vec<PathBuf> {
         self.read.clone()
     }
 
     /// The name of file `doc`, for messages.
-    pub fn name(&self, doc: usize) -> &str {
+    pub(crate) fn name(&self, doc: usize) -> &str {
         self.files.get(doc).map_or("", |file| file.name.as_str())
     }
 
     /// The root document's value.
-    pub fn root(&self) -> &Value {
+    pub(crate) fn root(&self) -> &Value {
         static NULL: Value = Value::Null;
         match self.files.first().map(|file| &file.value) {
             Some(Ok(value)) => value,
@@ -108,7 +108,7 @@ impl Sources {
     }
 
     /// The value at `loc`, if there is one.
-    pub fn get(&self, loc: &Loc) -> Option<&Value> {
+    pub(crate) fn get(&self, loc: &Loc) -> Option<&Value> {
         match &self.files.get(loc.doc)?.value {
             Ok(value) => value.pointer(&loc.pointer),
             Err(_) => None,
@@ -116,13 +116,13 @@ impl Sources {
     }
 
     /// An error at `loc`.
-    pub fn error(&self, loc: &Loc, message: impl Into<String>) -> OpenApiError {
+    pub(crate) fn error(&self, loc: &Loc, message: impl Into<String>) -> OpenApiError {
         OpenApiError::new(self.name(loc.doc), loc.pointer.clone(), message)
     }
 
     /// `loc` written for a message: the pointer alone in the root document, `file#pointer`
     /// elsewhere.
-    pub fn describe(&self, loc: &Loc) -> String {
+    pub(crate) fn describe(&self, loc: &Loc) -> String {
         if loc.doc == 0 {
             loc.pointer.clone()
         } else {
@@ -131,7 +131,7 @@ impl Sources {
     }
 
     /// Where the reference `reference`, written at `at`, points.
-    pub fn resolve(&self, reference: &str, at: &Loc) -> Result<Loc, OpenApiError> {
+    pub(crate) fn resolve(&self, reference: &str, at: &Loc) -> Result<Loc, OpenApiError> {
         let (file_part, fragment) = match reference.split_once('#') {
             Some((file, fragment)) => (file, fragment),
             None => (reference, ""),
@@ -173,7 +173,7 @@ impl Sources {
 
     /// Follows `$ref`s from `loc` until a value that is not a reference, and returns where
     /// that value is. A chain that comes back on itself is an error, not a hang.
-    pub fn follow(&self, loc: &Loc) -> Result<Loc, OpenApiError> {
+    pub(crate) fn follow(&self, loc: &Loc) -> Result<Loc, OpenApiError> {
         let mut current = loc.clone();
         let mut seen = vec![current.clone()];
         loop {

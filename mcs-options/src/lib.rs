@@ -9,6 +9,7 @@
 //!
 //! Users reach these types through `mcs` (`mcs::prompt`, `mcs::hybrid::UnknownToolPolicy`);
 //! depending on this crate directly is not needed.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub mod names;
 mod policy;

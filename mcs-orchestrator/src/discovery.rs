@@ -76,7 +76,7 @@ pub(super) struct Catalog {
 
 impl Catalog {
     /// The catalog of `tools` grouped into `toolsets` (whose ids are unique).
-    pub fn new(tools: &[Tool], toolsets: Vec<Toolset>) -> Catalog {
+    pub(crate) fn new(tools: &[Tool], toolsets: Vec<Toolset>) -> Catalog {
         let position: std::collections::HashMap<&str, usize> = tools
             .iter()
             .enumerate()
@@ -119,7 +119,7 @@ impl Catalog {
 
     /// The three discovery tools, `load_toolset`'s description holding the overview of
     /// toolsets; `tools` is the count of tools they reach.
-    pub fn discovery_tools(&self, tools: usize) -> Vec<Tool> {
+    pub(crate) fn discovery_tools(&self, tools: usize) -> Vec<Tool> {
         vec![
             Tool::new(
                 SEARCH_TOOLS,
@@ -231,7 +231,7 @@ impl Catalog {
 
     /// Answers a call of one of [`DISCOVERY_TOOLS`]; `tools` is the listing the catalog was
     /// built for.
-    pub fn answer(
+    pub(crate) fn answer(
         &self,
         tools: &[Tool],
         name: &str,
@@ -247,7 +247,7 @@ impl Catalog {
     /// The positions of the tools a discovery call showed the model: a loaded toolset's
     /// tools, a described tool, the results of a search (searched again: the index is
     /// deterministic). Nothing for a call that failed or is not a discovery call.
-    pub fn revealed(&self, tools: &[Tool], name: &str, arguments: &Value) -> Vec<usize> {
+    pub(crate) fn revealed(&self, tools: &[Tool], name: &str, arguments: &Value) -> Vec<usize> {
         let text = |key: &str| arguments.get(key).and_then(Value::as_str);
         match name {
             LOAD_TOOLSET => text("id")

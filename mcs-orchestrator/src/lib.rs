@@ -67,6 +67,7 @@
 //! assert_eq!(orchestrator.toolsets()[0].id(), "shop_all");
 //! # Ok::<(), mcs_orchestrator::OrchestratorError>(())
 //! ```
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod discovery;
 mod naming;

@@ -49,7 +49,7 @@ pub(super) struct Table {
 }
 
 impl Table {
-    pub fn empty() -> Self {
+    pub(crate) fn empty() -> Self {
         Table {
             members: Vec::new(),
             tools: Arc::from(Vec::new()),
@@ -66,7 +66,7 @@ impl Table {
     /// The table for `members` under `policy`; `Err` when `policy` is
     /// [`ConflictPolicy::Reject`] and two members share a tool name, or when discovery is on
     /// and a member has a tool named like a discovery tool.
-    pub fn build(
+    pub(crate) fn build(
         mut members: Vec<Member>,
         policy: &ConflictPolicy,
         active: Option<String>,
@@ -173,7 +173,7 @@ impl Table {
     }
 
     /// Whether discovery tools are listed.
-    pub fn discovering(&self) -> bool {
+    pub(crate) fn discovering(&self) -> bool {
         self.prompt_tools.is_some()
     }
 }

@@ -70,7 +70,7 @@ pub(super) struct Index {
 impl Index {
     /// Indexes `tools`; `toolset(i)` names the toolset of the tool at `i`, whose words count
     /// too. Names weigh three times and titles twice: they say most in fewest words.
-    pub fn new<'a>(tools: &[Tool], toolset: impl Fn(usize) -> Option<&'a str>) -> Index {
+    pub(crate) fn new<'a>(tools: &[Tool], toolset: impl Fn(usize) -> Option<&'a str>) -> Index {
         let documents: Vec<String> = tools
             .iter()
             .enumerate()
@@ -88,7 +88,7 @@ impl Index {
 
     /// The positions of the tools that match `query`, best first (ties in listing order), at
     /// most `limit`; each with its score.
-    pub fn search(&self, query: &str, limit: usize) -> Vec<(usize, f32)> {
+    pub(crate) fn search(&self, query: &str, limit: usize) -> Vec<(usize, f32)> {
         let query = self.embedder.embed(query);
         let mut found: Vec<(usize, f32)> = self
             .scorer

@@ -18,6 +18,7 @@
 //! 6. a 2xx answer becomes the result (JSON parsed, text as a string, binary summarised),
 //!    anything else a [`ToolError::Execution`](mcs_core::ToolError::Execution) naming the status
 //!    with a bounded excerpt of the body, so the model can correct itself.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod auth;
 mod body;

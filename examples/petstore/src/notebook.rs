@@ -5,7 +5,7 @@ use std::sync::Mutex;
 
 /// Notes the assistant keeps for the shop's staff.
 #[derive(Default)]
-pub struct Notebook {
+pub(crate) struct Notebook {
     notes: Mutex<Vec<String>>,
 }
 
@@ -28,7 +28,7 @@ impl Notebook {
 
     /// Every note written so far, oldest first.
     #[tool(tags = ["notes"])]
-    pub fn list_notes(&self) -> Vec<String> {
+    pub(crate) fn list_notes(&self) -> Vec<String> {
         self.notes.lock().unwrap_or_else(|e| e.into_inner()).clone()
     }
 }

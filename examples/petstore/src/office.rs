@@ -12,7 +12,7 @@ use crate::shop;
 
 /// Serves the shop, registers its driver as `shop` and a new notebook as `notes_label` in
 /// `office`; the notebook is returned so the binary can show what was written in it.
-pub async fn open(
+pub(crate) async fn open(
     office: &Orchestrator,
     notes_label: &str,
 ) -> Result<Arc<Notebook>, Box<dyn std::error::Error>> {

@@ -12,7 +12,7 @@ use axum::{Form, Json, Router};
 use serde_json::{Value, json};
 
 /// The key the shop expects in `X-Api-Key`.
-pub const API_KEY: &str = "demo-key";
+pub(crate) const API_KEY: &str = "demo-key";
 
 #[derive(Default)]
 struct Shop {
@@ -23,7 +23,7 @@ struct Shop {
 type Shared = Arc<Mutex<Shop>>;
 
 /// Starts the shop on a free port of 127.0.0.1 and returns its address.
-pub async fn serve_pet_shop() -> std::io::Result<SocketAddr> {
+pub(crate) async fn serve_pet_shop() -> std::io::Result<SocketAddr> {
     let shop = Shop {
         pets: vec![
             json!({ "id": 1, "name": "Fido", "tag": "dog", "status": "available" }),

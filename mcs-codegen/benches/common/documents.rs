@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 /// The documents, smallest folder order first and GitHub's last; says so when GitHub's is
 /// missing.
-pub fn documents() -> Vec<PathBuf> {
+pub(crate) fn documents() -> Vec<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut folders = vec![root.join("../../shared/specs")];
     if let Some(extra) = std::env::var_os("MCS_BENCH_SPECS") {
@@ -37,7 +37,7 @@ pub fn documents() -> Vec<PathBuf> {
 }
 
 /// The file name of `document`, for labels.
-pub fn name(document: &Path) -> String {
+pub(crate) fn name(document: &Path) -> String {
     document
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())

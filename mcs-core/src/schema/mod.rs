@@ -11,8 +11,8 @@
 //! as the value a schema expects.
 //!
 //! The layer builds on the data model and the data model does not call into it: how a
-//! [`ToolParameter`]'s schema reads to a model ([`merge_description`], [`object_schema`]) is
-//! defined with the parameter and re-exported here.
+//! [`ToolParameter`]'s schema reads to a model (its description merged in, the object
+//! schema of a tool's parameters) is defined with the parameter.
 //!
 //! [`ToolParameter`]: crate::ToolParameter
 
@@ -21,9 +21,12 @@ mod describe;
 mod navigate;
 mod normalize;
 
-pub use crate::types::{merge_description, object_schema};
+pub(crate) use crate::types::merge_description;
 pub use coerce::{CoercionPolicy, TextReading, coerce, coerce_value};
-pub use describe::{describe, describe_received, json_type, kind_of, render_value};
+pub use describe::describe;
+// How values are named in error messages; the sibling crates word their errors alike.
+#[doc(hidden)]
+pub use describe::{describe_received, json_type, kind_of, render_value};
 pub use navigate::{PathSegment, schema_at};
 pub use normalize::normalize;
 

@@ -39,6 +39,7 @@ use crate::types::Tool;
 use unique::same_value;
 
 pub use coerce::{coerce_arguments, coerce_text};
+#[doc(hidden)]
 pub use pattern::ecma_regex;
 
 /// How deep validation follows nested values and references. Deeper parts are accepted

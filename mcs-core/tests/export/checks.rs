@@ -52,7 +52,7 @@ fn types_of(schema: &Value) -> Vec<&str> {
     }
 }
 
-pub fn keys(value: &Value) -> Vec<&str> {
+pub(crate) fn keys(value: &Value) -> Vec<&str> {
     value
         .as_object()
         .map(|o| o.keys().map(String::as_str).collect())
@@ -131,7 +131,7 @@ fn check_openai_name_and_description(
 }
 
 /// A chat completions function tool, plain or strict.
-pub fn check_openai_chat(exported: &Value) -> Vec<String> {
+pub(crate) fn check_openai_chat(exported: &Value) -> Vec<String> {
     let mut problems = Vec::new();
     if exported["type"] != "function" {
         problems.push("type is not \"function\"".to_owned());
@@ -147,7 +147,7 @@ pub fn check_openai_chat(exported: &Value) -> Vec<String> {
 }
 
 /// A Responses API function tool: flat, with `strict` always present.
-pub fn check_openai_responses(exported: &Value) -> Vec<String> {
+pub(crate) fn check_openai_responses(exported: &Value) -> Vec<String> {
     let mut problems = Vec::new();
     if exported["type"] != "function" || exported.get("function").is_some() {
         problems.push("not a flat function tool".to_owned());
@@ -233,7 +233,7 @@ fn check_openai_parameters(parameters: &Value, strict: bool, problems: &mut Vec<
 
 /// Anthropic Messages API tools: `{name, description, input_schema}`, the name matching
 /// `^[a-zA-Z0-9_-]{1,64}$`, `input_schema` an object schema without a combinator at its root.
-pub fn check_anthropic(exported: &Value) -> Vec<String> {
+pub(crate) fn check_anthropic(exported: &Value) -> Vec<String> {
     let mut problems = Vec::new();
     if keys(exported) != ["name", "description", "input_schema"] {
         problems.push(format!("fields are {:?}", keys(exported)));
@@ -282,7 +282,7 @@ const GEMINI_FIELDS: &[&str] = &[
 ];
 
 /// A Gemini function declaration.
-pub fn check_gemini(declaration: &Value) -> Vec<String> {
+pub(crate) fn check_gemini(declaration: &Value) -> Vec<String> {
     let mut problems = Vec::new();
     let name = declaration["name"].as_str().unwrap_or_default();
     let mut chars = name.chars();
@@ -393,7 +393,7 @@ pub fn check_gemini(declaration: &Value) -> Vec<String> {
 /// An MCP `tools/list` entry (MCP specification, `Tool`): `name`, optional `title`,
 /// `description`, and an `inputSchema` of `type: "object"`; the name 1 to 128 characters of
 /// letters, digits, `_`, `-`, `.`.
-pub fn check_mcp(entry: &Value, tool: &Tool) -> Vec<String> {
+pub(crate) fn check_mcp(entry: &Value, tool: &Tool) -> Vec<String> {
     let mut problems = Vec::new();
     for key in keys(entry) {
         if !["name", "title", "description", "inputSchema"].contains(&key) {

@@ -2,20 +2,20 @@
 
 use std::collections::{HashMap, HashSet};
 
-use mcs_core::table::{ParamDef, ParamKind, ToolDef, ToolSet, schema_for};
+use mcs_core::__private::{ParamDef, ParamKind, ToolDef, ToolSet, schema_for};
 use mcs_core::{Tool, ToolParameter};
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
 #[allow(dead_code)]
-pub mod types {
+pub(crate) mod types {
     use super::*;
 
     /// Units of measurement.
     #[derive(Deserialize, JsonSchema)]
     #[serde(rename_all = "lowercase")]
-    pub enum Units {
+    pub(crate) enum Units {
         /// Celsius and kilometres.
         Metric,
         /// Fahrenheit and miles.
@@ -25,7 +25,7 @@ pub mod types {
     /// A tag.
     #[derive(Deserialize, JsonSchema)]
     #[serde(deny_unknown_fields)]
-    pub struct Tag {
+    pub(crate) struct Tag {
         /// Its name.
         #[schemars(length(min = 1, max = 40))]
         pub name: String,
@@ -34,7 +34,7 @@ pub mod types {
 
     /// Which rows to return.
     #[derive(Deserialize, JsonSchema)]
-    pub struct Filter {
+    pub(crate) struct Filter {
         /// At most this many rows.
         #[schemars(range(min = 1, max = 100))]
         pub limit: Option<u32>,
@@ -51,7 +51,7 @@ pub mod types {
 
     /// A tree of labels.
     #[derive(Deserialize, JsonSchema)]
-    pub struct Node {
+    pub(crate) struct Node {
         /// The label.
         pub name: String,
         pub children: Vec<Node>,
@@ -61,7 +61,7 @@ pub mod types {
     /// A shape.
     #[derive(Deserialize, JsonSchema)]
     #[serde(tag = "kind", rename_all = "lowercase")]
-    pub enum Shape {
+    pub(crate) enum Shape {
         /// Round.
         Circle {
             radius: f64,
@@ -74,14 +74,14 @@ pub mod types {
     /// A number or a name.
     #[derive(Deserialize, JsonSchema)]
     #[serde(untagged)]
-    pub enum Id {
+    pub(crate) enum Id {
         Number(u64),
         Name(String),
     }
 
     /// Paging, flattened into the arguments.
     #[derive(Deserialize, JsonSchema)]
-    pub struct Paging {
+    pub(crate) struct Paging {
         /// Page number.
         #[schemars(extend("multipleOf" = 1, "examples" = [1, 2]))]
         pub page: Option<u16>,
@@ -204,7 +204,7 @@ const fn tool_def(name: &'static str, params: &'static [ParamDef]) -> ToolDef {
 
 /// Every tool of the test set: the driver-built ones, and hand-written ones for what
 /// schemars does not produce.
-pub fn tools() -> Vec<Tool> {
+pub(crate) fn tools() -> Vec<Tool> {
     let mut tools: Vec<Tool> = ToolSet::build(DEFS).tools().to_vec();
     tools.push(
         Tool::new("note", "Takes a note.")
@@ -239,6 +239,6 @@ pub fn tools() -> Vec<Tool> {
     tools
 }
 
-pub fn tool(name: &str) -> Tool {
+pub(crate) fn tool(name: &str) -> Tool {
     tools().into_iter().find(|t| t.name() == name).expect(name)
 }

@@ -9,7 +9,7 @@ use proptest::prelude::*;
 use serde_json::{Value, json};
 
 /// The tools every case is extracted against.
-pub fn tools() -> Vec<Tool> {
+pub(crate) fn tools() -> Vec<Tool> {
     let param = |name: &str, schema: Value| ToolParameter::new(name, "").with_schema(schema);
     vec![
         Tool::new("get_weather", "Current weather and forecast for a city").with_parameters(vec![
@@ -53,7 +53,7 @@ pub fn tools() -> Vec<Tool> {
 }
 
 /// The model outputs of the corpus (`input`s as text, `message`s parsed as JSON).
-pub fn corpus_inputs() -> (Vec<String>, Vec<Value>) {
+pub(crate) fn corpus_inputs() -> (Vec<String>, Vec<Value>) {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus");
     let mut paths: Vec<_> = std::fs::read_dir(&dir)
         .expect("the corpus directory")
@@ -262,7 +262,7 @@ const FRAGMENTS: &[&str] = &[
     "&quot;",
 ];
 
-pub fn fragments() -> impl Strategy<Value = String> {
+pub(crate) fn fragments() -> impl Strategy<Value = String> {
     prop::collection::vec(prop::sample::select(FRAGMENTS), 0..40).prop_map(|parts| parts.concat())
 }
 
@@ -273,7 +273,7 @@ fn corpus_texts() -> &'static [String] {
     CORPUS.get_or_init(|| corpus_inputs().0)
 }
 
-pub fn mutated_corpus() -> impl Strategy<Value = String> {
+pub(crate) fn mutated_corpus() -> impl Strategy<Value = String> {
     let count = corpus_texts().len().max(1);
     (
         0..count,

@@ -4,7 +4,7 @@ use mcs_fs::{Adapter, Body, EntryKind, Files, FsErrorKind, FsPath, Limits, Write
 
 use crate::{kind, text};
 
-pub fn write_then_read_list_and_stat<A: Adapter>(adapter: impl Fn() -> A) {
+pub(crate) fn write_then_read_list_and_stat<A: Adapter>(adapter: impl Fn() -> A) {
     let files = Files::new(adapter());
     let written = files
         .write_file("notes/todo.md".into(), "- tea\n- milk\n".into(), None)
@@ -40,7 +40,7 @@ pub fn write_then_read_list_and_stat<A: Adapter>(adapter: impl Fn() -> A) {
     assert_eq!(sub.entries[0].path, "notes/todo.md");
 }
 
-pub fn write_modes<A: Adapter>(adapter: impl Fn() -> A) {
+pub(crate) fn write_modes<A: Adapter>(adapter: impl Fn() -> A) {
     let files = Files::new(adapter());
     let create = Some(WriteMode::Create);
     files
@@ -71,7 +71,7 @@ pub fn write_modes<A: Adapter>(adapter: impl Fn() -> A) {
     assert_eq!(text(&empty), "");
 }
 
-pub fn line_and_byte_ranges<A: Adapter>(adapter: impl Fn() -> A) {
+pub(crate) fn line_and_byte_ranges<A: Adapter>(adapter: impl Fn() -> A) {
     let files = Files::new(adapter());
     files
         .write_file("l.txt".into(), "one\ntwo\nthree\nfour".into(), None)
@@ -120,7 +120,7 @@ pub fn line_and_byte_ranges<A: Adapter>(adapter: impl Fn() -> A) {
     assert_eq!(kind(both), FsErrorKind::InvalidArgument);
 }
 
-pub fn limits_are_named<A: Adapter>(adapter: impl Fn() -> A) {
+pub(crate) fn limits_are_named<A: Adapter>(adapter: impl Fn() -> A) {
     let limits = Limits {
         max_read_bytes: 10,
         max_file_bytes: 100,
@@ -195,7 +195,7 @@ pub fn limits_are_named<A: Adapter>(adapter: impl Fn() -> A) {
     assert!(searched.truncated);
 }
 
-pub fn binary_files_are_summarised<A: Adapter>(adapter: impl Fn() -> A) {
+pub(crate) fn binary_files_are_summarised<A: Adapter>(adapter: impl Fn() -> A) {
     let files = Files::new(adapter());
     let mut png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR".to_vec();
     png.extend(std::iter::repeat_n(0u8, 5000));
@@ -241,7 +241,7 @@ pub fn binary_files_are_summarised<A: Adapter>(adapter: impl Fn() -> A) {
     assert!(matches!(read.body, Body::Binary { .. }));
 }
 
-pub fn edit_file<A: Adapter>(adapter: impl Fn() -> A) {
+pub(crate) fn edit_file<A: Adapter>(adapter: impl Fn() -> A) {
     let files = Files::new(adapter());
     files
         .write_file(
@@ -288,7 +288,7 @@ pub fn edit_file<A: Adapter>(adapter: impl Fn() -> A) {
     );
 }
 
-pub fn read_only_refuses_changes<A: Adapter>(adapter: impl Fn() -> A) {
+pub(crate) fn read_only_refuses_changes<A: Adapter>(adapter: impl Fn() -> A) {
     let writable = Files::new(adapter());
     writable
         .write_file("keep.txt".into(), "kept".into(), None)

@@ -6,7 +6,7 @@ use serde_json::json;
 
 use crate::text;
 
-pub fn through_the_driver<A: Adapter>(adapter: impl Fn() -> A) {
+pub(crate) fn through_the_driver<A: Adapter>(adapter: impl Fn() -> A) {
     let files = Files::new(adapter());
     let runtime = tokio::runtime::Builder::new_current_thread()
         .build()
@@ -97,7 +97,7 @@ pub fn through_the_driver<A: Adapter>(adapter: impl Fn() -> A) {
     assert!(system.contains("edit_file"));
 }
 
-pub fn read_only_driver_hides_write_tools<A: Adapter>(adapter: impl Fn() -> A) {
+pub(crate) fn read_only_driver_hides_write_tools<A: Adapter>(adapter: impl Fn() -> A) {
     Files::new(adapter())
         .write_file("a.txt".into(), "a".into(), None)
         .unwrap();

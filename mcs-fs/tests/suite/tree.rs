@@ -4,7 +4,7 @@ use mcs_fs::{Adapter, EntryKind, Files, FsErrorKind};
 
 use crate::{kind, text};
 
-pub fn error_kinds<A: Adapter>(adapter: impl Fn() -> A) {
+pub(crate) fn error_kinds<A: Adapter>(adapter: impl Fn() -> A) {
     let files = Files::new(adapter());
     files
         .write_file("d/f.txt".into(), "x".into(), None)
@@ -67,7 +67,7 @@ pub fn error_kinds<A: Adapter>(adapter: impl Fn() -> A) {
     files.delete("e".into(), false).unwrap();
 }
 
-pub fn move_and_copy<A: Adapter>(adapter: impl Fn() -> A) {
+pub(crate) fn move_and_copy<A: Adapter>(adapter: impl Fn() -> A) {
     let files = Files::new(adapter());
     files.write_file("a.txt".into(), "A".into(), None).unwrap();
     files.write_file("b.txt".into(), "B".into(), None).unwrap();
@@ -136,7 +136,7 @@ pub fn move_and_copy<A: Adapter>(adapter: impl Fn() -> A) {
     );
 }
 
-pub fn make_dir<A: Adapter>(adapter: impl Fn() -> A) {
+pub(crate) fn make_dir<A: Adapter>(adapter: impl Fn() -> A) {
     let files = Files::new(adapter());
     assert!(files.make_dir("x/y/z".into()).unwrap().changed);
     assert!(!files.make_dir("x/y".into()).unwrap().changed);
@@ -152,7 +152,7 @@ pub fn make_dir<A: Adapter>(adapter: impl Fn() -> A) {
     );
 }
 
-pub fn find_by_glob<A: Adapter>(adapter: impl Fn() -> A) {
+pub(crate) fn find_by_glob<A: Adapter>(adapter: impl Fn() -> A) {
     let files = Files::new(adapter());
     for path in [
         "README.md",
@@ -204,7 +204,7 @@ pub fn find_by_glob<A: Adapter>(adapter: impl Fn() -> A) {
     );
 }
 
-pub fn search_content<A: Adapter>(adapter: impl Fn() -> A) {
+pub(crate) fn search_content<A: Adapter>(adapter: impl Fn() -> A) {
     let files = Files::new(adapter());
     files
         .write_file("a.rs".into(), "fn main() {\n    todo!()\n}\n".into(), None)
@@ -262,7 +262,7 @@ pub fn search_content<A: Adapter>(adapter: impl Fn() -> A) {
     );
 }
 
-pub fn paths_are_checked_the_same_way<A: Adapter>(adapter: impl Fn() -> A) {
+pub(crate) fn paths_are_checked_the_same_way<A: Adapter>(adapter: impl Fn() -> A) {
     let files = Files::new(adapter());
     for (path, expected) in [
         ("../x", FsErrorKind::OutsideRoot),
@@ -298,7 +298,7 @@ pub fn paths_are_checked_the_same_way<A: Adapter>(adapter: impl Fn() -> A) {
     assert_eq!(entries, ["a", "a/b.txt", "~", "~/x"]);
 }
 
-pub fn unicode_names<A: Adapter>(adapter: impl Fn() -> A) {
+pub(crate) fn unicode_names<A: Adapter>(adapter: impl Fn() -> A) {
     let files = Files::new(adapter());
     for path in [
         "café/naïve.txt",

@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 /// examples, but `cargo test --test round_trip` does not, and a binary left from an older
 /// tree would test old code. Built with the workspace's features, as `cargo test --workspace`
 /// (CI) builds it, so that in CI this finds it fresh and compiles nothing.
-pub fn example_server() -> PathBuf {
+pub(crate) fn example_server() -> PathBuf {
     static BUILT: OnceLock<PathBuf> = OnceLock::new();
     BUILT
         .get_or_init(|| {

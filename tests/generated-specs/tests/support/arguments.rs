@@ -18,7 +18,7 @@ const OPTIONAL_DEPTH: usize = 3;
 const MAX_DEPTH: usize = 12;
 
 /// A valid arguments object for the input schema `root`, or why none was found.
-pub fn valid_arguments(root: &Value) -> Result<Value, String> {
+pub(crate) fn valid_arguments(root: &Value) -> Result<Value, String> {
     let mut builder = Builder {
         root,
         runner: TestRunner::new_with_rng(
@@ -378,7 +378,7 @@ fn merge(base: &Map<String, Value>, parts: &[Value]) -> Value {
 
 /// Arguments `root` refuses, and the argument the refusal must name: a required argument
 /// left out, or a typed argument given a value of another type.
-pub fn invalid_arguments(root: &Value, valid: &Value) -> Option<(Value, String)> {
+pub(crate) fn invalid_arguments(root: &Value, valid: &Value) -> Option<(Value, String)> {
     let properties = root.get("properties")?.as_object()?;
     let required: Vec<&str> = root
         .get("required")

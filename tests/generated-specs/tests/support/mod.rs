@@ -1,5 +1,5 @@
 //! What the conformance tests share: arguments built from schemas, and Prism.
 #![allow(dead_code)]
 
-pub mod arguments;
-pub mod prism;
+pub(crate) mod arguments;
+pub(crate) mod prism;

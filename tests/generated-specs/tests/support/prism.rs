@@ -10,7 +10,7 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 /// The Prism command line, or why it is not there.
-pub fn prism() -> Result<PathBuf, String> {
+pub(crate) fn prism() -> Result<PathBuf, String> {
     let bin = Path::new(env!("CARGO_MANIFEST_DIR")).join("../conformance/node_modules/.bin/prism");
     if bin.exists() {
         return Ok(bin);
@@ -25,7 +25,7 @@ pub fn prism() -> Result<PathBuf, String> {
 }
 
 /// A running `prism mock` for one document.
-pub struct Mock {
+pub(crate) struct Mock {
     child: Child,
     /// `http://127.0.0.1:PORT`.
     pub url: String,
@@ -34,7 +34,7 @@ pub struct Mock {
 impl Mock {
     /// Starts Prism on a free port and waits until it listens (it reads large documents for
     /// a while first).
-    pub fn start(bin: &Path, document: &Path) -> Result<Mock, String> {
+    pub(crate) fn start(bin: &Path, document: &Path) -> Result<Mock, String> {
         let port = TcpListener::bind("127.0.0.1:0")
             .and_then(|l| l.local_addr())
             .map_err(|e| e.to_string())?
@@ -80,7 +80,7 @@ impl Drop for Mock {
 /// `application/problem+json` body when that type says the request was wrong (no route,
 /// invalid, unauthorized, unacceptable), with the detail; `None` when the request passed
 /// validation (Prism may still fail to produce a response, which is not the request's fault).
-pub fn refusal(status: u16, body: &str) -> Option<String> {
+pub(crate) fn refusal(status: u16, body: &str) -> Option<String> {
     const REQUEST_ERRORS: [&str; 6] = [
         "NO_PATH_MATCHED_ERROR",
         "NO_METHOD_MATCHED_ERROR",
