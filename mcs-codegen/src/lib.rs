@@ -234,10 +234,15 @@ impl Generator {
         Ok(openapi::read_file(&self.spec, &self.options)?)
     }
 
-    /// The driver module as tokens, with the document they came from.
+    /// The driver module as tokens — the same module [`generate`](Self::generate) writes,
+    /// table included — with the document they came from: for a procedural macro that
+    /// expands to the driver instead of a build script that writes it.
     pub fn tokens(&self) -> Result<(TokenStream, Document), Error> {
         let document = self.read()?;
-        let tokens = emit::driver_module(&document.api, &self.source_label());
+        let source = render(&document.api, &self.source_label())?;
+        let tokens = source
+            .parse::<TokenStream>()
+            .map_err(|error| Error::Syntax(error.to_string()))?;
         Ok((tokens, document))
     }
 

@@ -1,8 +1,11 @@
-//! The checked-in snapshot, compiled under `#![deny(warnings)]` and run against an
-//! in-process server: what a user's crate gets is code that builds and works.
+//! The checked-in snapshots, compiled under `#![deny(warnings)]` (all three in one crate, as a
+//! user may include several drivers) and run against an in-process server: what a user's
+//! crate gets is code that builds and works.
 #![deny(warnings)]
 
 include!("snapshots/petstore.rs");
+include!("snapshots/library.rs");
+include!("snapshots/weather.rs");
 
 use mcs::{Driver, LlmResponse, ToolDriver};
 use serde_json::json;
@@ -107,4 +110,57 @@ async fn wrong_arguments_never_reach_the_server() {
             .unwrap_or_default()
             .is_empty()
     );
+}
+
+/// The OpenAPI 3.1 and Swagger 2.0 drivers: a bearer token in the header, an API key in the
+/// query, a list written as `a,b` (`collectionFormat: csv`), a body from the arguments.
+#[tokio::test]
+async fn the_library_and_weather_drivers_reach_the_server() {
+    let server = MockServer::start().await;
+    Mock::given(method("GET"))
+        .and(path("/books"))
+        .and(query_param("q", "dune"))
+        .and(query_param("page[size]", "5"))
+        .and(header("authorization", "Bearer t"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!([])))
+        .mount(&server)
+        .await;
+    Mock::given(method("GET"))
+        .and(path("/readings"))
+        .and(query_param("sensors", "temperature,humidity"))
+        .and(query_param("api_key", "k"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!([{"value": 21.5}])))
+        .mount(&server)
+        .await;
+    Mock::given(method("POST"))
+        .and(path("/loans"))
+        .and(body_string(r#"{"isbn":"9780441013593","member":7}"#))
+        .respond_with(ResponseTemplate::new(201).set_body_json(json!({"due": "2026-12-16"})))
+        .mount(&server)
+        .await;
+
+    let library = Library::new()
+        .with_base_url(server.uri())
+        .with_bearer_token("t");
+    assert_eq!(library.list_tools().len(), 5);
+    let found = library
+        .execute_tool("searchBooks", json!({"q": "dune", "page_size": 5}))
+        .await;
+    assert_eq!(found.ok(), Some(json!([])));
+    let lent = library
+        .execute_tool("lendBook", json!({"isbn": "9780441013593", "member": 7}))
+        .await;
+    assert_eq!(lent.ok(), Some(json!({"due": "2026-12-16"})));
+
+    let station = Weather::new()
+        .with_base_url(server.uri())
+        .with_api_key("k");
+    let readings = station
+        .list_readings(&weather::ListReadingsArguments {
+            sensors: vec!["temperature".into(), "humidity".into()],
+            ..Default::default()
+        })
+        .await;
+    assert_eq!(readings.ok(), Some(json!([{"value": 21.5}])));
+    assert_eq!(station.tool_tags("listReadings"), ["readings"]);
 }
