@@ -1,5 +1,10 @@
 //! # mcs — the Model Context Standard for Rust
 //!
+//! The package is `model-context-standard` on crates.io; its library is `mcs`. It re-exports
+//! the crates of the workspace by feature (`mcs-core`, `mcs-extract`, `mcs-hybrid`, `mcs-llm`,
+//! `mcs-orchestrator`, `mcs-rest`, `mcs-openapi`) with the macros, so a program depends on it
+//! alone.
+//!
 //! Give a language model typed tools with one attribute. Plain Rust methods become an MCS
 //! [`ToolDriver`]: their doc comments describe them to the model, their parameter types
 //! (through [`schemars`]) give the JSON Schema of the arguments, and a generated `match`
@@ -107,7 +112,8 @@
 //!   have gives (pass-through, the default, is what the standard requires);
 //! - `compact_threshold = N`: past `N` tools, list names and titles only.
 //!
-//! Both traits have a `meta` method; call it as `ToolDriver::meta(&driver)` on a hybrid.
+//! A `Driver` is a `ToolDriver` too (`trait Driver: ToolDriver`): `driver.meta()` is the tool
+//! driver's, and a `&dyn Driver` is a `&dyn ToolDriver`.
 //! [`llm::Conversation`] runs the whole loop with a model.
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
@@ -146,11 +152,13 @@ pub mod hybrid {
 pub use mcs_hybrid::prompt;
 
 #[doc(inline)]
+#[cfg(feature = "llm")]
 pub use mcs_llm as llm;
 #[doc(inline)]
 #[cfg(feature = "openapi")]
 pub use mcs_openapi as openapi;
 #[doc(inline)]
+#[cfg(feature = "orchestrator")]
 pub use mcs_orchestrator as orchestrator;
 #[doc(inline)]
 #[cfg(feature = "rest")]

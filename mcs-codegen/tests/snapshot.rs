@@ -12,9 +12,17 @@ use proc_macro2::TokenStream;
 
 /// Each document, the driver name it is generated with, and its snapshot.
 const DOCUMENTS: [(&str, &str, &str); 3] = [
-    ("../examples/petstore/petstore.yaml", "Petstore", "petstore.rs"),
+    (
+        "../examples/petstore/petstore.yaml",
+        "Petstore",
+        "petstore.rs",
+    ),
     ("tests/documents/library.yaml", "Library", "library.rs"),
-    ("tests/documents/weather.swagger.json", "Weather", "weather.rs"),
+    (
+        "tests/documents/weather.swagger.json",
+        "Weather",
+        "weather.rs",
+    ),
 ];
 
 fn generator(document: &str, driver: &str) -> Generator {
@@ -41,7 +49,11 @@ fn each_generated_module_matches_its_snapshot() {
 #[test]
 fn generation_is_deterministic() {
     for (document, driver, _) in DOCUMENTS {
-        assert_eq!(generate(document, driver), generate(document, driver), "{document}");
+        assert_eq!(
+            generate(document, driver),
+            generate(document, driver),
+            "{document}"
+        );
     }
 }
 

@@ -152,9 +152,7 @@ async fn the_library_and_weather_drivers_reach_the_server() {
         .await;
     assert_eq!(lent.ok(), Some(json!({"due": "2026-12-16"})));
 
-    let station = Weather::new()
-        .with_base_url(server.uri())
-        .with_api_key("k");
+    let station = Weather::new().with_base_url(server.uri()).with_api_key("k");
     let readings = station
         .list_readings(&weather::ListReadingsArguments {
             sensors: vec!["temperature".into(), "humidity".into()],
