@@ -364,7 +364,10 @@ impl Tool {
 pub struct ToolCallRecord {
     /// The tool's name as the model wrote it.
     pub name: String,
-    /// The arguments the tool was called with.
+    /// The arguments the tool was called with. A string longer than
+    /// [`ToolCallRecord::MAX_RECORDED_STRING`] bytes is recorded as a note of its length
+    /// (`"<omitted: 104857600 bytes>"`): the tool received it whole, and the model's output
+    /// holds it, so a 100 MB argument is not kept twice.
     #[serde(default)]
     pub arguments: Value,
     /// The raw result, when the call succeeded.
@@ -376,6 +379,32 @@ pub struct ToolCallRecord {
     /// The provider's id of the call (OpenAI `call_…`, Anthropic `toolu_…`), if it had one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tool_call_id: Option<String>,
+}
+
+impl ToolCallRecord {
+    /// The longest string argument kept whole in [`arguments`](Self::arguments), in bytes.
+    pub const MAX_RECORDED_STRING: usize = 64 * 1024;
+
+    /// `arguments` as a record keeps them: a copy in which every string longer than
+    /// [`MAX_RECORDED_STRING`](Self::MAX_RECORDED_STRING) is replaced by a note of its
+    /// length, so that the copy costs little however large the arguments are.
+    pub fn recorded_arguments(arguments: &Value) -> Value {
+        match arguments {
+            Value::String(text) if text.len() > Self::MAX_RECORDED_STRING => {
+                Value::String(format!("<omitted: {} bytes>", text.len()))
+            }
+            Value::Array(items) => {
+                Value::Array(items.iter().map(Self::recorded_arguments).collect())
+            }
+            Value::Object(fields) => Value::Object(
+                fields
+                    .iter()
+                    .map(|(key, value)| (key.clone(), Self::recorded_arguments(value)))
+                    .collect(),
+            ),
+            other => other.clone(),
+        }
+    }
 }
 
 /// A driver's answer to one model output.
@@ -426,5 +455,28 @@ pub fn message_text(message: &Value) -> String {
             .collect::<Vec<_>>()
             .join(""),
         _ => String::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn records_keep_short_strings_and_note_long_ones() {
+        let long = "y".repeat(ToolCallRecord::MAX_RECORDED_STRING + 1);
+        let exact = "z".repeat(ToolCallRecord::MAX_RECORDED_STRING);
+        let arguments = json!({
+            "path": "a.txt",
+            "parts": [long, {"inner": long}, 3, null],
+            "exact": exact,
+        });
+        let recorded = ToolCallRecord::recorded_arguments(&arguments);
+        let note = format!("<omitted: {} bytes>", long.len());
+        assert_eq!(
+            recorded,
+            json!({"path": "a.txt", "parts": [note, {"inner": note}, 3, null], "exact": exact})
+        );
     }
 }

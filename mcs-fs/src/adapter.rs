@@ -20,7 +20,7 @@ use crate::search::{
     Found, MAX_LINE_CHARS, Matcher, SCAN_LIMIT, SearchMatch, SearchQuery, Searched, glob,
     glob_subject,
 };
-use crate::types::{DirEntry, Entry, EntryKind, Stat, Walked, WriteMode};
+use crate::types::{DirEntry, Entry, EntryKind, Skipped, Stat, Walked, WriteMode};
 
 /// The filesystem capability's backend interface: the operations the [`Files`](crate::Files)
 /// tools delegate to.
@@ -161,11 +161,10 @@ fn walk_tree<A: Adapter + ?Sized>(
     path: &FsPath,
     limit: usize,
 ) -> Result<Walked, FsError> {
-    // The starting directory must exist; directories that vanish during the walk are
-    // skipped (see `level`).
-    let first = level(path, adapter.list_dir(path)?);
-    let mut entries = Vec::new();
-    let mut truncated = false;
+    let mut walked = Walked::default();
+    // The starting directory must exist; below it, a directory that vanished during the
+    // walk is left out, and one that cannot be opened is passed by and reported.
+    let first = level(path, adapter.list_dir(path)?, &mut walked.skipped);
     // An explicit stack of iterators keeps deep trees from growing the call stack.
     let mut stack: Vec<std::vec::IntoIter<Entry>> = vec![first.into_iter()];
     while let Some(top) = stack.last_mut() {
@@ -173,38 +172,52 @@ fn walk_tree<A: Adapter + ?Sized>(
             stack.pop();
             continue;
         };
-        if entries.len() >= limit {
-            truncated = true;
+        if walked.entries.len() >= limit {
+            walked.truncated = true;
             break;
         }
         let subdir = (entry.kind == EntryKind::Dir).then(|| entry.path.clone());
-        entries.push(entry);
+        walked.entries.push(entry);
         if let Some(subdir) = subdir {
             let dir = FsPath::parse(&subdir)?;
             let children = match adapter.list_dir(&dir) {
                 Ok(children) => children,
                 Err(error) if error.kind() == FsErrorKind::NotFound => Vec::new(),
-                Err(error) => return Err(error),
+                Err(error) => {
+                    walked.skipped.push(subdir, error.message());
+                    Vec::new()
+                }
             };
-            stack.push(level(&dir, children).into_iter());
+            stack.push(level(&dir, children, &mut walked.skipped).into_iter());
         }
     }
-    Ok(Walked { entries, truncated })
+    Ok(walked)
 }
 
-/// One directory's entries as walk entries, in name order. Names that are not valid paths
-/// here (a backend may hold names no model could address) are left out.
-fn level(dir: &FsPath, mut children: Vec<DirEntry>) -> Vec<Entry> {
+/// One directory's entries as walk entries, in name order. Names that cannot be written as
+/// a path here (a backend may hold names no model could address, or a path longer than the
+/// limit) are left out and noted in `skipped`.
+pub(crate) fn level(
+    dir: &FsPath,
+    mut children: Vec<DirEntry>,
+    skipped: &mut Skipped,
+) -> Vec<Entry> {
     children.sort_by(|a, b| a.name.cmp(&b.name));
     children
         .into_iter()
-        .filter_map(|child| {
-            let path = dir.join(&child.name).ok()?;
-            Some(Entry {
+        .filter_map(|child| match dir.join(&child.name) {
+            Ok(path) => Some(Entry {
                 path: path.to_string(),
                 kind: child.kind,
                 size: child.size,
-            })
+            }),
+            Err(error) => {
+                skipped.push(
+                    dir.to_string(),
+                    format!("an entry here cannot be addressed: {}", error.message()),
+                );
+                None
+            }
         })
         .collect()
 }
@@ -219,6 +232,7 @@ fn find_in<A: Adapter + ?Sized>(
     let walked = adapter.walk(base, SCAN_LIMIT)?;
     let mut matches = Vec::new();
     let mut truncated = walked.truncated;
+    let skipped = walked.skipped;
     for entry in walked.entries {
         if matcher.is_match(glob_subject(pattern, base, &entry.path)) {
             if matches.len() == limit {
@@ -228,7 +242,11 @@ fn find_in<A: Adapter + ?Sized>(
             matches.push(entry);
         }
     }
-    Ok(Found { matches, truncated })
+    Ok(Found {
+        matches,
+        truncated,
+        skipped,
+    })
 }
 
 fn search_in<A: Adapter + ?Sized>(
@@ -239,8 +257,12 @@ fn search_in<A: Adapter + ?Sized>(
     let matcher = Matcher::new(query)?;
     let file_glob = query.glob.as_deref().map(glob).transpose()?;
     let stat = adapter.stat(base)?;
-    let (files, mut truncated) = if stat.kind == EntryKind::File {
-        (vec![(base.to_string(), stat.size)], false)
+    let (files, mut truncated, skipped) = if stat.kind == EntryKind::File {
+        (
+            vec![(base.to_string(), stat.size)],
+            false,
+            Skipped::default(),
+        )
     } else {
         let walked = adapter.walk(base, SCAN_LIMIT)?;
         let files = walked
@@ -249,7 +271,7 @@ fn search_in<A: Adapter + ?Sized>(
             .filter(|entry| entry.kind == EntryKind::File)
             .map(|entry| (entry.path, entry.size.unwrap_or(0)))
             .collect();
-        (files, walked.truncated)
+        (files, walked.truncated, walked.skipped)
     };
     let mut out = Searched {
         matches: Vec::new(),
@@ -258,6 +280,7 @@ fn search_in<A: Adapter + ?Sized>(
         skipped_large: 0,
         skipped_unreadable: 0,
         truncated: false,
+        skipped,
     };
     let mut read_so_far = 0u64;
     'files: for (path, size) in files {

@@ -5,13 +5,13 @@
 //! nothing of tools. `#[mcs::tool_driver]` makes the `ToolDriver`, `#[mcs::hybrid]` the
 //! `Driver` (prompts, reading a model's calls in any format).
 
-use crate::adapter::Adapter;
+use crate::adapter::{self, Adapter};
 use crate::content::{self, BinarySummary};
 use crate::error::{FsError, FsErrorKind};
 use crate::output::{Body, Changed, FileContent, Listing, StatResult, Written};
 use crate::path::FsPath;
 use crate::search::{Found, SearchQuery, Searched};
-use crate::types::{Entry, Walked, WriteMode};
+use crate::types::{Skipped, Walked, WriteMode};
 
 /// The sizes a [`Files`] driver keeps to. Each refusal names the limit it hit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -202,26 +202,21 @@ impl<A: Adapter> Files<A> {
         let walked = if recursive {
             self.adapter.walk(&dir, limit)?
         } else {
-            let mut children = self.adapter.list_dir(&dir)?;
-            children.sort_by(|a, b| a.name.cmp(&b.name));
-            let truncated = children.len() > limit;
-            let entries = children
-                .into_iter()
-                .filter_map(|child| {
-                    Some(Entry {
-                        path: dir.join(&child.name).ok()?.to_string(),
-                        kind: child.kind,
-                        size: child.size,
-                    })
-                })
-                .take(limit)
-                .collect();
-            Walked { entries, truncated }
+            let mut skipped = Skipped::default();
+            let mut entries = adapter::level(&dir, self.adapter.list_dir(&dir)?, &mut skipped);
+            let truncated = entries.len() > limit;
+            entries.truncate(limit);
+            Walked {
+                entries,
+                truncated,
+                skipped,
+            }
         };
         Ok(Listing {
             path: dir.to_string(),
             entries: walked.entries,
             truncated: walked.truncated,
+            skipped: walked.skipped,
         })
     }
 

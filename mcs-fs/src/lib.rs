@@ -31,6 +31,19 @@
 //! - **Sizes.** [`Limits`]: one read returns at most 64 KiB, larger files are read by lines
 //!   or bytes; files up to 8 MiB are loaded to read by lines, edit or search; one search
 //!   reads at most 64 MiB in all; a write takes at most 1 MiB. Every refusal names the limit.
+//!   A refused write is not copied: the call's record notes the content's length
+//!   ([`mcs::ToolCallRecord::MAX_RECORDED_STRING`]).
+//! - **Paths** are at most [`MAX_PATH_BYTES`] (4,095) bytes and names [`MAX_NAME_BYTES`]
+//!   (255), checked in [`FsPath`] before any adapter acts, so both adapters take and refuse
+//!   the same paths. A tree may still grow deeper than a path can address (a deep tree
+//!   moved under a deep path): listings, `find` and `search` pass by what they cannot
+//!   address or open and report it (`skipped`, [`Skipped`]) instead of failing, and a
+//!   recursive `delete` removes it whole — with a loop, not a call per level, and in
+//!   [`LocalFs`] with a bounded number of directory handles open (about 130) however deep
+//!   the tree is.
+//! - **Special files** ([`LocalFs`]): a FIFO, socket or device is listed as `special` and
+//!   never opened, written or replaced: its kind is read from its directory entry before
+//!   anything opens it, and every tool refuses it in the same words.
 //! - **Binary files** are summarised — size, a guess at the format, the first bytes in
 //!   hex — never dumped into the model's context.
 //! - **Read-only.** [`Files::read_only`] (or [`LocalFs::read_only`], [`MemoryFs::read_only`])
@@ -101,4 +114,4 @@ pub use output::{Body, Changed, FileContent, Listing, StatResult, Written};
 pub use path::{FsPath, MAX_NAME_BYTES, MAX_PATH_BYTES};
 pub use read_only::ReadOnlyFiles;
 pub use search::{Found, MAX_LINE_CHARS, SCAN_LIMIT, SearchMatch, SearchQuery, Searched};
-pub use types::{DirEntry, Entry, EntryKind, Stat, Walked, WriteMode};
+pub use types::{DirEntry, Entry, EntryKind, Skipped, SkippedEntry, Stat, Walked, WriteMode};

@@ -8,9 +8,14 @@
 //! [`FsPath`] refuses odd path text before that; it is not what keeps the root closed.
 //!
 //! What this adapter adds on top:
-//! - files are opened with `O_NONBLOCK` and checked after opening (`fstat` on the handle
-//!   that is then read), so a FIFO, socket or device is refused instead of hanging a read,
-//!   and the checks apply to the very file read;
+//! - a FIFO, socket or device is never opened: its kind is read from its directory entry
+//!   first (following symlinks inside the root), and it is refused with the same words by
+//!   every tool, as a source or as a destination. Files are then opened with `O_NONBLOCK`
+//!   and checked again on the handle that is read (`fstat`), so a file swapped for a FIFO
+//!   between the two steps cannot hang a read either, and the checks apply to the very file
+//!   read;
+//! - a recursive delete holds a bounded number of descriptors however deep the tree is,
+//!   and recurses on the heap, not the call stack;
 //! - a file with more than one hard link is not read, appended to or copied
 //!   ([`FsErrorKind::HardLinked`]): its other name may be outside the root. Overwriting
 //!   replaces the name with a new file and leaves the other names' content alone; deleting
@@ -98,8 +103,26 @@ impl LocalFs {
         }
     }
 
-    /// Opens a regular file for reading and checks the handle itself.
+    /// Refuses, without opening anything, what is not a regular file: its kind comes from
+    /// the directory entry (a symlink inside the root is followed).
+    fn check_kind(&self, path: &FsPath) -> Result<(), FsError> {
+        let metadata = self
+            .root
+            .metadata(path.as_std())
+            .map_err(|error| io_error(path, error))?;
+        if metadata.is_dir() {
+            return Err(FsError::is_dir(path));
+        }
+        if !metadata.is_file() {
+            return Err(special(path));
+        }
+        Ok(())
+    }
+
+    /// Opens a regular file for reading, after checking its kind without opening it, and
+    /// checks the handle itself.
     fn open_file(&self, path: &FsPath) -> Result<(File, Metadata), FsError> {
+        self.check_kind(path)?;
         let mut options = OpenOptions::new();
         options.read(true);
         non_blocking(&mut options);
@@ -148,6 +171,23 @@ impl LocalFs {
         self.root
             .open_dir(parent.as_std())
             .map_err(|error| io_error(path, error))
+    }
+
+    /// Deletes the directory at `path` (not the root) with everything in it.
+    #[cfg(unix)]
+    fn remove_tree(&self, path: &FsPath) -> io::Result<()> {
+        let parent = self
+            .root
+            .open_dir(path.parent().unwrap_or_default().as_std())?;
+        let name = path.file_name().unwrap_or_default();
+        let top = open_subdir(&parent, std::ffi::OsStr::new(name))?;
+        empty_tree(top)?;
+        parent.remove_dir(name)
+    }
+
+    #[cfg(not(unix))]
+    fn remove_tree(&self, path: &FsPath) -> io::Result<()> {
+        self.root.remove_dir_all(path.as_std())
     }
 
     /// Replaces `path` whole and atomically: the data goes to a temporary file beside it,
@@ -211,12 +251,121 @@ fn check_regular(path: &FsPath, metadata: &Metadata) -> Result<(), FsError> {
     Ok(())
 }
 
+/// The one refusal of a FIFO, socket or device, wherever it is met.
 fn special(path: &FsPath) -> FsError {
     FsError::new(
         FsErrorKind::NotAFile,
         path,
-        "this is a FIFO, socket or device, which is never opened",
+        "this is a FIFO, socket or device, not a regular file; it is never opened, \
+         written or replaced",
     )
+}
+
+/// Whether `metadata` (not following a symlink) is a FIFO, socket or device.
+fn is_special(metadata: &Metadata) -> bool {
+    !metadata.is_dir() && !metadata.is_file() && !metadata.is_symlink()
+}
+
+/// The most directory handles a recursive delete keeps open, however deep the tree: far
+/// below any process's open-file limit.
+#[cfg(unix)]
+const HELD_DIRS: usize = 128;
+
+/// The subdirectory `name` of `parent`, opened without following a symlink (a directory
+/// swapped for a link while a delete runs is not entered).
+#[cfg(unix)]
+fn open_subdir(parent: &Dir, name: &std::ffi::OsStr) -> io::Result<Dir> {
+    use rustix::fs::{Mode, OFlags};
+    let fd = rustix::fs::openat(
+        parent,
+        name,
+        OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC,
+        Mode::empty(),
+    )?;
+    Ok(Dir::from_std_file(std::fs::File::from(fd)))
+}
+
+/// Removes everything inside `top`, depth first, with a loop and heap-allocated stacks: no
+/// call per level, and at most [`HELD_DIRS`] directory handles (plus two) open at once. The
+/// handles of the deepest levels are kept; going up past them opens the path again from
+/// `top`, one name at a time, so a tree deeper than the open-file limit (or than `PATH_MAX`)
+/// is deleted whole.
+#[cfg(unix)]
+fn empty_tree(top: Dir) -> io::Result<()> {
+    use std::collections::VecDeque;
+    use std::ffi::OsString;
+
+    /// Removes the entries of `dir` that are not directories; returns the directories.
+    fn clear(dir: &Dir) -> io::Result<Vec<OsString>> {
+        let mut subdirs = Vec::new();
+        for entry in dir.entries()? {
+            let entry = entry?;
+            let removed = if entry.file_type()?.is_dir() {
+                subdirs.push(entry.file_name());
+                Ok(())
+            } else {
+                entry.remove_file()
+            };
+            match removed {
+                Err(error) if error.kind() != io::ErrorKind::NotFound => return Err(error),
+                _ => {}
+            }
+        }
+        Ok(subdirs)
+    }
+
+    // `names[i]` is the name of level i + 1 in level i (level 0 is `top`); `held` has the
+    // handles of the deepest levels, the current one last.
+    let mut names: Vec<OsString> = Vec::new();
+    let mut held: VecDeque<Dir> = VecDeque::new();
+    let mut pending: Vec<Vec<OsString>> = vec![clear(&top)?];
+    held.push_back(top.try_clone()?);
+    loop {
+        let next = pending.last_mut().and_then(Vec::pop);
+        let Some(name) = next else {
+            // The current directory holds nothing more: go up and remove it.
+            pending.pop();
+            let Some(name) = names.pop() else {
+                return Ok(());
+            };
+            held.pop_back();
+            if held.is_empty() {
+                // Reopen the levels above from the top, keeping the deepest of them.
+                let level = names.len();
+                let keep_from = (level + 1).saturating_sub(HELD_DIRS);
+                let mut dir = top.try_clone()?;
+                for (index, step) in names.iter().enumerate() {
+                    if index >= keep_from {
+                        held.push_back(dir.try_clone()?);
+                    }
+                    dir = open_subdir(&dir, step)?;
+                }
+                held.push_back(dir);
+            }
+            let Some(parent) = held.back() else {
+                return Err(io::Error::other("lost the directory being emptied"));
+            };
+            match parent.remove_dir(&name) {
+                Err(error) if error.kind() != io::ErrorKind::NotFound => return Err(error),
+                _ => continue,
+            }
+        };
+        let Some(parent) = held.back() else {
+            return Err(io::Error::other("lost the directory being emptied"));
+        };
+        let child = match open_subdir(parent, &name) {
+            Ok(child) => child,
+            // Gone meanwhile: nothing left to delete there.
+            Err(error) if error.kind() == io::ErrorKind::NotFound => continue,
+            Err(error) => return Err(error),
+        };
+        pending.push(clear(&child)?);
+        names.push(name);
+        held.push_back(child);
+        if held.len() > HELD_DIRS {
+            held.pop_front();
+        }
+    }
 }
 
 fn kind_of(file_type: cap_std::fs::FileType) -> EntryKind {
@@ -243,6 +392,12 @@ fn io_error(path: &FsPath, error: io::Error) -> FsError {
             path,
             "this path leads outside the root directory (through `..` or a symbolic link)",
         );
+    }
+    // What opening a socket or a device without a driver gives: the kind check before
+    // opening makes it a race only, refused in the same words.
+    #[cfg(unix)]
+    if error.raw_os_error() == Some(rustix::io::Errno::NXIO.raw_os_error()) {
+        return special(path);
     }
     #[cfg(unix)]
     if error.raw_os_error() == Some(rustix::io::Errno::LOOP.raw_os_error()) {
@@ -333,10 +488,17 @@ impl Adapter for LocalFs {
         let existing = self.entry_at(path)?;
         match &existing {
             Some(metadata) if metadata.is_dir() => return Err(FsError::is_dir(path)),
-            Some(metadata) if !metadata.is_file() && !metadata.is_symlink() => {
-                return Err(special(path));
-            }
+            Some(metadata) if is_special(metadata) => return Err(special(path)),
             Some(_) if mode == WriteMode::Create => return Err(FsError::exists(path)),
+            // Appending writes through a symlink: what it leads to must be a file.
+            Some(metadata) if metadata.is_symlink() && mode == WriteMode::Append => {
+                match self.root.metadata(path.as_std()) {
+                    Ok(target) if target.is_dir() => return Err(FsError::is_dir(path)),
+                    Ok(target) if !target.is_file() => return Err(special(path)),
+                    // A dangling link: the open below creates its target or says why not.
+                    _ => {}
+                }
+            }
             _ => {}
         }
         match mode {
@@ -433,7 +595,7 @@ impl Adapter for LocalFs {
         };
         let removed = if metadata.is_dir() {
             if recursive {
-                self.root.remove_dir_all(path.as_std())
+                self.remove_tree(path)
             } else {
                 self.root.remove_dir(path.as_std())
             }
@@ -480,6 +642,9 @@ impl Adapter for LocalFs {
             if !overwrite {
                 return Err(FsError::exists(to));
             }
+            if is_special(&target) {
+                return Err(special(to));
+            }
             if target.is_dir() || source.is_dir() {
                 return Err(FsError::kind_clash(to));
             }
@@ -511,6 +676,7 @@ impl Adapter for LocalFs {
         match self.entry_at(to)? {
             Some(target) if target.is_dir() => return Err(FsError::is_dir(to)),
             Some(_) if !overwrite => return Err(FsError::exists(to)),
+            Some(target) if is_special(&target) => return Err(special(to)),
             _ => {}
         }
         let mut data = Vec::with_capacity(metadata.len() as usize);

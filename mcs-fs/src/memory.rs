@@ -15,6 +15,33 @@ enum Node {
     Dir(BTreeMap<String, Node>),
 }
 
+/// Dropping a directory takes its children out first, so that a tree of any depth is freed
+/// with a loop and a heap-allocated stack, never a call per level: a model can build a tree
+/// far deeper than a thread's stack could recurse through (moving deep trees under deep
+/// paths), and deleting or dropping it must not abort the process.
+impl Drop for Node {
+    fn drop(&mut self) {
+        let Node::Dir(children) = self else {
+            return;
+        };
+        if children
+            .values()
+            .all(|child| matches!(child, Node::File { .. }))
+        {
+            return;
+        }
+        let mut stack = vec![std::mem::take(children)];
+        while let Some(dir) = stack.pop() {
+            for (_, mut child) in dir {
+                if let Node::Dir(grandchildren) = &mut child {
+                    stack.push(std::mem::take(grandchildren));
+                }
+                // `child` drops here with no children left.
+            }
+        }
+    }
+}
+
 impl Node {
     fn kind(&self) -> EntryKind {
         match self {

@@ -4,7 +4,7 @@
 use serde::Serialize;
 
 use crate::content::BinarySummary;
-use crate::types::Entry;
+use crate::types::{Entry, Skipped};
 
 /// What `list` answers.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -15,6 +15,10 @@ pub struct Listing {
     pub entries: Vec<Entry>,
     /// Whether there were more than the limit.
     pub truncated: bool,
+    /// Entries left out because their path cannot be written here, and directories a
+    /// recursive listing could not open.
+    #[serde(skip_serializing_if = "Skipped::is_empty")]
+    pub skipped: Skipped,
 }
 
 /// What `read_file` answers: text, or a summary of a binary file.

@@ -9,8 +9,10 @@ use std::fmt;
 
 use crate::error::{FsError, FsErrorKind};
 
-/// The longest path accepted, in bytes (Linux's `PATH_MAX`).
-pub const MAX_PATH_BYTES: usize = 4096;
+/// The longest path accepted, in bytes: Linux's `PATH_MAX` (4,096) counts the terminating
+/// NUL, so 4,095 is the longest path text the local filesystem takes. Every adapter is held
+/// to it, because every path reaches them through [`FsPath`].
+pub const MAX_PATH_BYTES: usize = 4095;
 /// The longest single name accepted, in bytes (the common `NAME_MAX`).
 pub const MAX_NAME_BYTES: usize = 255;
 

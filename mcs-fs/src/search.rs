@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use crate::error::{FsError, FsErrorKind};
 use crate::path::FsPath;
-use crate::types::Entry;
+use crate::types::{Entry, Skipped};
 
 /// How many entries `find` and `search` look at before they stop and say so.
 pub const SCAN_LIMIT: usize = 20_000;
@@ -21,6 +21,9 @@ pub struct Found {
     pub matches: Vec<Entry>,
     /// Whether the match limit or [`SCAN_LIMIT`] stopped the search early.
     pub truncated: bool,
+    /// Directories the search could not look into, and entries it could not address.
+    #[serde(skip_serializing_if = "Skipped::is_empty")]
+    pub skipped: Skipped,
 }
 
 pub(crate) fn glob(pattern: &str) -> Result<GlobMatcher, FsError> {
@@ -96,6 +99,9 @@ pub struct Searched {
     pub skipped_unreadable: u64,
     /// Whether the match limit or [`SCAN_LIMIT`] stopped the search early.
     pub truncated: bool,
+    /// Directories the search could not look into, and entries it could not address.
+    #[serde(skip_serializing_if = "Skipped::is_empty")]
+    pub skipped: Skipped,
 }
 
 pub(crate) enum Matcher {

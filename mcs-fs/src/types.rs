@@ -70,10 +70,62 @@ pub struct Entry {
 }
 
 /// What [`Adapter::walk`](crate::Adapter::walk) found.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Walked {
     /// The entries, in walk order.
     pub entries: Vec<Entry>,
     /// Whether the limit cut the walk short.
     pub truncated: bool,
+    /// What the walk passed by without looking into, and why.
+    #[serde(skip_serializing_if = "Skipped::is_empty")]
+    pub skipped: Skipped,
+}
+
+/// What a listing, walk, find or search passed by: directories it could not open, and
+/// entries whose path cannot be written here (a name or a whole path over the limits, or
+/// characters paths refuse). The rest of the answer stands; these are left out of it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Skipped {
+    /// How many entries were passed by.
+    pub count: u64,
+    /// The first of them (at most [`Skipped::MAX_SHOWN`]), each with the reason.
+    pub first: Vec<SkippedEntry>,
+}
+
+/// One entry passed by, and why.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SkippedEntry {
+    /// The entry's path, or for a name that cannot be written as a path, the directory that
+    /// holds it.
+    pub path: String,
+    /// Why it was passed by.
+    pub reason: String,
+}
+
+impl Skipped {
+    /// How many skipped entries an answer shows (all are counted).
+    pub const MAX_SHOWN: usize = 10;
+
+    /// Whether nothing was passed by.
+    pub fn is_empty(&self) -> bool {
+        self.count == 0
+    }
+
+    /// Notes one more entry passed by.
+    pub fn push(&mut self, path: impl Into<String>, reason: impl Into<String>) {
+        self.count += 1;
+        if self.first.len() < Self::MAX_SHOWN {
+            self.first.push(SkippedEntry {
+                path: path.into(),
+                reason: reason.into(),
+            });
+        }
+    }
+
+    /// Adds what `other` passed by.
+    pub fn extend(&mut self, other: Skipped) {
+        self.count += other.count;
+        let room = Self::MAX_SHOWN.saturating_sub(self.first.len());
+        self.first.extend(other.first.into_iter().take(room));
+    }
 }

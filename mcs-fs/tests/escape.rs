@@ -449,35 +449,161 @@ fn special_names_and_characters() {
     sandbox.assert_outside_untouched();
 }
 
+/// The one refusal every tool gives for a FIFO, socket or device.
+const SPECIAL: &str = "this is a FIFO, socket or device, not a regular file; it is never \
+                       opened, written or replaced";
+
+/// A FIFO with a writer waiting on it: the writer's `open` returns as soon as anything opens
+/// the FIFO for reading, even for an instant, which is how a test sees an open.
+struct WatchedFifo {
+    opened: std::sync::mpsc::Receiver<()>,
+    path: PathBuf,
+}
+
+impl WatchedFifo {
+    fn new(path: PathBuf) -> WatchedFifo {
+        rustix::fs::mknodat(
+            rustix::fs::CWD,
+            &path,
+            rustix::fs::FileType::Fifo,
+            rustix::fs::Mode::RUSR | rustix::fs::Mode::WUSR,
+            0,
+        )
+        .unwrap();
+        let (sender, opened) = std::sync::mpsc::channel();
+        let (tid_sender, tid) = std::sync::mpsc::channel();
+        let writer_path = path.clone();
+        std::thread::spawn(move || {
+            let _ = tid_sender.send(rustix::thread::gettid().as_raw_nonzero().get());
+            // Blocks until a reader opens the FIFO.
+            if fs::OpenOptions::new()
+                .write(true)
+                .open(&writer_path)
+                .is_ok()
+            {
+                let _ = sender.send(());
+            }
+        });
+        // Wait until the writer sleeps in its `open`: a reader that came and went before
+        // would not wake it.
+        let tid = tid.recv().unwrap();
+        let stat = format!("/proc/self/task/{tid}/stat");
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        while std::time::Instant::now() < deadline {
+            let state = fs::read_to_string(&stat).unwrap_or_default();
+            // The state follows the command name in parentheses.
+            if state
+                .rsplit(") ")
+                .next()
+                .is_some_and(|rest| rest.starts_with('S'))
+            {
+                break;
+            }
+            std::thread::yield_now();
+        }
+        WatchedFifo { opened, path }
+    }
+
+    fn was_opened(&self) -> bool {
+        self.opened
+            .recv_timeout(std::time::Duration::from_millis(200))
+            .is_ok()
+    }
+}
+
+impl Drop for WatchedFifo {
+    fn drop(&mut self) {
+        // Release the waiting writer, if nothing did.
+        let _ = fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(rustix::fs::OFlags::NONBLOCK.bits() as i32)
+            .open(&self.path);
+    }
+}
+
+use std::os::unix::fs::OpenOptionsExt;
+
 #[test]
 fn special_files_are_listed_never_opened() {
     let sandbox = Sandbox::new();
-    let fifo = sandbox.root.join("pipe");
-    rustix::fs::mknodat(
-        rustix::fs::CWD,
-        &fifo,
-        rustix::fs::FileType::Fifo,
-        rustix::fs::Mode::RUSR | rustix::fs::Mode::WUSR,
-        0,
-    )
-    .unwrap();
+    let fifo = WatchedFifo::new(sandbox.root.join("pipe"));
+    let _socket = std::os::unix::net::UnixListener::bind(sandbox.root.join("socket")).unwrap();
+    symlink("pipe", sandbox.root.join("link-to-pipe")).unwrap();
+    fs::write(sandbox.root.join("file.txt"), "text").unwrap();
     let f = &sandbox.files;
-    // Would block forever without O_NONBLOCK and the check on the opened handle.
-    let error = f
-        .read_file("pipe".into(), None, None, None, None)
-        .unwrap_err();
-    assert_eq!(error.kind(), FsErrorKind::NotAFile, "{error}");
-    assert!(error.message().contains("FIFO"), "{error}");
-    let error = f
-        .write_file("pipe".into(), "x".into(), Some(WriteMode::Append))
-        .unwrap_err();
-    assert_eq!(error.kind(), FsErrorKind::NotAFile);
+    type Call<'a> = Box<dyn Fn(String) -> Result<(), mcs_fs::FsError> + 'a>;
+    let calls: Vec<(&str, Call)> = vec![
+        (
+            "read_file",
+            Box::new(|p| f.read_file(p, None, None, None, None).map(drop)),
+        ),
+        (
+            "read_file (bytes)",
+            Box::new(|p| f.read_file(p, None, None, Some(0), Some(4)).map(drop)),
+        ),
+        (
+            "read_file (lines)",
+            Box::new(|p| f.read_file(p, Some(1), Some(2), None, None).map(drop)),
+        ),
+        (
+            "edit_file",
+            Box::new(|p| f.edit_file(p, "a".into(), "b".into(), false).map(drop)),
+        ),
+        (
+            "copy from",
+            Box::new(|p| f.copy(p, "copy.txt".into(), false).map(drop)),
+        ),
+        (
+            "append",
+            Box::new(|p| {
+                f.write_file(p, "x".into(), Some(WriteMode::Append))
+                    .map(drop)
+            }),
+        ),
+        (
+            "overwrite",
+            Box::new(|p| f.write_file(p, "x".into(), None).map(drop)),
+        ),
+        (
+            "copy onto",
+            Box::new(|p| f.copy("file.txt".into(), p, true).map(drop)),
+        ),
+        (
+            "move onto",
+            Box::new(|p| f.move_path("file.txt".into(), p, true).map(drop)),
+        ),
+    ];
+    for special in ["pipe", "socket", "link-to-pipe"] {
+        for (tool, call) in &calls {
+            // Replacing a symlink replaces the link itself, as anywhere else.
+            if special == "link-to-pipe" && matches!(*tool, "overwrite" | "copy onto" | "move onto")
+            {
+                continue;
+            }
+            let error = call(special.to_owned()).expect_err(tool);
+            assert_eq!(
+                error.kind(),
+                FsErrorKind::NotAFile,
+                "{tool} {special}: {error}"
+            );
+            assert_eq!(error.message(), SPECIAL, "{tool} {special}");
+        }
+    }
+    assert!(!fifo.was_opened(), "a tool opened the FIFO");
+    assert!(sandbox.root.join("socket").exists() && sandbox.root.join("pipe").exists());
     let listing = f.list(None, false, None).unwrap();
-    assert_eq!(listing.entries[0].kind, EntryKind::Special);
+    let kinds: Vec<(&str, EntryKind)> = listing
+        .entries
+        .iter()
+        .map(|e| (e.path.as_str(), e.kind))
+        .collect();
+    assert!(kinds.contains(&("pipe", EntryKind::Special)), "{kinds:?}");
+    assert!(kinds.contains(&("socket", EntryKind::Special)), "{kinds:?}");
     let searched = f
         .search("x".into(), None, false, false, None, None)
         .unwrap();
-    assert_eq!(searched.files_searched, 0);
+    assert_eq!(searched.files_searched, 1);
+    assert!(!fifo.was_opened(), "search opened the FIFO");
 }
 
 #[test]

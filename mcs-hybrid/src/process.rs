@@ -146,13 +146,23 @@ pub(super) async fn run<D: ToolDriver + ?Sized>(
                 tool: name.clone(),
                 problems,
             })),
-            Ok(()) => match driver.execute_tool(&name, arguments.clone()).await {
-                Ok(value) => Ok(value),
-                Err(
-                    error @ (ToolError::InvalidArguments { .. } | ToolError::UnknownTool { .. }),
-                ) => Err(Failure::Invalid(error)),
-                Err(error) => Err(Failure::Failed(error)),
-            },
+            Ok(()) => {
+                // The tool gets the arguments themselves; the record keeps a copy in which
+                // long strings are a note of their length (a refused 100 MB write is not
+                // copied).
+                let recorded = ToolCallRecord::recorded_arguments(&arguments);
+                let executed = driver
+                    .execute_tool(&name, std::mem::replace(&mut arguments, recorded))
+                    .await;
+                match executed {
+                    Ok(value) => Ok(value),
+                    Err(
+                        error
+                        @ (ToolError::InvalidArguments { .. } | ToolError::UnknownTool { .. }),
+                    ) => Err(Failure::Invalid(error)),
+                    Err(error) => Err(Failure::Failed(error)),
+                }
+            }
         },
         None => describe(tools, &arguments),
     };

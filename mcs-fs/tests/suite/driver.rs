@@ -180,3 +180,42 @@ fn tool_texts_are_written_for_models() {
         assert!(!text.contains("[`"), "{}: {text}", tool.name());
     }
 }
+
+/// A write over the size limit that a model sends is refused without the content being
+/// copied into the answer: the call's record notes the content's length, the error names
+/// the limit, and the only copy in the response is the model's own message, which the
+/// conversation needs.
+pub(crate) fn a_refused_large_write_is_not_copied<A: Adapter>(adapter: impl Fn() -> A) {
+    let files = Files::new(adapter());
+    let limit = files.limits().max_write_bytes as usize;
+    let content = "x".repeat(limit * 2);
+    let output = format!(
+        "<tool_call>{{\"name\": \"write_file\", \"arguments\": {{\"path\": \"big.txt\", \
+         \"content\": \"{content}\"}}}}</tool_call>"
+    );
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap();
+    let response = runtime.block_on(files.process_llm_response(LlmResponse::Text(&output)));
+    assert!(response.call_failed && !response.call_executed);
+    let record = &response.executed_calls[0];
+    assert_eq!(
+        record.arguments,
+        json!({"path": "big.txt", "content": format!("<omitted: {} bytes>", content.len())})
+    );
+    let error = record.error.as_deref().unwrap();
+    assert!(error.contains(&format!("at most {limit} bytes")), "{error}");
+    assert!(response.retry_prompt.as_deref().unwrap().len() < 4096);
+    assert!(response.call_detail.as_deref().unwrap().len() < 4096);
+    let copies = response
+        .messages
+        .iter()
+        .flatten()
+        .filter(|message| message.to_string().contains(&content))
+        .count();
+    assert_eq!(copies, 1, "only the model's own message holds the content");
+    assert_eq!(
+        files.stat("big.txt".into()).unwrap_err().kind(),
+        mcs_fs::FsErrorKind::NotFound
+    );
+}

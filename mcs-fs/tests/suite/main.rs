@@ -51,7 +51,10 @@ suite!(
     tree::search_content,
     tree::paths_are_checked_the_same_way,
     tree::unicode_names,
+    tree::deep_trees,
+    tree::path_length_limit,
     driver::through_the_driver,
+    driver::a_refused_large_write_is_not_copied,
     driver::read_only_driver_hides_write_tools,
 );
 
@@ -63,5 +66,29 @@ pub(crate) fn text(content: &mcs_fs::FileContent) -> &str {
     match &content.body {
         Body::Text { content, .. } => content,
         Body::Binary { .. } => panic!("expected text, got {content:?}"),
+    }
+}
+
+/// Lowers this process's soft open-file limit while it lives (restored on drop), so that a
+/// test can show an operation holds a bounded number of descriptors. Other tests of this
+/// binary use a handful each, far below the lowered limit.
+pub(crate) struct FdLimit {
+    before: rustix::process::Rlimit,
+}
+
+impl FdLimit {
+    pub(crate) fn lower_to(limit: u64) -> FdLimit {
+        use rustix::process::{Resource, getrlimit, setrlimit};
+        let before = getrlimit(Resource::Nofile);
+        let mut lowered = before;
+        lowered.current = Some(before.current.map_or(limit, |current| current.min(limit)));
+        setrlimit(Resource::Nofile, lowered).expect("lowering the soft open-file limit");
+        FdLimit { before }
+    }
+}
+
+impl Drop for FdLimit {
+    fn drop(&mut self) {
+        let _ = rustix::process::setrlimit(rustix::process::Resource::Nofile, self.before);
     }
 }

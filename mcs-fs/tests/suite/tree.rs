@@ -315,3 +315,108 @@ pub(crate) fn unicode_names<A: Adapter>(adapter: impl Fn() -> A) {
     let found = files.find("*.md".into(), None, None).unwrap();
     assert_eq!(found.matches[0].path, "日本語.md");
 }
+
+/// A model can build a tree far deeper than a thread's stack or the open-file limit allows
+/// recursing through, with paths that each stay under the limit: make a deep directory, then
+/// move a deep tree under another deep path, again and again. Listing, finding and searching
+/// it pass by what cannot be addressed (and say so); deleting it works whole, on a thread
+/// with a small stack and under a low open-file limit; dropping it does not recurse.
+pub(crate) fn deep_trees<A: Adapter>(adapter: impl Fn() -> A) {
+    const LEVELS: usize = 2000; // "d/" × 2,000: 3,999 bytes, under MAX_PATH_BYTES
+    const ROUNDS: usize = 4; // about 8,000 levels in all
+    let _limit = crate::FdLimit::lower_to(256);
+    let files = Files::new(adapter());
+    let deep = vec!["d"; LEVELS].join("/");
+    files.make_dir(format!("t0/{deep}")).unwrap();
+    for round in 1..ROUNDS {
+        files.make_dir(format!("t{round}/{deep}")).unwrap();
+        files
+            .move_path(
+                format!("t{}", round - 1),
+                format!("t{round}/{deep}/m"),
+                false,
+            )
+            .unwrap();
+    }
+    files
+        .write_file("t3/note.txt".into(), "needle\n".into(), None)
+        .unwrap();
+    // Whole-root walks do not fail on what they cannot address: they report it.
+    let found = files.find("*.txt".into(), None, None).unwrap();
+    assert_eq!(found.matches.len(), 1, "{found:?}");
+    assert!(found.skipped.count > 0, "{:?}", found.skipped);
+    assert!(
+        found.skipped.first[0].reason.contains("4095"),
+        "{:?}",
+        found.skipped.first[0]
+    );
+    let searched = files
+        .search("needle".into(), None, false, false, None, None)
+        .unwrap();
+    assert_eq!(searched.matches.len(), 1);
+    assert!(searched.skipped.count > 0);
+    // Deleting runs on a thread whose stack a recursion per level would overflow.
+    std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .stack_size(256 * 1024)
+            .spawn_scoped(scope, || files.delete(format!("t{}", ROUNDS - 1), true))
+            .unwrap()
+            .join()
+            .expect("the delete thread did not overflow its stack")
+            .unwrap();
+    });
+    let listing = files.list(None, false, None).unwrap();
+    assert_eq!(listing.entries, []);
+    // A deep tree left in place is dropped with the driver without recursing per level.
+    files.make_dir(format!("u0/{deep}")).unwrap();
+    files.make_dir(format!("u1/{deep}")).unwrap();
+    files
+        .move_path("u0".into(), format!("u1/{deep}/m"), false)
+        .unwrap();
+    std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .stack_size(256 * 1024)
+            .spawn_scoped(scope, move || drop(files))
+            .unwrap()
+            .join()
+            .expect("dropping the driver did not overflow its stack");
+    });
+}
+
+/// One path limit, checked before either adapter acts: 4,095 bytes (Linux's `PATH_MAX`
+/// counts the terminating NUL) works in both, 4,096 is refused by both in the same words.
+pub(crate) fn path_length_limit<A: Adapter>(adapter: impl Fn() -> A) {
+    let files = Files::new(adapter());
+    let longest = |len: usize| {
+        // Names of 200 bytes, the last one cut to make `len` bytes in all.
+        let mut path = String::new();
+        while path.len() < len {
+            if !path.is_empty() {
+                path.push('/');
+            }
+            let name_len = (len - path.len()).min(200);
+            path.push_str(&"n".repeat(name_len));
+        }
+        assert_eq!(path.len(), len);
+        path
+    };
+    let at_limit = longest(mcs_fs::MAX_PATH_BYTES);
+    files
+        .write_file(at_limit.clone(), "x".into(), None)
+        .unwrap();
+    let read = files
+        .read_file(at_limit.clone(), None, None, None, None)
+        .unwrap();
+    assert_eq!(text(&read), "x");
+    let over = longest(mcs_fs::MAX_PATH_BYTES + 1);
+    let error = files.write_file(over, "x".into(), None).unwrap_err();
+    assert_eq!(error.kind(), FsErrorKind::InvalidPath);
+    assert!(
+        error
+            .message()
+            .contains("4096 bytes long; the limit is 4095"),
+        "{error}"
+    );
+    let found = files.find("*".into(), None, Some(1000)).unwrap();
+    assert!(found.skipped.is_empty(), "{:?}", found.skipped);
+}
