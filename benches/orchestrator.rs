@@ -7,7 +7,7 @@
 //! - `orchestrator`: an `Orchestrator` over all 50 (policy `Reject`, so names are unchanged
 //!   and the output is the same text): one extraction, one lookup, one call;
 //! - `chain`: the output offered to the 50 hybrids in turn until one takes it, as a client
-//!   without an orchestrator does (`Conversation::chained`).
+//!   without an orchestrator would do by hand.
 //!
 //! `cargo bench --bench orchestrator`; figures in BENCHMARKS.md. The ratios printed after the
 //! group come from the interleaved line (see `common/interleave.rs`).

@@ -40,8 +40,10 @@
 //! answer that does not place every tool exactly once is refused and the set stays whole.
 //!
 //! Hundreds of tools do not fit a prompt. In [`Discovery`] mode the prompt lists three
-//! discovery tools instead — [`SEARCH_TOOLS`] (BM25 over names, titles, descriptions and
-//! argument names), [`LOAD_TOOLSET`] (whose description lists the toolsets) and
+//! discovery tools instead — [`SEARCH_TOOLS`] (BM25F over names, titles, descriptions,
+//! argument names and toolsets, with stemming, stop words and a small table that bridges a
+//! task's words to an API's: `remove` finds `delete`, `who am I` the authenticated user),
+//! [`LOAD_TOOLSET`] (whose description lists the toolsets) and
 //! `describe_tool` — and the model calls what it found like any listed tool: every tool
 //! stays in [`list_tools`](ToolDriver::list_tools), so every call format finds it. What
 //! the model has loaded lives in the conversation, in its own earlier calls; the
