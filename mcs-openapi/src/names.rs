@@ -6,9 +6,10 @@ use std::collections::HashSet;
 pub(crate) use mcs_options::names::{MAX_NAME, argument_key, is_argument_key};
 
 /// `raw` as a tool name: characters outside `[A-Za-z0-9_-]` become `_`, runs of `_`
-/// collapse, `_` is trimmed from both ends; a name longer than [`MAX_NAME`] is cut and
-/// given a hash of the whole so that two long names sharing a prefix stay apart.
-/// `None` when nothing usable is left.
+/// collapse, `_` is trimmed from both ends; a name longer than [`MAX_NAME`] is shortened by
+/// its words ([`mcs_options::names::shorten`]), or when that is not enough cut and given a
+/// hash of the whole so that two long names sharing a prefix stay apart. `None` when nothing
+/// usable is left.
 pub(crate) fn sanitize_name(raw: &str) -> Option<String> {
     mcs_options::names::sanitize(raw, mcs_options::names::is_tool_name_char)
 }

@@ -114,8 +114,9 @@ pub fn unused_argument_key(base: &str, taken: impl Fn(&str) -> bool) -> String {
 }
 
 /// `raw` with every character `keep` refuses replaced by `_`, runs of `_` collapsed and `_`
-/// trimmed from both ends; longer than [`MAX_NAME`], it is cut and given a hash of the whole,
-/// so that two long names sharing a prefix stay apart. `None` when nothing is left.
+/// trimmed from both ends; longer than [`MAX_NAME`], it is shortened by its words
+/// ([`shorten`]), or when that is not enough cut and given a hash of the whole, so that two
+/// long names sharing a prefix stay apart. `None` when nothing is left.
 pub fn sanitize(raw: &str, keep: fn(char) -> bool) -> Option<String> {
     let mut out = String::with_capacity(raw.len().min(256));
     for ch in raw.chars() {
@@ -132,13 +133,184 @@ pub fn sanitize(raw: &str, keep: fn(char) -> bool) -> Option<String> {
     if trimmed.len() <= MAX_NAME {
         return Some(trimmed.to_owned());
     }
+    if let Some(short) = shorten(trimmed, MAX_NAME) {
+        return Some(short);
+    }
+    // Too long even by words: cut, and a hash of the whole keeps it apart from others.
     let suffix = format!("_{:08x}", fnv1a(trimmed.as_bytes(), 0) as u32);
     let mut cut = MAX_NAME - suffix.len();
     while !trimmed.is_char_boundary(cut) {
         cut -= 1;
     }
-    let head = trimmed[..cut].trim_end_matches('_');
+    let head = trimmed[..cut].trim_end_matches(['_', '-']);
     Some(format!("{head}{suffix}"))
+}
+
+/// Long words names are made of, and how a shortened name writes them (a plural keeps its
+/// `s`: `repositories` → `repos`).
+const ABBREVIATIONS: &[(&str, &str)] = &[
+    ("administrator", "admin"),
+    ("application", "app"),
+    ("attachment", "attach"),
+    ("authentication", "auth"),
+    ("authorization", "authz"),
+    ("collaborator", "collab"),
+    ("configuration", "config"),
+    ("deployment", "deploy"),
+    ("description", "desc"),
+    ("directory", "dir"),
+    ("document", "doc"),
+    ("environment", "env"),
+    ("identifier", "id"),
+    ("information", "info"),
+    ("installation", "install"),
+    ("integration", "integ"),
+    ("management", "mgmt"),
+    ("message", "msg"),
+    ("notification", "notif"),
+    ("organization", "org"),
+    ("organisation", "org"),
+    ("parameter", "param"),
+    ("permission", "perm"),
+    ("property", "prop"),
+    ("properties", "props"),
+    ("reference", "ref"),
+    ("repository", "repo"),
+    ("repositories", "repos"),
+    ("request", "req"),
+    ("response", "resp"),
+    ("statistics", "stats"),
+    ("subscription", "sub"),
+    ("variable", "var"),
+    ("version", "ver"),
+];
+
+/// Words a shortened name can do without.
+const FILLERS: &[&str] = &[
+    "a", "an", "and", "at", "by", "for", "from", "in", "of", "on", "or", "the", "to", "with",
+];
+
+/// `name` made at most `max` bytes long by its words, the way a person would shorten it:
+/// a word said again is dropped (`repos_list-repos-for-org` → `repos_list-for-org`), long
+/// words are abbreviated alike everywhere ([`ABBREVIATIONS`]: `organization` → `org`,
+/// `repositories` → `repos`), filler words go (`for`, `of`, `the`…), and last, long words
+/// are cut, never the first. Words are the parts between `_` and `-` and the parts of
+/// `camelCase`; separators and case are kept. `None` when even that is too long, or for a
+/// name that fits already (then nothing needs shortening).
+///
+/// ```
+/// use mcs_options::names::shorten;
+///
+/// assert_eq!(
+///     shorten("orgs_custom-properties-for-repos-create-or-update-organization-values", 48)
+///         .as_deref(),
+///     Some("orgs_custom-props-repos-create-update-org-values"),
+/// );
+/// assert_eq!(shorten("short", 64), None);
+/// ```
+pub fn shorten(name: &str, max: usize) -> Option<String> {
+    if name.len() <= max {
+        return None;
+    }
+    // (separator before the word, the word), the first with none.
+    let mut words: Vec<(&str, String)> = Vec::new();
+    let mut start = 0;
+    let bytes = name.as_bytes();
+    for (i, ch) in name.char_indices() {
+        let separator = matches!(ch, '_' | '-');
+        let camel = ch.is_ascii_uppercase() && i > 0 && bytes[i - 1].is_ascii_lowercase();
+        if separator || camel {
+            if i > start {
+                words.push((separator_before(name, start), name[start..i].to_owned()));
+            }
+            start = if separator { i + 1 } else { i };
+        }
+    }
+    if start < name.len() {
+        words.push((separator_before(name, start), name[start..].to_owned()));
+    }
+    let join = |words: &[(&str, String)]| -> String {
+        let mut out = String::new();
+        for (index, (separator, word)) in words.iter().enumerate() {
+            if index > 0 {
+                out.push_str(separator);
+            }
+            out.push_str(word);
+        }
+        out
+    };
+    let fits = |words: &[(&str, String)]| join(words).len() <= max;
+    // 1. A word said again (a path's repeated word) goes.
+    let mut seen = std::collections::HashSet::new();
+    let mut index = 0;
+    words.retain(|(_, word)| {
+        let keep = index == 0 || seen.insert(word.to_ascii_lowercase()) || word.len() <= 2;
+        if index == 0 {
+            seen.insert(word.to_ascii_lowercase());
+        }
+        index += 1;
+        keep
+    });
+    if fits(&words) {
+        return Some(join(&words));
+    }
+    // 2. Long words, abbreviated alike everywhere.
+    for (_, word) in &mut words {
+        if let Some(short) = abbreviate(word) {
+            *word = short;
+        }
+    }
+    if fits(&words) {
+        return Some(join(&words));
+    }
+    // 3. Filler words.
+    let mut index = 0;
+    words.retain(|(_, word)| {
+        index += 1;
+        index == 1 || !FILLERS.contains(&word.to_ascii_lowercase().as_str())
+    });
+    if fits(&words) {
+        return Some(join(&words));
+    }
+    // 4. Long words cut, longest first, down to four letters; never the first word.
+    for keep in (4..=8).rev() {
+        for (_, word) in words.iter_mut().skip(1) {
+            if word.len() > keep && word.is_ascii() {
+                word.truncate(keep);
+            }
+        }
+        if fits(&words) {
+            return Some(join(&words));
+        }
+    }
+    None
+}
+
+/// The separator just before byte `start` of `name` (`_`, `-`, or nothing).
+fn separator_before(name: &str, start: usize) -> &str {
+    start
+        .checked_sub(1)
+        .and_then(|i| name.get(i..start))
+        .filter(|separator| matches!(*separator, "_" | "-"))
+        .unwrap_or_default()
+}
+
+/// `word` abbreviated by [`ABBREVIATIONS`], keeping a plural `s` and a leading capital.
+fn abbreviate(word: &str) -> Option<String> {
+    let lower = word.to_ascii_lowercase();
+    let (stem, plural) = match ABBREVIATIONS.iter().find(|(long, _)| *long == lower) {
+        Some((_, short)) => ((*short).to_owned(), ""),
+        None => {
+            let singular = lower.strip_suffix('s')?;
+            let (_, short) = ABBREVIATIONS.iter().find(|(long, _)| *long == singular)?;
+            ((*short).to_owned(), "s")
+        }
+    };
+    let mut out = format!("{stem}{plural}");
+    if word.starts_with(|c: char| c.is_ascii_uppercase()) {
+        out[..1].make_ascii_uppercase();
+    }
+    Some(out)
 }
 
 /// FNV-1a, seeded with `salt`: stable across builds and platforms, so that a name made
@@ -155,6 +327,42 @@ pub fn fnv1a(bytes: &[u8], salt: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn long_names_are_shortened_by_words() {
+        // GitHub's longest operationIds, as the model would see them.
+        let github = "orgs/custom-properties-for-repos-create-or-update-organization-values";
+        let name = sanitize(github, is_tool_name_char).unwrap();
+        assert_eq!(
+            name,
+            "orgs_custom-props-for-repos-create-or-update-org-values"
+        );
+        assert!(name.len() <= MAX_NAME);
+        // A repeated word goes first.
+        assert_eq!(
+            shorten(
+                "repos_list-repos-for-the-authenticated-user-with-repos-settings",
+                51
+            )
+            .as_deref(),
+            Some("repos_list-for-the-authenticated-user-with-settings")
+        );
+        // camelCase words, capitals kept.
+        assert_eq!(
+            shorten(
+                "getOrganizationRepositoryEnvironmentVariablesForTheDeploymentPipeline",
+                48
+            )
+            .as_deref(),
+            Some("getOrgRepoEnvVarsForTheDeployPipeline")
+        );
+        // What words cannot shorten is cut with a hash, as before.
+        let long = "a".repeat(100);
+        assert_eq!(shorten(&long, MAX_NAME), None);
+        let hashed = sanitize(&long, is_tool_name_char).unwrap();
+        assert_eq!(hashed.len(), MAX_NAME);
+        assert!(hashed.ends_with(&format!("_{:08x}", fnv1a(long.as_bytes(), 0) as u32)));
+    }
 
     #[test]
     fn argument_keys_fit_the_strictest_provider() {
