@@ -76,6 +76,7 @@ mod naming;
 mod policy;
 mod routing;
 mod search;
+mod structure;
 mod toolsets;
 
 use std::sync::atomic::{AtomicBool, Ordering};

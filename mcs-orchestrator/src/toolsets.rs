@@ -29,7 +29,23 @@ pub struct Toolset {
 }
 
 impl Toolset {
-    /// The id: `source_tag`, `source_all`, `source_other` or `source_tag_group`.
+    /// A toolset of `source`'s `tools`, without a description.
+    pub(crate) fn new(id: String, title: String, source: &str, tools: Vec<String>) -> Toolset {
+        Toolset {
+            id,
+            title,
+            description: None,
+            source: source.to_owned(),
+            tools,
+        }
+    }
+
+    pub(crate) fn set_description(&mut self, description: String) {
+        self.description = Some(description);
+    }
+
+    /// The id: `source_tag`, `source_all`, `source_other` or `source_tag_group`; a set split
+    /// by its tools' names adds the resource words (`source_all_instance`).
     pub fn id(&self) -> &str {
         &self.id
     }
@@ -106,6 +122,8 @@ pub(super) fn group(
         Grouping::Auto => entries.iter().any(|e| !e.tags.is_empty()),
     };
     let mut sets: Vec<Toolset> = Vec::new();
+    // Whether each set is a tag's (a grouping the document chose) or not.
+    let mut tagged: Vec<bool> = Vec::new();
     let mut position: HashMap<String, usize> = HashMap::new();
     for entry in entries {
         let (key, set_title, tag) = match (by_tag, entry.tags.first()) {
@@ -121,12 +139,13 @@ pub(super) fn group(
                 source: source.to_owned(),
                 tools: Vec::new(),
             });
+            tagged.push(tag.is_some());
             sets.len() - 1
         });
         sets[index].tools.push(entry.listed.to_owned());
     }
     let mut out = Vec::with_capacity(sets.len());
-    for set in sets {
+    for (set, tagged) in sets.into_iter().zip(tagged) {
         match splits.iter().find(|groups| partitions(groups, &set.tools)) {
             Some(groups) => {
                 out.extend(groups.iter().map(|group| Toolset {
@@ -137,7 +156,8 @@ pub(super) fn group(
                     tools: group.tools.clone(),
                 }));
             }
-            _ => out.push(set),
+            // Too large to browse, and no model split it: grouped by the tools' names.
+            _ => out.extend(crate::structure::split(set, tagged)),
         }
     }
     out

@@ -320,6 +320,26 @@ async fn every_tool_of_the_largest_document_is_reached_within_two_extra_turns() 
     orchestrator
         .register("api", Arc::new(driver), Registration::new())
         .unwrap();
+    let (reached, turns, search_hits) = walk(&orchestrator, &tools).await;
+    assert_eq!(reached, tools.len());
+    println!(
+        "{}: {} tools reached in {turns} discovery turns; searching a tool's title finds it in \
+         the top 10 for {search_hits} of {}",
+        path.display(),
+        reached,
+        tools.len()
+    );
+    assert!(
+        search_hits * 10 >= tools.len() * 8,
+        "search found only {search_hits}"
+    );
+}
+
+/// Browses every toolset from the first prompt as a model would: each toolset is named in
+/// the prompt and loads in one page, and each tool is described by the load or by one more
+/// `describe_tool`. Returns the tools reached, the turns taken and how many tools a search
+/// by their title finds in the top 10.
+async fn walk(orchestrator: &Orchestrator, tools: &[Tool]) -> (usize, usize, usize) {
     let prompt = orchestrator.get_driver_system_message(None);
 
     let mut reached = 0;
@@ -331,7 +351,7 @@ async fn every_tool_of_the_largest_document_is_reached_within_two_extra_turns() 
             "{} not in the prompt",
             set.id()
         );
-        let loaded = call(&orchestrator, "load_toolset", json!({ "id": set.id() })).await;
+        let loaded = call(orchestrator, "load_toolset", json!({ "id": set.id() })).await;
         turns += 1;
         assert!(
             loaded.get("next_offset").is_none(),
@@ -347,13 +367,13 @@ async fn every_tool_of_the_largest_document_is_reached_within_two_extra_turns() 
             } else {
                 assert!(entry.as_str().unwrap().starts_with(&format!("{name}: ")));
                 turns += 1;
-                call(&orchestrator, "describe_tool", json!({ "name": name })).await
+                call(orchestrator, "describe_tool", json!({ "name": name })).await
             };
             assert_eq!(description, describe_tool(tool));
             reached += 1;
 
             let found = call(
-                &orchestrator,
+                orchestrator,
                 "search_tools",
                 json!({ "query": tool.label() }),
             )
@@ -368,16 +388,28 @@ async fn every_tool_of_the_largest_document_is_reached_within_two_extra_turns() 
             }
         }
     }
+    (reached, turns, search_hits)
+}
+
+/// A driver with no tags and 1,000 tools: grouped by their names into toolsets the prompt
+/// names, each loaded in one page, so every tool is reached by browsing within two extra
+/// turns.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_tool_of_an_untagged_driver_is_reached_by_browsing() {
+    let driver = Thousand::new(false);
+    let tools = driver.list_tools();
+    let orchestrator =
+        Orchestrator::new("api", ConflictPolicy::Reject).with_discovery(Discovery::Always);
+    orchestrator
+        .register("api", Arc::new(driver), Registration::new())
+        .unwrap();
+    let sets = orchestrator.toolsets();
+    assert!(sets.len() > 1, "grouped by names, not one set of 1,000");
+    assert!(sets.iter().all(|set| set.tools().len() <= 60));
+    let (reached, turns, _) = walk(&orchestrator, &tools).await;
     assert_eq!(reached, tools.len());
     println!(
-        "{}: {} tools reached in {turns} discovery turns; searching a tool's title finds it in \
-         the top 10 for {search_hits} of {}",
-        path.display(),
-        reached,
-        tools.len()
-    );
-    assert!(
-        search_hits * 10 >= tools.len() * 8,
-        "search found only {search_hits}"
+        "1,000 untagged tools: {} toolsets, every tool reached in {turns} discovery turns",
+        sets.len()
     );
 }

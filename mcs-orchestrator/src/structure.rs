@@ -1,0 +1,371 @@
+//! Toolsets from the tools' own names, for a driver whose tools carry no tags or whose tag
+//! holds too many tools to browse: EC2's ~1,200 untagged operations, a `repos` tag of 200.
+//!
+//! A name says what it acts on: `DescribeInstances`, `conversations_list`,
+//! `getV3ProjectsIdIssues`. Leading verbs and version markers (`describe`, `get`, `v3`) and
+//! identifier words (`id`) are passed over; the first word left is the resource (`instance`,
+//! `conversation`, `project`), and tools are grouped by it. A group still too large is split
+//! again by the next resource word (`project` → `issue`, `merge-request`…); groups too small
+//! to stand alone are gathered into one. The same names always give the same groups.
+
+use std::collections::BTreeMap;
+
+use crate::search::words;
+use crate::toolsets::{Toolset, fragment};
+
+/// A toolset of no tag (a driver's `all` or `other` tools) above this many tools is split
+/// by its tools' names (unless a model split it); so are the groups the split makes.
+pub(crate) const STRUCTURE_MAX: usize = 60;
+
+/// A tag's toolset is split by its tools' names only above this many tools: the document
+/// chose the grouping, and a set this size still loads in one page of names and titles
+/// (GitHub's largest tag, `repos`, has about 200).
+pub(crate) const TAGGED_MAX: usize = 300;
+
+/// Groups smaller than this are gathered into one.
+const MIN_GROUP: usize = 3;
+
+/// How deep a split goes (resource words).
+const MAX_DEPTH: usize = 3;
+
+/// Words that say what is done, not to what: passed over when looking for the resource.
+const VERBS: &[&str] = &[
+    "accept",
+    "activate",
+    "add",
+    "allocate",
+    "apply",
+    "approve",
+    "archive",
+    "assign",
+    "associate",
+    "attach",
+    "authorize",
+    "batch",
+    "bulk",
+    "cancel",
+    "check",
+    "clear",
+    "close",
+    "complete",
+    "confirm",
+    "copy",
+    "count",
+    "create",
+    "deactivate",
+    "decline",
+    "delete",
+    "deregister",
+    "describe",
+    "detach",
+    "disable",
+    "disassociate",
+    "dismiss",
+    "download",
+    "edit",
+    "enable",
+    "export",
+    "fetch",
+    "find",
+    "get",
+    "head",
+    "import",
+    "invite",
+    "join",
+    "leave",
+    "list",
+    "lock",
+    "mark",
+    "merge",
+    "modify",
+    "move",
+    "open",
+    "patch",
+    "post",
+    "put",
+    "query",
+    "read",
+    "register",
+    "reject",
+    "release",
+    "remove",
+    "rename",
+    "replace",
+    "request",
+    "reset",
+    "restore",
+    "retrieve",
+    "revoke",
+    "run",
+    "search",
+    "send",
+    "set",
+    "start",
+    "stop",
+    "submit",
+    "sync",
+    "test",
+    "transfer",
+    "unassign",
+    "unlock",
+    "update",
+    "upload",
+    "upsert",
+    "validate",
+    "verify",
+    "view",
+    "acknowledge",
+    "block",
+    "clone",
+    "deny",
+    "execute",
+    "follow",
+    "fork",
+    "generate",
+    "invoke",
+    "mute",
+    "notify",
+    "pin",
+    "preview",
+    "promote",
+    "publish",
+    "reboot",
+    "refresh",
+    "reopen",
+    "rerun",
+    "resend",
+    "resolve",
+    "restart",
+    "retry",
+    "rollback",
+    "schedule",
+    "share",
+    "star",
+    "subscribe",
+    "terminate",
+    "trigger",
+    "unblock",
+    "unfollow",
+    "unmute",
+    "unpin",
+    "unpublish",
+    "unshare",
+    "unstar",
+    "unsubscribe",
+    "unwatch",
+    "watch",
+];
+
+/// Words that name an identifier or a version, not a resource.
+fn is_marker(word: &str) -> bool {
+    matches!(
+        word,
+        "id" | "ids" | "by" | "for" | "of" | "the" | "a" | "an" | "all" | "api"
+    ) || (word.len() >= 2 && word.starts_with('v') && word[1..].chars().all(|c| c.is_ascii_digit()))
+        || word.chars().all(|c| c.is_ascii_digit())
+}
+
+/// `word` without a plural ending, so `instances` and `instance` are one resource.
+fn singular(word: &str) -> String {
+    if let Some(stem) = word.strip_suffix("ies").filter(|s| s.len() >= 2) {
+        format!("{stem}y")
+    } else if let Some(stem) = word
+        .strip_suffix('s')
+        .filter(|s| s.len() >= 3 && !s.ends_with('s') && !s.ends_with('u'))
+    {
+        stem.to_owned()
+    } else {
+        word.to_owned()
+    }
+}
+
+/// The resource words of a tool's listed name: its words without the orchestrator's label,
+/// verbs and markers, singular.
+fn resources(listed: &str) -> Vec<String> {
+    let name = listed.split_once("__").map_or(listed, |(_, tool)| tool);
+    words(name)
+        .into_iter()
+        .filter(|word| !VERBS.contains(&word.as_str()) && !is_marker(word))
+        .map(|word| singular(&word))
+        .collect()
+}
+
+/// `set`, split by its tools' names into groups of at most [`STRUCTURE_MAX`] where the
+/// names allow, when it holds more than [`STRUCTURE_MAX`] tools ([`TAGGED_MAX`] for a
+/// `tagged` set); `set` itself when it is small enough or its names do not tell its tools
+/// apart.
+pub(crate) fn split(set: Toolset, tagged: bool) -> Vec<Toolset> {
+    let max = if tagged { TAGGED_MAX } else { STRUCTURE_MAX };
+    if set.tools().len() <= max {
+        return vec![set];
+    }
+    let named: Vec<(String, Vec<String>)> = set
+        .tools()
+        .iter()
+        .map(|listed| (listed.clone(), resources(listed)))
+        .collect();
+    let mut out = Vec::new();
+    divide(&set, &named, 0, &[], &mut out);
+    if out.len() < 2 {
+        return vec![set];
+    }
+    out
+}
+
+/// Groups `named` (tools with their resource words) by the word at `depth`, appending the
+/// groups to `out`; `path` is the resource words shared so far.
+fn divide(
+    set: &Toolset,
+    named: &[(String, Vec<String>)],
+    depth: usize,
+    path: &[String],
+    out: &mut Vec<Toolset>,
+) {
+    let mut groups: BTreeMap<String, Vec<(String, Vec<String>)>> = BTreeMap::new();
+    let mut general = Vec::new();
+    for (listed, words) in named {
+        match words.get(depth) {
+            Some(word) => groups
+                .entry(word.clone())
+                .or_default()
+                .push((listed.clone(), words.clone())),
+            None => general.push(listed.clone()),
+        }
+    }
+    // A level whose words do not tell the tools apart cannot be split this way.
+    if groups.len() + usize::from(!general.is_empty()) < 2 && depth + 1 >= MAX_DEPTH {
+        out.push(make(
+            set,
+            path,
+            named.iter().map(|(l, _)| l.clone()).collect(),
+        ));
+        return;
+    }
+    let mut gathered: Vec<String> = general;
+    let mut gathered_words: Vec<String> = Vec::new();
+    for (word, members) in groups {
+        if members.len() < MIN_GROUP {
+            gathered.extend(members.into_iter().map(|(listed, _)| listed));
+            gathered_words.push(word);
+            continue;
+        }
+        let mut deeper = path.to_vec();
+        deeper.push(word);
+        if members.len() > STRUCTURE_MAX && depth + 1 < MAX_DEPTH {
+            divide(set, &members, depth + 1, &deeper, out);
+        } else {
+            out.push(make(
+                set,
+                &deeper,
+                members.into_iter().map(|(l, _)| l).collect(),
+            ));
+        }
+    }
+    // What is left, in pieces of at most STRUCTURE_MAX: `other`, `other-2`, …
+    let pieces = gathered.len().div_ceil(STRUCTURE_MAX);
+    for (index, piece) in gathered.chunks(STRUCTURE_MAX).enumerate() {
+        let mut title = path.to_vec();
+        title.push(if index == 0 {
+            "other".to_owned()
+        } else {
+            format!("other-{}", index + 1)
+        });
+        let mut group = make(set, &title, piece.to_vec());
+        if !gathered_words.is_empty() && pieces == 1 {
+            let shown: Vec<&str> = gathered_words.iter().take(8).map(String::as_str).collect();
+            let more = if gathered_words.len() > 8 {
+                ", …"
+            } else {
+                ""
+            };
+            group.set_description(format!("Tools for {}{more}.", shown.join(", ")));
+        }
+        out.push(group);
+    }
+}
+
+/// The group of `set` for the resource words `path`, holding `tools`.
+fn make(set: &Toolset, path: &[String], tools: Vec<String>) -> Toolset {
+    let key: Vec<String> = path.iter().map(|word| fragment(word)).collect();
+    let id = if key.is_empty() {
+        set.id().to_owned()
+    } else {
+        format!("{}_{}", set.id(), key.join("-"))
+    };
+    let title = if path.is_empty() {
+        set.title().to_owned()
+    } else {
+        format!("{}: {}", set.title(), path.join(" "))
+    };
+    Toolset::new(id, title, set.source(), tools)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn set(tools: Vec<String>) -> Toolset {
+        Toolset::new("ec2_all".to_owned(), "EC2".to_owned(), "ec2", tools)
+    }
+
+    #[test]
+    fn verbs_and_markers_are_passed_over() {
+        assert_eq!(resources("DescribeInstanceStatus"), ["instance", "status"]);
+        assert_eq!(resources("getV3ProjectsIdIssues"), ["project", "issue"]);
+        assert_eq!(resources("aws__conversations_list"), ["conversation"]);
+        assert_eq!(resources("list-policies"), ["policy"]);
+    }
+
+    #[test]
+    fn small_sets_stay_whole() {
+        let tools: Vec<String> = (0..STRUCTURE_MAX).map(|n| format!("GetThing{n}")).collect();
+        let sets = split(set(tools.clone()), false);
+        assert_eq!(sets.len(), 1);
+        assert_eq!(sets[0].tools(), tools);
+    }
+
+    #[test]
+    fn large_untagged_sets_are_grouped_by_resource() {
+        let resources = [
+            "Instance",
+            "Volume",
+            "Snapshot",
+            "Image",
+            "SecurityGroup",
+            "Subnet",
+            "Vpc",
+            "RouteTable",
+            "NetworkInterface",
+            "KeyPair",
+            "Address",
+            "Tag",
+        ];
+        let verbs = ["Describe", "Create", "Delete", "Modify", "Attach", "Detach"];
+        let mut tools = Vec::new();
+        for resource in resources {
+            for verb in verbs {
+                tools.push(format!("{verb}{resource}s"));
+                tools.push(format!("{verb}{resource}Attribute"));
+            }
+        }
+        tools.push("RunInstances".to_owned());
+        tools.push("Ping".to_owned());
+        let sets = split(set(tools.clone()), false);
+        let mut seen: Vec<&String> = sets.iter().flat_map(Toolset::tools).collect();
+        seen.sort();
+        let mut all: Vec<&String> = tools.iter().collect();
+        all.sort();
+        assert_eq!(seen, all, "every tool in exactly one group");
+        assert!(sets.iter().all(|s| s.tools().len() <= STRUCTURE_MAX));
+        let instance = sets.iter().find(|s| s.id() == "ec2_all_instance").unwrap();
+        assert_eq!(instance.title(), "EC2: instance");
+        assert!(instance.tools().contains(&"RunInstances".to_owned()));
+        assert!(
+            instance
+                .tools()
+                .contains(&"DescribeInstanceAttribute".to_owned())
+        );
+        // The same names give the same groups.
+        assert_eq!(split(set(tools.clone()), false), sets);
+    }
+}
