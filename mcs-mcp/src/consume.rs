@@ -13,6 +13,8 @@ use rmcp::model::{
 };
 use rmcp::service::{NotificationContext, RunningService, ServiceError};
 use rmcp::transport::StreamableHttpClientTransport;
+use rmcp::transport::async_rw::AsyncRwTransport;
+use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use rmcp::{ClientHandler, Peer, RoleClient, ServiceExt};
 use serde_json::Value;
 use tokio::process::Command;
@@ -20,6 +22,7 @@ use tokio_util::sync::DropGuard;
 
 use crate::convert;
 use crate::error::McpError;
+use crate::limits::{self, MessageLimits};
 use crate::process::{self, Diagnostics};
 
 /// How long to wait, and what to call the driver; see [`McpToolDriver::connect`].
@@ -28,6 +31,7 @@ pub struct ConnectOptions {
     connect_timeout: Duration,
     list_timeout: Duration,
     call_timeout: Duration,
+    limits: MessageLimits,
     id: Option<String>,
     name: Option<String>,
 }
@@ -38,6 +42,7 @@ impl Default for ConnectOptions {
             connect_timeout: Duration::from_secs(30),
             list_timeout: Duration::from_secs(30),
             call_timeout: Duration::from_secs(120),
+            limits: MessageLimits::default(),
             id: None,
             name: None,
         }
@@ -65,6 +70,19 @@ impl ConnectOptions {
     #[must_use]
     pub fn call_timeout(mut self, timeout: Duration) -> Self {
         self.call_timeout = timeout;
+        self
+    }
+
+    /// The largest message sent and taken in (by default
+    /// [`DEFAULT_MESSAGE_LIMIT`](crate::DEFAULT_MESSAGE_LIMIT) each way, which is also what
+    /// servers built on rmcp take in). A `tools/call` request over the outgoing limit fails
+    /// before it is sent; an answer over the incoming limit, from a child process or over
+    /// HTTP, fails its call at once. Both are [`McpError::MessageTooLarge`], inside a
+    /// [`ToolError::Execution`] for a call. Over another transport (see
+    /// [`McpToolDriver::connect`]) the incoming limit is that transport's.
+    #[must_use]
+    pub fn message_limits(mut self, limits: MessageLimits) -> Self {
+        self.limits = limits;
         self
     }
 
@@ -137,6 +155,7 @@ pub struct McpToolDriver {
     state: Arc<State>,
     peer: Peer<RoleClient>,
     call_timeout: Duration,
+    limits: MessageLimits,
     service: Mutex<Option<RunningService<RoleClient, ClientSide>>>,
     /// Kills the child process, if there is one, when the driver goes.
     _child: Option<DropGuard>,
@@ -191,6 +210,18 @@ impl State {
     }
 
     async fn request_error(&self, request: &'static str, error: ServiceError) -> McpError {
+        if let ServiceError::McpError(error) = &error
+            && let Some((bytes, limit)) = limits::read_oversize_data(error.data.as_ref())
+        {
+            return McpError::MessageTooLarge {
+                server: self.server.clone(),
+                request,
+                detail: error.message.to_string(),
+                bytes,
+                limit,
+                context: self.context().await,
+            };
+        }
         let detail = match error {
             ServiceError::McpError(error) => {
                 format!("error {}: {}", error.code.0, error.message)
@@ -289,11 +320,17 @@ impl McpToolDriver {
     /// [`spawn`](Self::spawn) with these options.
     pub async fn spawn_with(command: Command, options: ConnectOptions) -> Result<Self, McpError> {
         let server = process::command_line(&command);
-        let child = process::spawn(command).map_err(|source| McpError::Spawn {
-            server: server.clone(),
-            source,
+        let child = process::spawn(command, options.limits.incoming()).map_err(|source| {
+            McpError::Spawn {
+                server: server.clone(),
+                source,
+            }
         })?;
-        let transport = (child.stdout, child.stdin);
+        // The filter in front of stdout holds lines to the incoming limit already (and turns
+        // an answer over it into an error for its request); rmcp's own cap, 16 MiB, must not
+        // drop what the limit lets through. Two bytes more for a `\r\n`.
+        let transport = AsyncRwTransport::new_client(child.stdout, child.stdin)
+            .with_max_line_length(options.limits.incoming().saturating_add(2));
         Self::start(
             server,
             "stdio",
@@ -315,7 +352,12 @@ impl McpToolDriver {
     pub async fn connect_url_with(url: &str, options: ConnectOptions) -> Result<Self, McpError> {
         // rmcp's HTTP client is reqwest over rustls without a provider of its own.
         mcs::tls::ensure_provider();
-        let transport = StreamableHttpClientTransport::from_uri(url);
+        let limit = options.limits.incoming();
+        let transport = StreamableHttpClientTransport::from_config(
+            StreamableHttpClientTransportConfig::with_uri(url)
+                .max_json_response_size(limit)
+                .max_sse_event_size(limit),
+        );
         Self::start(
             url.to_owned(),
             "streamable-http",
@@ -395,6 +437,7 @@ impl McpToolDriver {
             state,
             peer,
             call_timeout: options.call_timeout,
+            limits: options.limits,
             service: Mutex::new(Some(running)),
             _child: child,
         })
@@ -458,6 +501,9 @@ impl McpToolDriver {
         }
         let state = &self.state;
         let failure = |error: McpError| ToolError::execution_source(name, error);
+        if let Some(error) = self.over_limit(&request).await {
+            return Err(failure(error));
+        }
         match tokio::time::timeout(self.call_timeout, self.peer.call_tool(request)).await {
             Ok(Ok(result)) => convert::read_result(name, result),
             Ok(Err(error)) => Err(failure(state.request_error("tools/call", error).await)),
@@ -465,6 +511,33 @@ impl McpToolDriver {
                 state.timeout("tools/call", self.call_timeout).await,
             )),
         }
+    }
+}
+
+impl McpToolDriver {
+    /// The error for a request over the outgoing limit: sent, it would be dropped by a
+    /// server whose limit it is over too (rmcp's, 16 MiB by default) without an answer.
+    async fn over_limit(&self, request: &CallToolRequestParams) -> Option<McpError> {
+        // The JSON-RPC envelope around the parameters: `{"jsonrpc":"2.0","id":…,"method":…}`.
+        const ENVELOPE: usize = 80;
+        let limit = self.limits.outgoing();
+        let bytes = serde_json::to_vec(request).map_or(0, |text| text.len()) + ENVELOPE;
+        if bytes <= limit {
+            return None;
+        }
+        Some(McpError::MessageTooLarge {
+            server: self.state.server.clone(),
+            request: "tools/call",
+            detail: format!(
+                "the request would be {}, over this client's limit of {} for one message \
+                 (ConnectOptions::message_limits); it was not sent",
+                limits::size(bytes),
+                limits::size(limit)
+            ),
+            bytes,
+            limit,
+            context: self.state.context().await,
+        })
     }
 }
 

@@ -45,10 +45,9 @@ pub struct HttpServer<D> {
 
 impl<D: ToolDriver + 'static> HttpServer<D> {
     pub(super) fn new(server: McpServer<D>) -> Self {
-        HttpServer {
-            server,
-            config: StreamableHttpServerConfig::default(),
-        }
+        let config = StreamableHttpServerConfig::default()
+            .with_max_request_body_bytes(server.limits.incoming());
+        HttpServer { server, config }
     }
 
     /// Serves requests whose `Host` header is one of these (`example.com` or
@@ -60,7 +59,8 @@ impl<D: ToolDriver + 'static> HttpServer<D> {
     }
 
     /// Replaces rmcp's configuration of the transport (keep-alive, JSON responses, session
-    /// mode, body limits).
+    /// mode, body limits). The request body limit starts as the server's
+    /// [incoming limit](McpServer::message_limits) only without this call.
     #[must_use]
     pub fn with_config(mut self, config: StreamableHttpServerConfig) -> Self {
         self.config = config;
