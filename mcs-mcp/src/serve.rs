@@ -20,7 +20,7 @@ use crate::convert;
 use crate::error::ServeError;
 use crate::limits::{self, MessageLimits};
 
-pub use http::{HttpServer, MCP_PATH};
+pub use http::{HttpServer, LOOPBACK_ORIGINS, MCP_PATH};
 
 /// A [`ToolDriver`] served over the Model Context Protocol.
 ///

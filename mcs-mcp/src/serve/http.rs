@@ -15,11 +15,27 @@ use crate::error::ServeError;
 /// The path the MCP endpoint is mounted at: clients connect to `http://HOST:PORT/mcp`.
 pub const MCP_PATH: &str = "/mcp";
 
+/// The origins an [`HttpServer`] takes by default: pages served from this machine, on any
+/// port, over HTTP or HTTPS.
+pub const LOOPBACK_ORIGINS: [&str; 6] = [
+    "http://localhost:*",
+    "http://127.0.0.1:*",
+    "http://[::1]:*",
+    "https://localhost:*",
+    "https://127.0.0.1:*",
+    "https://[::1]:*",
+];
+
 /// An [`McpServer`] over the streamable HTTP transport of MCP, one session per client.
 ///
 /// By default only requests whose `Host` is a loopback name (`localhost`, `127.0.0.1`,
-/// `::1`) are served, which protects a local server from DNS rebinding; a server meant for
-/// other hosts names them with [`allowed_hosts`](Self::allowed_hosts).
+/// `::1`) are served, and a request that carries an `Origin` header (one a browser sent) only
+/// if that origin is a loopback one too ([`LOOPBACK_ORIGINS`]): together they protect a
+/// local server from DNS rebinding and from pages of other sites, as the MCP specification
+/// asks. Anything else is refused with `403 Forbidden` before it reaches the session.
+/// Requests without `Origin` (programs, not browsers) are served. A server meant for other
+/// hosts names them with [`allowed_hosts`](Self::allowed_hosts), and the web applications
+/// allowed to call it with [`allowed_origins`](Self::allowed_origins).
 ///
 /// ```no_run
 /// # struct Greeter;
@@ -46,7 +62,8 @@ pub struct HttpServer<D> {
 impl<D: ToolDriver + 'static> HttpServer<D> {
     pub(super) fn new(server: McpServer<D>) -> Self {
         let config = StreamableHttpServerConfig::default()
-            .with_max_request_body_bytes(server.limits.incoming());
+            .with_max_request_body_bytes(server.limits.incoming())
+            .with_allowed_origins(LOOPBACK_ORIGINS);
         HttpServer { server, config }
     }
 
@@ -58,9 +75,33 @@ impl<D: ToolDriver + 'static> HttpServer<D> {
         self
     }
 
+    /// Serves requests whose `Origin` header is one of these instead of the loopback ones
+    /// ([`LOOPBACK_ORIGINS`]). An origin is a scheme, a host and a port:
+    /// `https://app.example.com` (the scheme's port, 443), `https://app.example.com:8443`,
+    /// or `http://dev.example.com:*` (any port); `null` is the origin browsers send from
+    /// sandboxed pages and files. An empty list refuses every request that has
+    /// an `Origin`, that is, every browser.
+    #[must_use]
+    pub fn allowed_origins(mut self, origins: impl IntoIterator<Item = impl Into<String>>) -> Self {
+        let origins: Vec<String> = origins
+            .into_iter()
+            .map(|origin| with_port(origin.into()))
+            .collect();
+        self.config = if origins.is_empty() {
+            self.config
+                .with_allowed_origins(origins)
+                .enforce_origin_validation()
+        } else {
+            self.config.with_allowed_origins(origins)
+        };
+        self
+    }
+
     /// Replaces rmcp's configuration of the transport (keep-alive, JSON responses, session
-    /// mode, body limits). The request body limit starts as the server's
-    /// [incoming limit](McpServer::message_limits) only without this call.
+    /// mode, body limits, allowed hosts and origins). Without this call the request body
+    /// limit is the server's [incoming limit](McpServer::message_limits) and the allowed
+    /// origins are [`LOOPBACK_ORIGINS`]; with it, they are what `config` says (rmcp's
+    /// default checks no origin at all).
     #[must_use]
     pub fn with_config(mut self, config: StreamableHttpServerConfig) -> Self {
         self.config = config;
@@ -98,5 +139,46 @@ impl<D: ToolDriver + 'static> HttpServer<D> {
                 address: local.map_or_else(|| "?".to_owned(), |a: SocketAddr| a.to_string()),
                 source,
             })
+    }
+}
+
+/// `origin` with its scheme's port written out when it has none (`https://a.example` →
+/// `https://a.example:443`): an origin is a scheme, a host and a port (RFC 6454), while rmcp
+/// lets an entry without a port match any port.
+fn with_port(origin: String) -> String {
+    let Some((scheme, rest)) = origin.split_once("://") else {
+        return origin;
+    };
+    let authority = rest.trim_end_matches('/');
+    // After an IPv6 literal's `]`, or anywhere in another host, a `:` starts the port.
+    let host_end = authority.rfind(']').map_or(0, |at| at + 1);
+    if authority[host_end..].contains(':') {
+        return origin;
+    }
+    let port = match scheme.to_ascii_lowercase().as_str() {
+        "https" => 443,
+        "http" => 80,
+        _ => return origin,
+    };
+    format!("{scheme}://{authority}:{port}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::with_port;
+
+    #[test]
+    fn an_origin_without_a_port_gets_its_schemes() {
+        let cases = [
+            ("https://app.example.com", "https://app.example.com:443"),
+            ("http://app.example.com/", "http://app.example.com:80"),
+            ("http://[::1]", "http://[::1]:80"),
+            ("http://[::1]:8080", "http://[::1]:8080"),
+            ("https://app.example.com:*", "https://app.example.com:*"),
+            ("null", "null"),
+        ];
+        for (given, expected) in cases {
+            assert_eq!(with_port(given.to_owned()), expected);
+        }
     }
 }
