@@ -192,6 +192,9 @@ struct Listing {
     /// Per tool, the arguments listed under other keys than the server's (see
     /// `convert::mcs_tool_renamed`); calls map them back.
     renamed: Arc<HashMap<String, Vec<convert::Renamed>>>,
+    /// The tools listed under another name than the server's (see
+    /// `convert::portable_tool_names`), by the name listed; calls go out under the server's.
+    server_names: Arc<HashMap<String, String>>,
 }
 
 impl State {
@@ -257,20 +260,39 @@ impl State {
         let mut tools = Vec::with_capacity(listed.len());
         let mut skipped = Vec::new();
         let mut renamed = HashMap::new();
-        for tool in &listed {
-            if tools.iter().any(|t: &Tool| t.name() == tool.name.as_ref()) {
+        let mut server_names = HashMap::new();
+        // A name listed a second time is skipped; the portable names are made among the rest.
+        let duplicate: Vec<bool> = listed
+            .iter()
+            .enumerate()
+            .map(|(at, tool)| listed[..at].iter().any(|t| t.name == tool.name))
+            .collect();
+        let names: Vec<&str> = listed
+            .iter()
+            .zip(&duplicate)
+            .filter(|(_, duplicate)| !**duplicate)
+            .map(|(tool, _)| tool.name.as_ref())
+            .collect();
+        let mut portable = convert::portable_tool_names(&names).into_iter();
+        for (tool, duplicate) in listed.iter().zip(duplicate) {
+            if duplicate {
                 skipped.push(SkippedTool {
                     name: tool.name.to_string(),
                     reason: format!("tool `{}` is listed twice; the first is kept", tool.name),
                 });
                 continue;
             }
-            match convert::mcs_tool_renamed(tool) {
-                Ok((tool, keys)) => {
+            let portable = portable.next().flatten();
+            let listed_as = portable.as_deref().unwrap_or(&tool.name);
+            match convert::mcs_tool_renamed(tool, listed_as) {
+                Ok((converted, keys)) => {
                     if !keys.is_empty() {
-                        renamed.insert(tool.name().to_owned(), keys);
+                        renamed.insert(converted.name().to_owned(), keys);
                     }
-                    tools.push(tool);
+                    if portable.is_some() {
+                        server_names.insert(converted.name().to_owned(), tool.name.to_string());
+                    }
+                    tools.push(converted);
                 }
                 Err(reason) => skipped.push(SkippedTool {
                     name: tool.name.to_string(),
@@ -282,6 +304,7 @@ impl State {
         *self.listing.write().unwrap_or_else(|p| p.into_inner()) = Listing {
             tools: Arc::clone(&tools),
             renamed: Arc::new(renamed),
+            server_names: Arc::new(server_names),
         };
         *self.skipped.write().unwrap_or_else(|p| p.into_inner()) = skipped.into();
         self.listeners.notify();
@@ -472,14 +495,19 @@ impl McpToolDriver {
     }
 
     async fn call(&self, name: &str, arguments: Value) -> Result<Value, ToolError> {
-        let Listing { tools, renamed } = self.state.listing();
+        let Listing {
+            tools,
+            renamed,
+            server_names,
+        } = self.state.listing();
         if !tools.iter().any(|tool| tool.name() == name) {
             return Err(ToolError::unknown_tool_among(
                 name,
                 tools.iter().map(Tool::name),
             ));
         }
-        let mut request = CallToolRequestParams::new(name.to_owned());
+        let server_name = server_names.get(name).map_or(name, String::as_str);
+        let mut request = CallToolRequestParams::new(server_name.to_owned());
         match arguments {
             Value::Object(mut arguments) => {
                 if let Some(renamed) = renamed.get(name) {
@@ -505,7 +533,8 @@ impl McpToolDriver {
             return Err(failure(error));
         }
         match tokio::time::timeout(self.call_timeout, self.peer.call_tool(request)).await {
-            Ok(Ok(result)) => convert::read_result(name, result),
+            // An mcs server names its own tool in its errors: the model reads the name listed.
+            Ok(Ok(result)) => convert::read_result(name, result).map_err(|e| e.for_tool(name)),
             Ok(Err(error)) => Err(failure(state.request_error("tools/call", error).await)),
             Err(_) => Err(failure(
                 state.timeout("tools/call", self.call_timeout).await,

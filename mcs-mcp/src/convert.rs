@@ -306,7 +306,38 @@ fn describe_block(block: &Value) -> String {
 /// dropped: mcs rejects unknown arguments already.
 #[cfg(test)]
 pub(crate) fn mcs_tool(tool: &rmcp::model::Tool) -> Result<Tool, String> {
-    mcs_tool_renamed(tool).map(|(tool, _)| tool)
+    mcs_tool_renamed(tool, &tool.name).map(|(tool, _)| tool)
+}
+
+/// For each of the server's tool `names`, the name it is listed under when the server's is
+/// one a provider refuses, else `None`.
+///
+/// MCP allows `math.add` or `filter[name]`; OpenAI and Anthropic refuse a whole request in
+/// which one tool name falls outside `^[a-zA-Z0-9_-]{1,64}$`. Such a name is made portable
+/// by [`mcs_options::names::sanitize`] (`math_add`; cut and hashed past 64 characters;
+/// `tool` if nothing is left) and made unique among all the names listed, never taking one
+/// another tool holds as its own (`math_add_2`).
+pub(crate) fn portable_tool_names(names: &[&str]) -> Vec<Option<String>> {
+    use mcs_options::names::{is_tool_name, is_tool_name_char, sanitize, unused_argument_key};
+    let mut taken: Vec<String> = names
+        .iter()
+        .filter(|name| is_tool_name(name))
+        .map(|name| (*name).to_owned())
+        .collect();
+    names
+        .iter()
+        .map(|name| {
+            if is_tool_name(name) {
+                return None;
+            }
+            let base = sanitize(name, is_tool_name_char).unwrap_or_else(|| "tool".to_owned());
+            // `_2`, `_3`… are tool-name characters too, so the key rule's counter serves.
+            let portable =
+                unused_argument_key(&base, |candidate| taken.iter().any(|t| t == candidate));
+            taken.push(portable.clone());
+            Some(portable)
+        })
+        .collect()
 }
 
 /// A server's argument key, and the key mcs lists it under.
@@ -315,12 +346,16 @@ pub(crate) struct Renamed {
     pub server: String,
 }
 
-/// [`mcs_tool`], with its arguments under keys every provider takes: an MCP server may name
-/// a property `filter[name]` or `$top`, and one such key in a tool's schema makes
-/// Anthropic's Messages API refuse the whole request. Such a property is listed under
-/// [`mcs::export::argument_key`] of its name (made unique in the tool), its description says
-/// so, and the renames are returned for calls to map back.
-pub(crate) fn mcs_tool_renamed(tool: &rmcp::model::Tool) -> Result<(Tool, Vec<Renamed>), String> {
+/// [`mcs_tool`], listed as `listed` (see [`portable_tool_names`]; a description notes the
+/// server's name when it differs), with its arguments under keys every provider takes: an
+/// MCP server may name a property `filter[name]` or `$top`, and one such key in a tool's
+/// schema makes Anthropic's Messages API refuse the whole request. Such a property is
+/// listed under [`mcs::export::argument_key`] of its name (made unique in the tool), its
+/// description says so, and the renames are returned for calls to map back.
+pub(crate) fn mcs_tool_renamed(
+    tool: &rmcp::model::Tool,
+    listed: &str,
+) -> Result<(Tool, Vec<Renamed>), String> {
     let name = tool.name.as_ref();
     if name.trim().is_empty() {
         return Err("a tool has an empty name".to_owned());
@@ -329,10 +364,17 @@ pub(crate) fn mcs_tool_renamed(tool: &rmcp::model::Tool) -> Result<(Tool, Vec<Re
         .title
         .clone()
         .or_else(|| tool.annotations.as_ref().and_then(|a| a.title.clone()));
-    let description = tool.description.as_deref().map(str::to_owned);
-    let mcs_tool = match Tool::try_new(name, title, description) {
+    let mut description = tool.description.as_deref().map(str::to_owned);
+    if listed != name {
+        let note = format!("The MCP server calls this tool `{name}`.");
+        description = Some(match description {
+            Some(text) if !text.trim().is_empty() => format!("{text}\n{note}"),
+            _ => note,
+        });
+    }
+    let mcs_tool = match Tool::try_new(listed, title, description) {
         Ok(tool) => tool,
-        Err(_) => Tool::with_only_title(name, name),
+        Err(_) => Tool::with_only_title(listed, name),
     };
     let mut parameters =
         parameters(&tool.input_schema).map_err(|why| format!("tool `{name}`: {why}"))?;
@@ -554,6 +596,43 @@ mod tests {
     }
 
     #[test]
+    fn tool_names_a_provider_refuses_get_portable_unique_names() {
+        let long = "a.".repeat(40);
+        let names = [
+            "math.add",
+            "filter[name]",
+            "math_add",
+            "math:add",
+            "ok-name_1",
+            "???",
+            long.as_str(),
+        ];
+        let portable = portable_tool_names(&names);
+        let expected = [
+            Some("math_add_2"),
+            Some("filter_name"),
+            None,
+            Some("math_add_3"),
+            None,
+            Some("tool"),
+        ];
+        for (got, expected) in portable.iter().zip(expected) {
+            assert_eq!(got.as_deref(), expected);
+        }
+        let last = portable[6].as_deref().unwrap();
+        assert!(mcs::export::is_tool_name(last), "{last}");
+        assert_eq!(last.len(), 64);
+
+        let tool = rmcp::model::Tool::new("math.add", "Adds.", Arc::new(JsonObject::new()));
+        let (tool, _) = mcs_tool_renamed(&tool, "math_add").unwrap();
+        assert_eq!(tool.name(), "math_add");
+        assert_eq!(
+            tool.description(),
+            "Adds.\nThe MCP server calls this tool `math.add`."
+        );
+    }
+
+    #[test]
     fn keys_a_provider_refuses_are_listed_renamed_and_mapped_back() {
         let tool = mcp(json!({
             "type": "object",
@@ -565,7 +644,7 @@ mod tests {
             },
             "required": ["$top"]
         }));
-        let (tool, renamed) = mcs_tool_renamed(&tool).unwrap();
+        let (tool, renamed) = mcs_tool_renamed(&tool, "t").unwrap();
         let names: Vec<(&str, bool)> = tool
             .parameters()
             .iter()

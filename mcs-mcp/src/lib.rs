@@ -22,7 +22,11 @@
 //! A consumed tool's argument whose key a provider refuses (`filter[name]`, `$top`: one such
 //! key makes Anthropic's Messages API refuse a whole request) is listed under
 //! [`mcs::export::argument_key`] of it (`filter_name`, `top`), its description saying what
-//! the server calls it, and calls send it back under the server's name.
+//! the server calls it, and calls send it back under the server's name. A consumed tool
+//! whose name a provider refuses (MCP allows `math.add` or `filter[name]`; OpenAI and
+//! Anthropic refuse a request in which one tool name falls outside `^[a-zA-Z0-9_-]{1,64}$`)
+//! is listed under a portable name made by the same rule (`math_add`, unique among the
+//! server's tools), its description naming the server's, and called under the server's.
 //!
 //! Read back, `structuredContent` is the result when present; a lone text block is a string;
 //! images, audio and resources are summarised in words. A server written with this crate
