@@ -1,6 +1,6 @@
 //! Any MCP server as a [`ToolDriver`].
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::Duration;
 
@@ -9,7 +9,8 @@ use mcs::{
     ToolsWatchers,
 };
 use rmcp::model::{
-    CallToolRequestParams, ClientCapabilities, ClientConfig, Implementation, ProtocolVersion,
+    CallToolRequestParams, ClientCapabilities, ClientConfig, ErrorCode, Implementation,
+    ProtocolVersion,
 };
 use rmcp::service::{NotificationContext, RunningService, ServiceError};
 use rmcp::transport::StreamableHttpClientTransport;
@@ -120,11 +121,17 @@ pub struct SkippedTool {
 /// cannot use is left out and reported by [`skipped_tools`](Self::skipped_tools); see
 /// the crate docs for how tools and results are mapped.
 ///
-/// [`execute_tool`] sends `tools/call`. A result with `isError: true` is a [`ToolError`] (the
-/// very one, when the server is an mcs [`McpServer`](crate::McpServer)); a server that
-/// answers with a protocol error, closes, exits or does not answer within the call timeout
-/// gives a [`ToolError::Execution`] that says so. A call for a tool the server did not list
-/// is a [`ToolError::UnknownTool`] without a round trip.
+/// [`execute_tool`] checks the arguments against the listed schema (numbers written as
+/// strings are coerced first, as an [`McpServer`](crate::McpServer) does) and sends
+/// `tools/call` only when they fit: wrong or unknown arguments are a
+/// [`ToolError::InvalidArguments`] without a round trip (unknown keys pass only when the
+/// tool's schema sets `additionalProperties` to `true` or a schema). A result with
+/// `isError: true` is a [`ToolError`] (the very one, when the server is an mcs
+/// `McpServer`). A protocol error is classified by its code: `-32602` (invalid params) is a
+/// [`ToolError::InvalidArguments`] quoting the server, or a [`ToolError::UnknownTool`] when
+/// the server says the tool is unknown; any other, or a server that closes, exits or does not
+/// answer within the call timeout, gives a [`ToolError::Execution`] that says so. A call for
+/// a tool the server did not list is a [`ToolError::UnknownTool`] without a round trip.
 ///
 /// Wrapped in [`mcs::hybrid::Hybrid`] it is a [`Driver`](mcs::Driver): a model gets the
 /// server's tools in every call format mcs reads.
@@ -195,6 +202,9 @@ struct Listing {
     /// The tools listed under another name than the server's (see
     /// `convert::portable_tool_names`), by the name listed; calls go out under the server's.
     server_names: Arc<HashMap<String, String>>,
+    /// The tools whose schema takes arguments besides its properties
+    /// (`additionalProperties` true or a schema): calls to them may carry other keys.
+    open: Arc<HashSet<String>>,
 }
 
 impl State {
@@ -261,6 +271,7 @@ impl State {
         let mut skipped = Vec::new();
         let mut renamed = HashMap::new();
         let mut server_names = HashMap::new();
+        let mut open = HashSet::new();
         // A name listed a second time is skipped; the portable names are made among the rest.
         let duplicate: Vec<bool> = listed
             .iter()
@@ -292,6 +303,9 @@ impl State {
                     if portable.is_some() {
                         server_names.insert(converted.name().to_owned(), tool.name.to_string());
                     }
+                    if convert::takes_other_arguments(tool) {
+                        open.insert(converted.name().to_owned());
+                    }
                     tools.push(converted);
                 }
                 Err(reason) => skipped.push(SkippedTool {
@@ -305,6 +319,7 @@ impl State {
             tools: Arc::clone(&tools),
             renamed: Arc::new(renamed),
             server_names: Arc::new(server_names),
+            open: Arc::new(open),
         };
         *self.skipped.write().unwrap_or_else(|p| p.into_inner()) = skipped.into();
         self.listeners.notify();
@@ -499,15 +514,35 @@ impl McpToolDriver {
             tools,
             renamed,
             server_names,
+            open,
         } = self.state.listing();
-        if !tools.iter().any(|tool| tool.name() == name) {
+        let Some(tool) = tools.iter().find(|tool| tool.name() == name) else {
             return Err(ToolError::unknown_tool_among(
                 name,
                 tools.iter().map(Tool::name),
             ));
+        };
+        // Checked against the listed schema before anything is sent, as a served driver
+        // checks its calls: the model learns what is wrong in the words mcs uses everywhere,
+        // and a server that trusts its schema never sees a key it does not know.
+        let mut arguments = arguments;
+        mcs::validate::coerce_arguments(tool, &mut arguments);
+        if let Err(mut problems) = mcs::validate::validate_arguments(tool, &arguments) {
+            if open.contains(name) {
+                problems.retain(|problem| {
+                    !matches!(problem.kind, mcs::ArgumentErrorKind::Unknown { .. })
+                });
+            }
+            if !problems.is_empty() {
+                return Err(ToolError::InvalidArguments {
+                    tool: name.to_owned(),
+                    problems,
+                });
+            }
         }
         let server_name = server_names.get(name).map_or(name, String::as_str);
         let mut request = CallToolRequestParams::new(server_name.to_owned());
+        let sent = arguments.clone();
         match arguments {
             Value::Object(mut arguments) => {
                 if let Some(renamed) = renamed.get(name) {
@@ -535,6 +570,12 @@ impl McpToolDriver {
         match tokio::time::timeout(self.call_timeout, self.peer.call_tool(request)).await {
             // An mcs server names its own tool in its errors: the model reads the name listed.
             Ok(Ok(result)) => convert::read_result(name, result).map_err(|e| e.for_tool(name)),
+            Ok(Err(ServiceError::McpError(error)))
+                if error.code == ErrorCode::INVALID_PARAMS
+                    && limits::read_oversize_data(error.data.as_ref()).is_none() =>
+            {
+                Err(convert::invalid_params(name, &error.message, &sent))
+            }
             Ok(Err(error)) => Err(failure(state.request_error("tools/call", error).await)),
             Err(_) => Err(failure(
                 state.timeout("tools/call", self.call_timeout).await,

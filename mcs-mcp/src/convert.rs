@@ -226,6 +226,39 @@ pub(crate) fn read_result(tool: &str, result: CallToolResult) -> Result<Value, T
     }
 }
 
+/// A server's `-32602 Invalid params` answer to `tools/call` as a [`ToolError`]: the tool is
+/// unknown to it when it says so (the MCP specification's example of an unknown tool is a
+/// `-32602` whose message starts `Unknown tool`, and an mcs server says `unknown tool`);
+/// otherwise the arguments were refused, and the server's words say why.
+pub(crate) fn invalid_params(tool: &str, message: &str, arguments: &Value) -> ToolError {
+    let lower = message.to_lowercase();
+    if lower.contains("unknown tool") || lower.contains("tool not found") {
+        return ToolError::UnknownTool {
+            name: tool.to_owned(),
+            suggestion: None,
+        };
+    }
+    ToolError::invalid_argument(
+        tool,
+        ArgumentError::invalid(
+            "",
+            format!("arguments the MCP server accepts (it answered: {message})"),
+            mcs::schema::describe_received(arguments),
+        ),
+    )
+}
+
+/// Whether an MCP tool's schema takes arguments besides its properties: `additionalProperties`
+/// at the root is `true` or a schema. (Absent, it is taken as closed, as the schemas of SDKs
+/// mean it: mcs checks the keys.)
+pub(crate) fn takes_other_arguments(tool: &rmcp::model::Tool) -> bool {
+    match tool.input_schema.get("additionalProperties") {
+        Some(Value::Bool(open)) => *open,
+        Some(Value::Object(_)) => true,
+        _ => false,
+    }
+}
+
 /// The content blocks in words: texts as they are, everything else described.
 pub(crate) fn summarise(blocks: &[ContentBlock]) -> String {
     let parts: Vec<String> = blocks
@@ -675,6 +708,22 @@ mod tests {
         assert_eq!(
             arguments,
             json!({"filter[name]": "rex", "$top": 2, "top": 1, "ok.key-1": "k"})
+        );
+    }
+
+    #[test]
+    fn an_enum_behind_a_reference_is_named_by_its_values_when_missing() {
+        let tool = mcp(json!({
+            "type": "object",
+            "properties": {"color": {"$ref": "#/definitions/Color"}},
+            "required": ["color"],
+            "definitions": {"Color": {"type": "string", "enum": ["red", "green"]}}
+        }));
+        let tool = mcs_tool(&tool).unwrap();
+        let problems = mcs::validate::validate_arguments(&tool, &json!({})).unwrap_err();
+        assert_eq!(
+            problems[0].to_string(),
+            "missing required argument `color` (expected one of \"red\", \"green\")"
         );
     }
 
