@@ -7,8 +7,9 @@ use std::sync::{Arc, Mutex};
 
 use mcs::{Tool, ToolDriver, ToolError};
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, Implementation, ListToolsResult,
-    PaginatedRequestParams, ServerCapabilities, ServerConfig, SubscriptionFilter,
+    CallToolRequestParams, CallToolResponse, CallToolResult, CustomRequest, CustomResult,
+    Implementation, ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig,
+    SubscriptionFilter,
 };
 use rmcp::service::{NotificationContext, RequestContext, RunningService, SubscriptionContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
@@ -420,6 +421,51 @@ impl<D: ToolDriver + 'static> ServerHandler for McpServer<D> {
         Ok(CallToolResponse::Complete(result))
     }
 
+    /// rmcp reads a request whose params do not fit its method (`tools/call` without a
+    /// `name`, say) as a custom request, which it would answer `-32601 Method not found`;
+    /// for a method of MCP the answer is `-32602 Invalid params`, with what does not fit.
+    async fn on_custom_request(
+        &self,
+        request: CustomRequest,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CustomResult, ErrorData> {
+        let method = request.method.as_str();
+        let problem = match method {
+            "tools/call" => request
+                .params_as::<CallToolRequestParams>()
+                .err()
+                .map(|error| error.to_string())
+                .or_else(|| {
+                    request
+                        .params
+                        .is_none()
+                        .then(|| "a `tools/call` needs params with the tool's `name`".to_owned())
+                }),
+            "tools/list" | "prompts/list" | "resources/list" | "resources/templates/list" => {
+                request
+                    .params_as::<PaginatedRequestParams>()
+                    .err()
+                    .map(|error| error.to_string())
+            }
+            _ => None,
+        };
+        match problem {
+            Some(problem) => Err(ErrorData::invalid_params(
+                format!("the params of `{method}` do not fit it: {problem}"),
+                None,
+            )),
+            None if is_mcp_method(method) => Err(ErrorData::invalid_params(
+                format!("the params of `{method}` do not fit it"),
+                None,
+            )),
+            None => Err(ErrorData::new(
+                rmcp::model::ErrorCode::METHOD_NOT_FOUND,
+                format!("method `{method}` not found"),
+                None,
+            )),
+        }
+    }
+
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
         self.forward_changes(context.peer);
     }
@@ -447,4 +493,24 @@ impl<D: ToolDriver + 'static> ServerHandler for McpServer<D> {
             }
         }
     }
+}
+
+/// Whether `method` is a request of MCP (one rmcp reads as such when its params fit).
+fn is_mcp_method(method: &str) -> bool {
+    matches!(
+        method,
+        "initialize"
+            | "ping"
+            | "completion/complete"
+            | "logging/setLevel"
+            | "prompts/get"
+            | "prompts/list"
+            | "resources/list"
+            | "resources/read"
+            | "resources/subscribe"
+            | "resources/unsubscribe"
+            | "resources/templates/list"
+            | "tools/call"
+            | "tools/list"
+    )
 }

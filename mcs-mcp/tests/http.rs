@@ -169,3 +169,70 @@ async fn the_allowed_origins_can_be_named() {
         200
     );
 }
+
+#[tokio::test]
+async fn a_body_that_is_not_json_gets_a_parse_error_in_json_rpc() {
+    let address = serve(McpServer::new(todo::Todo::default()).http()).await;
+    let answer = request(address, "POST", &[], "{\"jsonrpc\": \"2.0\", \"id\": 2,").await;
+    assert_eq!(answer.status, 400, "{}", answer.body);
+    assert_eq!(answer.header("content-type"), Some("application/json"));
+    let body: serde_json::Value = serde_json::from_str(&answer.body).unwrap();
+    assert_eq!(body["error"]["code"], -32700, "{body}");
+    assert_eq!(body["id"], 2, "{body}");
+    assert!(
+        body["error"]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("the message is not JSON: "),
+        "{body}"
+    );
+}
+
+#[tokio::test]
+async fn a_body_over_the_limit_is_refused_with_the_limit() {
+    let server = McpServer::new(todo::Todo::default())
+        .message_limits(mcs_mcp::MessageLimits::new(1024))
+        .http();
+    let address = serve(server).await;
+    let big =
+        json!({"jsonrpc": "2.0", "id": 1, "method": "ping", "params": {"x": "y".repeat(2000)}});
+    let answer = request(address, "POST", &[], &big.to_string()).await;
+    assert_eq!(answer.status, 413, "{}", answer.body);
+    let body: serde_json::Value = serde_json::from_str(&answer.body).unwrap();
+    assert_eq!(
+        body["error"]["message"],
+        "the request is over this server's limit of 1024 bytes (1.0 KiB) for one message"
+    );
+}
+
+#[tokio::test]
+async fn ending_a_session_answers_200() {
+    let address = serve(McpServer::new(todo::Todo::default()).http()).await;
+    let started = request(address, "POST", &[], &initialize()).await;
+    let session = started.header("mcp-session-id").unwrap().to_owned();
+    let ended = request(
+        address,
+        "DELETE",
+        &[
+            ("mcp-session-id", &session),
+            ("mcp-protocol-version", "2025-06-18"),
+        ],
+        "",
+    )
+    .await;
+    // The Python SDK 2.x takes 200 and 204 as success; rmcp answers 202.
+    assert_eq!(ended.status, 200, "{}", ended.body);
+    // The session is gone.
+    let list = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}).to_string();
+    let again = request(
+        address,
+        "POST",
+        &[
+            ("mcp-session-id", &session),
+            ("mcp-protocol-version", "2025-06-18"),
+        ],
+        &list,
+    )
+    .await;
+    assert_eq!(again.status, 404, "{}", again.body);
+}

@@ -11,6 +11,8 @@ use tokio::net::TcpListener;
 
 use super::McpServer;
 use crate::error::ServeError;
+use crate::framing::Fields;
+use crate::limits;
 
 /// The path the MCP endpoint is mounted at: clients connect to `http://HOST:PORT/mcp`.
 pub const MCP_PATH: &str = "/mcp";
@@ -36,6 +38,11 @@ pub const LOOPBACK_ORIGINS: [&str; 6] = [
 /// Requests without `Origin` (programs, not browsers) are served. A server meant for other
 /// hosts names them with [`allowed_hosts`](Self::allowed_hosts), and the web applications
 /// allowed to call it with [`allowed_origins`](Self::allowed_origins).
+///
+/// A body that is not JSON gets `400` with a JSON-RPC `-32700` error, a body over the
+/// server's [incoming limit](McpServer::message_limits) `413` with a JSON-RPC error naming
+/// the limit, and a `DELETE` that ends a session `200 OK` (rmcp alone answers `415` with
+/// text, `413` with text, and `202`, which the Python SDK logs as a failed close).
 ///
 /// ```no_run
 /// # struct Greeter;
@@ -111,13 +118,18 @@ impl<D: ToolDriver + 'static> HttpServer<D> {
     /// The endpoint as an axum router with the MCP endpoint at [`MCP_PATH`], to merge into an
     /// application's own router.
     pub fn router(self) -> axum::Router {
+        let limit = self.config.max_request_body_bytes;
         let server = self.server;
         let service = StreamableHttpService::new(
             move || Ok(server.for_new_session()),
             Arc::new(LocalSessionManager::default()),
             self.config,
         );
-        axum::Router::new().route_service(MCP_PATH, service)
+        axum::Router::new()
+            .route_service(MCP_PATH, service)
+            .layer(axum::middleware::from_fn(move |request, next| {
+                edges(request, next, limit)
+            }))
     }
 
     /// Serves on `listener` until `shutdown` completes; then open sessions are ended.
@@ -140,6 +152,79 @@ impl<D: ToolDriver + 'static> HttpServer<D> {
                 source,
             })
     }
+}
+
+/// What rmcp's endpoint answers otherwise, where MCP and its SDKs expect something else:
+///
+/// - A `POST` whose body is not JSON (invalid UTF-8 included) gets `400 Bad Request` with a
+///   JSON-RPC `-32700` error as its body, as the streamable-HTTP transport of MCP describes,
+///   instead of rmcp's `415` and a line of text; a body over the limit gets `413` with a
+///   JSON-RPC error that gives the limit.
+/// - A `DELETE` that ended a session gets `200 OK` (as the TypeScript SDK's server answers)
+///   instead of rmcp's `202 Accepted`, which the Python SDK logs as a failed termination on
+///   every close.
+async fn edges(
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+    limit: usize,
+) -> axum::response::Response {
+    use axum::http::{Method, StatusCode, header};
+    let method = request.method().clone();
+    let json_body = request
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|value| value.to_str().ok())
+        .is_some_and(|value| value.trim_start().starts_with("application/json"));
+    let request = if method == Method::POST && json_body {
+        let (parts, body) = request.into_parts();
+        let bytes = match axum::body::to_bytes(body, limit).await {
+            Ok(bytes) => bytes,
+            Err(_) => {
+                let message = format!(
+                    "the request is over this server's limit of {} for one message",
+                    limits::size(limit)
+                );
+                return rpc_error(StatusCode::PAYLOAD_TOO_LARGE, None, -32600, &message);
+            }
+        };
+        if let Err(error) = serde_json::from_slice::<mcs::serde::de::IgnoredAny>(&bytes) {
+            let why = match std::str::from_utf8(&bytes) {
+                Err(utf8) => format!(
+                    "the message is not UTF-8 (invalid byte at offset {})",
+                    utf8.valid_up_to()
+                ),
+                Ok(_) => format!("the message is not JSON: {error}"),
+            };
+            let id = Fields::of(&bytes).id;
+            return rpc_error(StatusCode::BAD_REQUEST, id, -32700, &why);
+        }
+        axum::extract::Request::from_parts(parts, axum::body::Body::from(bytes))
+    } else {
+        request
+    };
+    let mut response = next.run(request).await;
+    if method == Method::DELETE && response.status() == StatusCode::ACCEPTED {
+        *response.status_mut() = StatusCode::OK;
+    }
+    response
+}
+
+fn rpc_error(
+    status: axum::http::StatusCode,
+    id: Option<serde_json::Value>,
+    code: i64,
+    message: &str,
+) -> axum::response::Response {
+    let body = serde_json::json!({
+        "jsonrpc": "2.0",
+        "id": id,
+        "error": { "code": code, "message": message },
+    });
+    axum::response::Response::builder()
+        .status(status)
+        .header(axum::http::header::CONTENT_TYPE, "application/json")
+        .body(axum::body::Body::from(body.to_string()))
+        .unwrap_or_else(|_| axum::response::Response::new(axum::body::Body::empty()))
 }
 
 /// `origin` with its scheme's port written out when it has none (`https://a.example` →
