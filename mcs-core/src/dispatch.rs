@@ -384,8 +384,10 @@ fn locate_problem(
 
     if let Some(field) = between(message, "missing field `", "`") {
         segments.push(PathSegment::Field(field.to_owned()));
-        let expected = schema::schema_at(root, root, &segments)
-            .map_or_else(|| "a value".to_owned(), schema::describe);
+        let expected = schema::schema_at(root, root, &segments).map_or_else(
+            || "a value".to_owned(),
+            |schema| schema::describe_in(root, schema),
+        );
         return ArgumentError::missing(join_path(base, &segments), expected);
     }
     if let Some(field) = between(message, "unknown field `", "`") {

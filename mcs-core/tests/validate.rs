@@ -1372,3 +1372,42 @@ fn one_of_wants_exactly_one_alternative() {
     // Fitting none is still explained through the closest alternative.
     assert!(validate_value("item", &one_of, &json!({"id": "x"})).is_err());
 }
+
+#[test]
+fn enums_reached_through_references_list_their_values() {
+    let defs = json!({
+        "Color": {"type": "string", "enum": ["red", "green"]},
+        "Size": {"type": "string", "enum": ["s", "m"]}
+    });
+    // A required parameter whose schema is a reference into its own `$defs` (what a
+    // consumed MCP tool's property becomes), left out.
+    let tool = Tool::new("paint", "Paints.").with_parameter(
+        ToolParameter::new("color", "The colour.")
+            .with_schema(json!({"$ref": "#/$defs/Color", "$defs": defs})),
+    );
+    let problems = validate_arguments(&tool, &json!({})).unwrap_err();
+    assert_eq!(
+        problems[0].to_string(),
+        "missing required argument `color` (expected one of \"red\", \"green\")"
+    );
+    // Alternatives that are both references, neither fitting.
+    let either =
+        json!({"anyOf": [{"$ref": "#/$defs/Color"}, {"$ref": "#/$defs/Size"}], "$defs": defs});
+    let problems = validate_value("p", &either, &json!("blue")).unwrap_err();
+    assert_eq!(
+        problems[0].to_string(),
+        "argument `p`: expected one of \"red\", \"green\" or one of \"s\", \"m\", got the string \"blue\""
+    );
+    // A nested required member whose schema is a reference.
+    let nested = json!({
+        "type": "object",
+        "properties": {"color": {"$ref": "#/$defs/Color"}},
+        "required": ["color"],
+        "$defs": defs
+    });
+    let problems = validate_value("p", &nested, &json!({})).unwrap_err();
+    assert_eq!(
+        problems[0].to_string(),
+        "missing required argument `p.color` (expected one of \"red\", \"green\")"
+    );
+}

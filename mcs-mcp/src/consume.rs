@@ -1,6 +1,6 @@
 //! Any MCP server as a [`ToolDriver`].
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::Duration;
 
@@ -9,10 +9,13 @@ use mcs::{
     ToolsWatchers,
 };
 use rmcp::model::{
-    CallToolRequestParams, ClientCapabilities, ClientConfig, Implementation, ProtocolVersion,
+    CallToolRequestParams, ClientCapabilities, ClientConfig, ErrorCode, Implementation,
+    ProtocolVersion,
 };
 use rmcp::service::{NotificationContext, RunningService, ServiceError};
 use rmcp::transport::StreamableHttpClientTransport;
+use rmcp::transport::async_rw::AsyncRwTransport;
+use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use rmcp::{ClientHandler, Peer, RoleClient, ServiceExt};
 use serde_json::Value;
 use tokio::process::Command;
@@ -20,6 +23,7 @@ use tokio_util::sync::DropGuard;
 
 use crate::convert;
 use crate::error::McpError;
+use crate::limits::{self, MessageLimits};
 use crate::process::{self, Diagnostics};
 
 /// How long to wait, and what to call the driver; see [`McpToolDriver::connect`].
@@ -28,6 +32,7 @@ pub struct ConnectOptions {
     connect_timeout: Duration,
     list_timeout: Duration,
     call_timeout: Duration,
+    limits: MessageLimits,
     id: Option<String>,
     name: Option<String>,
 }
@@ -38,6 +43,7 @@ impl Default for ConnectOptions {
             connect_timeout: Duration::from_secs(30),
             list_timeout: Duration::from_secs(30),
             call_timeout: Duration::from_secs(120),
+            limits: MessageLimits::default(),
             id: None,
             name: None,
         }
@@ -65,6 +71,19 @@ impl ConnectOptions {
     #[must_use]
     pub fn call_timeout(mut self, timeout: Duration) -> Self {
         self.call_timeout = timeout;
+        self
+    }
+
+    /// The largest message sent and taken in (by default
+    /// [`DEFAULT_MESSAGE_LIMIT`](crate::DEFAULT_MESSAGE_LIMIT) each way, which is also what
+    /// servers built on rmcp take in). A `tools/call` request over the outgoing limit fails
+    /// before it is sent; an answer over the incoming limit, from a child process or over
+    /// HTTP, fails its call at once. Both are [`McpError::MessageTooLarge`], inside a
+    /// [`ToolError::Execution`] for a call. Over another transport (see
+    /// [`McpToolDriver::connect`]) the incoming limit is that transport's.
+    #[must_use]
+    pub fn message_limits(mut self, limits: MessageLimits) -> Self {
+        self.limits = limits;
         self
     }
 
@@ -102,11 +121,17 @@ pub struct SkippedTool {
 /// cannot use is left out and reported by [`skipped_tools`](Self::skipped_tools); see
 /// the crate docs for how tools and results are mapped.
 ///
-/// [`execute_tool`] sends `tools/call`. A result with `isError: true` is a [`ToolError`] (the
-/// very one, when the server is an mcs [`McpServer`](crate::McpServer)); a server that
-/// answers with a protocol error, closes, exits or does not answer within the call timeout
-/// gives a [`ToolError::Execution`] that says so. A call for a tool the server did not list
-/// is a [`ToolError::UnknownTool`] without a round trip.
+/// [`execute_tool`] checks the arguments against the listed schema (numbers written as
+/// strings are coerced first, as an [`McpServer`](crate::McpServer) does) and sends
+/// `tools/call` only when they fit: wrong or unknown arguments are a
+/// [`ToolError::InvalidArguments`] without a round trip (unknown keys pass only when the
+/// tool's schema sets `additionalProperties` to `true` or a schema). A result with
+/// `isError: true` is a [`ToolError`] (the very one, when the server is an mcs
+/// `McpServer`). A protocol error is classified by its code: `-32602` (invalid params) is a
+/// [`ToolError::InvalidArguments`] quoting the server, or a [`ToolError::UnknownTool`] when
+/// the server says the tool is unknown; any other, or a server that closes, exits or does not
+/// answer within the call timeout, gives a [`ToolError::Execution`] that says so. A call for
+/// a tool the server did not list is a [`ToolError::UnknownTool`] without a round trip.
 ///
 /// Wrapped in [`mcs::hybrid::Hybrid`] it is a [`Driver`](mcs::Driver): a model gets the
 /// server's tools in every call format mcs reads.
@@ -137,6 +162,7 @@ pub struct McpToolDriver {
     state: Arc<State>,
     peer: Peer<RoleClient>,
     call_timeout: Duration,
+    limits: MessageLimits,
     service: Mutex<Option<RunningService<RoleClient, ClientSide>>>,
     /// Kills the child process, if there is one, when the driver goes.
     _child: Option<DropGuard>,
@@ -173,6 +199,12 @@ struct Listing {
     /// Per tool, the arguments listed under other keys than the server's (see
     /// `convert::mcs_tool_renamed`); calls map them back.
     renamed: Arc<HashMap<String, Vec<convert::Renamed>>>,
+    /// The tools listed under another name than the server's (see
+    /// `convert::portable_tool_names`), by the name listed; calls go out under the server's.
+    server_names: Arc<HashMap<String, String>>,
+    /// The tools whose schema takes arguments besides its properties
+    /// (`additionalProperties` true or a schema): calls to them may carry other keys.
+    open: Arc<HashSet<String>>,
 }
 
 impl State {
@@ -191,6 +223,18 @@ impl State {
     }
 
     async fn request_error(&self, request: &'static str, error: ServiceError) -> McpError {
+        if let ServiceError::McpError(error) = &error
+            && let Some((bytes, limit)) = limits::read_oversize_data(error.data.as_ref())
+        {
+            return McpError::MessageTooLarge {
+                server: self.server.clone(),
+                request,
+                detail: error.message.to_string(),
+                bytes,
+                limit,
+                context: self.context().await,
+            };
+        }
         let detail = match error {
             ServiceError::McpError(error) => {
                 format!("error {}: {}", error.code.0, error.message)
@@ -226,20 +270,43 @@ impl State {
         let mut tools = Vec::with_capacity(listed.len());
         let mut skipped = Vec::new();
         let mut renamed = HashMap::new();
-        for tool in &listed {
-            if tools.iter().any(|t: &Tool| t.name() == tool.name.as_ref()) {
+        let mut server_names = HashMap::new();
+        let mut open = HashSet::new();
+        // A name listed a second time is skipped; the portable names are made among the rest.
+        let duplicate: Vec<bool> = listed
+            .iter()
+            .enumerate()
+            .map(|(at, tool)| listed[..at].iter().any(|t| t.name == tool.name))
+            .collect();
+        let names: Vec<&str> = listed
+            .iter()
+            .zip(&duplicate)
+            .filter(|(_, duplicate)| !**duplicate)
+            .map(|(tool, _)| tool.name.as_ref())
+            .collect();
+        let mut portable = convert::portable_tool_names(&names).into_iter();
+        for (tool, duplicate) in listed.iter().zip(duplicate) {
+            if duplicate {
                 skipped.push(SkippedTool {
                     name: tool.name.to_string(),
                     reason: format!("tool `{}` is listed twice; the first is kept", tool.name),
                 });
                 continue;
             }
-            match convert::mcs_tool_renamed(tool) {
-                Ok((tool, keys)) => {
+            let portable = portable.next().flatten();
+            let listed_as = portable.as_deref().unwrap_or(&tool.name);
+            match convert::mcs_tool_renamed(tool, listed_as) {
+                Ok((converted, keys)) => {
                     if !keys.is_empty() {
-                        renamed.insert(tool.name().to_owned(), keys);
+                        renamed.insert(converted.name().to_owned(), keys);
                     }
-                    tools.push(tool);
+                    if portable.is_some() {
+                        server_names.insert(converted.name().to_owned(), tool.name.to_string());
+                    }
+                    if convert::takes_other_arguments(tool) {
+                        open.insert(converted.name().to_owned());
+                    }
+                    tools.push(converted);
                 }
                 Err(reason) => skipped.push(SkippedTool {
                     name: tool.name.to_string(),
@@ -251,6 +318,8 @@ impl State {
         *self.listing.write().unwrap_or_else(|p| p.into_inner()) = Listing {
             tools: Arc::clone(&tools),
             renamed: Arc::new(renamed),
+            server_names: Arc::new(server_names),
+            open: Arc::new(open),
         };
         *self.skipped.write().unwrap_or_else(|p| p.into_inner()) = skipped.into();
         self.listeners.notify();
@@ -289,11 +358,17 @@ impl McpToolDriver {
     /// [`spawn`](Self::spawn) with these options.
     pub async fn spawn_with(command: Command, options: ConnectOptions) -> Result<Self, McpError> {
         let server = process::command_line(&command);
-        let child = process::spawn(command).map_err(|source| McpError::Spawn {
-            server: server.clone(),
-            source,
+        let child = process::spawn(command, options.limits.incoming()).map_err(|source| {
+            McpError::Spawn {
+                server: server.clone(),
+                source,
+            }
         })?;
-        let transport = (child.stdout, child.stdin);
+        // The filter in front of stdout holds lines to the incoming limit already (and turns
+        // an answer over it into an error for its request); rmcp's own cap, 16 MiB, must not
+        // drop what the limit lets through. Two bytes more for a `\r\n`.
+        let transport = AsyncRwTransport::new_client(child.stdout, child.stdin)
+            .with_max_line_length(options.limits.incoming().saturating_add(2));
         Self::start(
             server,
             "stdio",
@@ -315,7 +390,12 @@ impl McpToolDriver {
     pub async fn connect_url_with(url: &str, options: ConnectOptions) -> Result<Self, McpError> {
         // rmcp's HTTP client is reqwest over rustls without a provider of its own.
         mcs::tls::ensure_provider();
-        let transport = StreamableHttpClientTransport::from_uri(url);
+        let limit = options.limits.incoming();
+        let transport = StreamableHttpClientTransport::from_config(
+            StreamableHttpClientTransportConfig::with_uri(url)
+                .max_json_response_size(limit)
+                .max_sse_event_size(limit),
+        );
         Self::start(
             url.to_owned(),
             "streamable-http",
@@ -395,6 +475,7 @@ impl McpToolDriver {
             state,
             peer,
             call_timeout: options.call_timeout,
+            limits: options.limits,
             service: Mutex::new(Some(running)),
             _child: child,
         })
@@ -429,14 +510,39 @@ impl McpToolDriver {
     }
 
     async fn call(&self, name: &str, arguments: Value) -> Result<Value, ToolError> {
-        let Listing { tools, renamed } = self.state.listing();
-        if !tools.iter().any(|tool| tool.name() == name) {
+        let Listing {
+            tools,
+            renamed,
+            server_names,
+            open,
+        } = self.state.listing();
+        let Some(tool) = tools.iter().find(|tool| tool.name() == name) else {
             return Err(ToolError::unknown_tool_among(
                 name,
                 tools.iter().map(Tool::name),
             ));
+        };
+        // Checked against the listed schema before anything is sent, as a served driver
+        // checks its calls: the model learns what is wrong in the words mcs uses everywhere,
+        // and a server that trusts its schema never sees a key it does not know.
+        let mut arguments = arguments;
+        mcs::validate::coerce_arguments(tool, &mut arguments);
+        if let Err(mut problems) = mcs::validate::validate_arguments(tool, &arguments) {
+            if open.contains(name) {
+                problems.retain(|problem| {
+                    !matches!(problem.kind, mcs::ArgumentErrorKind::Unknown { .. })
+                });
+            }
+            if !problems.is_empty() {
+                return Err(ToolError::InvalidArguments {
+                    tool: name.to_owned(),
+                    problems,
+                });
+            }
         }
-        let mut request = CallToolRequestParams::new(name.to_owned());
+        let server_name = server_names.get(name).map_or(name, String::as_str);
+        let mut request = CallToolRequestParams::new(server_name.to_owned());
+        let sent = arguments.clone();
         match arguments {
             Value::Object(mut arguments) => {
                 if let Some(renamed) = renamed.get(name) {
@@ -458,13 +564,50 @@ impl McpToolDriver {
         }
         let state = &self.state;
         let failure = |error: McpError| ToolError::execution_source(name, error);
+        if let Some(error) = self.over_limit(&request).await {
+            return Err(failure(error));
+        }
         match tokio::time::timeout(self.call_timeout, self.peer.call_tool(request)).await {
-            Ok(Ok(result)) => convert::read_result(name, result),
+            // An mcs server names its own tool in its errors: the model reads the name listed.
+            Ok(Ok(result)) => convert::read_result(name, result).map_err(|e| e.for_tool(name)),
+            Ok(Err(ServiceError::McpError(error)))
+                if error.code == ErrorCode::INVALID_PARAMS
+                    && limits::read_oversize_data(error.data.as_ref()).is_none() =>
+            {
+                Err(convert::invalid_params(name, &error.message, &sent))
+            }
             Ok(Err(error)) => Err(failure(state.request_error("tools/call", error).await)),
             Err(_) => Err(failure(
                 state.timeout("tools/call", self.call_timeout).await,
             )),
         }
+    }
+}
+
+impl McpToolDriver {
+    /// The error for a request over the outgoing limit: sent, it would be dropped by a
+    /// server whose limit it is over too (rmcp's, 16 MiB by default) without an answer.
+    async fn over_limit(&self, request: &CallToolRequestParams) -> Option<McpError> {
+        // The JSON-RPC envelope around the parameters: `{"jsonrpc":"2.0","id":…,"method":…}`.
+        const ENVELOPE: usize = 80;
+        let limit = self.limits.outgoing();
+        let bytes = serde_json::to_vec(request).map_or(0, |text| text.len()) + ENVELOPE;
+        if bytes <= limit {
+            return None;
+        }
+        Some(McpError::MessageTooLarge {
+            server: self.state.server.clone(),
+            request: "tools/call",
+            detail: format!(
+                "the request would be {}, over this client's limit of {} for one message \
+                 (ConnectOptions::message_limits); it was not sent",
+                limits::size(bytes),
+                limits::size(limit)
+            ),
+            bytes,
+            limit,
+            context: self.state.context().await,
+        })
     }
 }
 

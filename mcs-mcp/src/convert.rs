@@ -226,6 +226,39 @@ pub(crate) fn read_result(tool: &str, result: CallToolResult) -> Result<Value, T
     }
 }
 
+/// A server's `-32602 Invalid params` answer to `tools/call` as a [`ToolError`]: the tool is
+/// unknown to it when it says so (the MCP specification's example of an unknown tool is a
+/// `-32602` whose message starts `Unknown tool`, and an mcs server says `unknown tool`);
+/// otherwise the arguments were refused, and the server's words say why.
+pub(crate) fn invalid_params(tool: &str, message: &str, arguments: &Value) -> ToolError {
+    let lower = message.to_lowercase();
+    if lower.contains("unknown tool") || lower.contains("tool not found") {
+        return ToolError::UnknownTool {
+            name: tool.to_owned(),
+            suggestion: None,
+        };
+    }
+    ToolError::invalid_argument(
+        tool,
+        ArgumentError::invalid(
+            "",
+            format!("arguments the MCP server accepts (it answered: {message})"),
+            mcs::schema::describe_received(arguments),
+        ),
+    )
+}
+
+/// Whether an MCP tool's schema takes arguments besides its properties: `additionalProperties`
+/// at the root is `true` or a schema. (Absent, it is taken as closed, as the schemas of SDKs
+/// mean it: mcs checks the keys.)
+pub(crate) fn takes_other_arguments(tool: &rmcp::model::Tool) -> bool {
+    match tool.input_schema.get("additionalProperties") {
+        Some(Value::Bool(open)) => *open,
+        Some(Value::Object(_)) => true,
+        _ => false,
+    }
+}
+
 /// The content blocks in words: texts as they are, everything else described.
 pub(crate) fn summarise(blocks: &[ContentBlock]) -> String {
     let parts: Vec<String> = blocks
@@ -306,7 +339,38 @@ fn describe_block(block: &Value) -> String {
 /// dropped: mcs rejects unknown arguments already.
 #[cfg(test)]
 pub(crate) fn mcs_tool(tool: &rmcp::model::Tool) -> Result<Tool, String> {
-    mcs_tool_renamed(tool).map(|(tool, _)| tool)
+    mcs_tool_renamed(tool, &tool.name).map(|(tool, _)| tool)
+}
+
+/// For each of the server's tool `names`, the name it is listed under when the server's is
+/// one a provider refuses, else `None`.
+///
+/// MCP allows `math.add` or `filter[name]`; OpenAI and Anthropic refuse a whole request in
+/// which one tool name falls outside `^[a-zA-Z0-9_-]{1,64}$`. Such a name is made portable
+/// by [`mcs_options::names::sanitize`] (`math_add`; cut and hashed past 64 characters;
+/// `tool` if nothing is left) and made unique among all the names listed, never taking one
+/// another tool holds as its own (`math_add_2`).
+pub(crate) fn portable_tool_names(names: &[&str]) -> Vec<Option<String>> {
+    use mcs_options::names::{is_tool_name, is_tool_name_char, sanitize, unused_argument_key};
+    let mut taken: Vec<String> = names
+        .iter()
+        .filter(|name| is_tool_name(name))
+        .map(|name| (*name).to_owned())
+        .collect();
+    names
+        .iter()
+        .map(|name| {
+            if is_tool_name(name) {
+                return None;
+            }
+            let base = sanitize(name, is_tool_name_char).unwrap_or_else(|| "tool".to_owned());
+            // `_2`, `_3`… are tool-name characters too, so the key rule's counter serves.
+            let portable =
+                unused_argument_key(&base, |candidate| taken.iter().any(|t| t == candidate));
+            taken.push(portable.clone());
+            Some(portable)
+        })
+        .collect()
 }
 
 /// A server's argument key, and the key mcs lists it under.
@@ -315,12 +379,16 @@ pub(crate) struct Renamed {
     pub server: String,
 }
 
-/// [`mcs_tool`], with its arguments under keys every provider takes: an MCP server may name
-/// a property `filter[name]` or `$top`, and one such key in a tool's schema makes
-/// Anthropic's Messages API refuse the whole request. Such a property is listed under
-/// [`mcs::export::argument_key`] of its name (made unique in the tool), its description says
-/// so, and the renames are returned for calls to map back.
-pub(crate) fn mcs_tool_renamed(tool: &rmcp::model::Tool) -> Result<(Tool, Vec<Renamed>), String> {
+/// [`mcs_tool`], listed as `listed` (see [`portable_tool_names`]; a description notes the
+/// server's name when it differs), with its arguments under keys every provider takes: an
+/// MCP server may name a property `filter[name]` or `$top`, and one such key in a tool's
+/// schema makes Anthropic's Messages API refuse the whole request. Such a property is
+/// listed under [`mcs::export::argument_key`] of its name (made unique in the tool), its
+/// description says so, and the renames are returned for calls to map back.
+pub(crate) fn mcs_tool_renamed(
+    tool: &rmcp::model::Tool,
+    listed: &str,
+) -> Result<(Tool, Vec<Renamed>), String> {
     let name = tool.name.as_ref();
     if name.trim().is_empty() {
         return Err("a tool has an empty name".to_owned());
@@ -329,10 +397,17 @@ pub(crate) fn mcs_tool_renamed(tool: &rmcp::model::Tool) -> Result<(Tool, Vec<Re
         .title
         .clone()
         .or_else(|| tool.annotations.as_ref().and_then(|a| a.title.clone()));
-    let description = tool.description.as_deref().map(str::to_owned);
-    let mcs_tool = match Tool::try_new(name, title, description) {
+    let mut description = tool.description.as_deref().map(str::to_owned);
+    if listed != name {
+        let note = format!("The MCP server calls this tool `{name}`.");
+        description = Some(match description {
+            Some(text) if !text.trim().is_empty() => format!("{text}\n{note}"),
+            _ => note,
+        });
+    }
+    let mcs_tool = match Tool::try_new(listed, title, description) {
         Ok(tool) => tool,
-        Err(_) => Tool::with_only_title(name, name),
+        Err(_) => Tool::with_only_title(listed, name),
     };
     let mut parameters =
         parameters(&tool.input_schema).map_err(|why| format!("tool `{name}`: {why}"))?;
@@ -554,6 +629,45 @@ mod tests {
     }
 
     #[test]
+    fn tool_names_a_provider_refuses_get_portable_unique_names() {
+        let long = "a.".repeat(40);
+        let names = [
+            "math.add",
+            "filter[name]",
+            "math_add",
+            "math:add",
+            "ok-name_1",
+            "???",
+            long.as_str(),
+        ];
+        let portable = portable_tool_names(&names);
+        let expected = [
+            Some("math_add_2"),
+            Some("filter_name"),
+            None,
+            Some("math_add_3"),
+            None,
+            Some("tool"),
+        ];
+        for (got, expected) in portable.iter().zip(expected) {
+            assert_eq!(got.as_deref(), expected);
+        }
+        let last = portable[6].as_deref().unwrap();
+        // How a long name is shortened is mcs_options::names::sanitize's business; that the
+        // result is a tool name, and not one of the others, is this function's.
+        assert!(mcs::export::is_tool_name(last), "{last}");
+        assert!(portable[..6].iter().all(|p| p.as_deref() != Some(last)) && !names.contains(&last));
+
+        let tool = rmcp::model::Tool::new("math.add", "Adds.", Arc::new(JsonObject::new()));
+        let (tool, _) = mcs_tool_renamed(&tool, "math_add").unwrap();
+        assert_eq!(tool.name(), "math_add");
+        assert_eq!(
+            tool.description(),
+            "Adds.\nThe MCP server calls this tool `math.add`."
+        );
+    }
+
+    #[test]
     fn keys_a_provider_refuses_are_listed_renamed_and_mapped_back() {
         let tool = mcp(json!({
             "type": "object",
@@ -565,7 +679,7 @@ mod tests {
             },
             "required": ["$top"]
         }));
-        let (tool, renamed) = mcs_tool_renamed(&tool).unwrap();
+        let (tool, renamed) = mcs_tool_renamed(&tool, "t").unwrap();
         let names: Vec<(&str, bool)> = tool
             .parameters()
             .iter()
@@ -596,6 +710,22 @@ mod tests {
         assert_eq!(
             arguments,
             json!({"filter[name]": "rex", "$top": 2, "top": 1, "ok.key-1": "k"})
+        );
+    }
+
+    #[test]
+    fn an_enum_behind_a_reference_is_named_by_its_values_when_missing() {
+        let tool = mcp(json!({
+            "type": "object",
+            "properties": {"color": {"$ref": "#/definitions/Color"}},
+            "required": ["color"],
+            "definitions": {"Color": {"type": "string", "enum": ["red", "green"]}}
+        }));
+        let tool = mcs_tool(&tool).unwrap();
+        let problems = mcs::validate::validate_arguments(&tool, &json!({})).unwrap_err();
+        assert_eq!(
+            problems[0].to_string(),
+            "missing required argument `color` (expected one of \"red\", \"green\")"
         );
     }
 

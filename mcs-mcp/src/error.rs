@@ -55,6 +55,24 @@ pub enum McpError {
         /// What the server process left behind, if anything (starts with `; `).
         context: String,
     },
+    /// A message was over a size limit: the request (this client's outgoing limit, checked
+    /// before sending, or the server's, which it answered with an error) or the server's
+    /// answer (this client's incoming limit). See [`MessageLimits`](crate::MessageLimits).
+    #[error("the MCP server `{server}` failed `{request}`: {detail}{context}")]
+    MessageTooLarge {
+        /// The server's command line or URL.
+        server: String,
+        /// The request: `tools/call`, ...
+        request: &'static str,
+        /// Which message, how large, and whose limit it is over.
+        detail: String,
+        /// The size of the message, in bytes.
+        bytes: usize,
+        /// The limit it is over, in bytes.
+        limit: usize,
+        /// What the server process left behind, if anything (starts with `; `).
+        context: String,
+    },
     /// The server answered with an error, closed the connection, or answered something
     /// that is not the answer to the request.
     #[error("the MCP server `{server}` failed `{request}`: {detail}{context}")]

@@ -15,17 +15,18 @@ use std::time::Duration;
 
 use rmcp::model::{CallToolResult, ListToolsResult, ServerJsonRpcMessage};
 use serde_json::{Value, json};
-use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWriteExt, BufReader, DuplexStream};
+use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWriteExt, BufReader, DuplexStream};
 use tokio::process::{ChildStdin, Command};
 use tokio::sync::watch;
 use tokio_util::sync::{CancellationToken, DropGuard};
+
+use crate::framing::{Frame, LineReader};
+use crate::limits;
 
 /// How many of the last stderr lines are kept.
 const STDERR_LINES: usize = 12;
 /// How much of a line is quoted in an error.
 const QUOTE_CHARS: usize = 160;
-/// The longest line passed on; a longer one is garbage (and would otherwise fill memory).
-const MAX_LINE: u64 = 64 * 1024 * 1024;
 
 /// What the server process did besides speaking MCP.
 #[derive(Debug, Default)]
@@ -33,6 +34,8 @@ pub(crate) struct Diagnostics {
     exit: Mutex<Option<String>>,
     exited: watch::Sender<bool>,
     stdout_closed: AtomicBool,
+    /// Why reading stdout failed, if it did.
+    stdout_failed: Mutex<Option<String>>,
     stderr: Mutex<VecDeque<String>>,
     garbage: Mutex<Garbage>,
 }
@@ -56,6 +59,8 @@ impl Diagnostics {
         let mut parts = Vec::new();
         if let Some(exit) = lock(&self.exit).clone() {
             parts.push(format!("the server process exited ({exit})"));
+        } else if let Some(error) = lock(&self.stdout_failed).clone() {
+            parts.push(format!("reading the server's stdout failed: {error}"));
         } else if self.stdout_closed.load(Ordering::Acquire) {
             parts.push("the server process closed its stdout".to_owned());
         }
@@ -131,8 +136,9 @@ pub(crate) fn command_line(command: &Command) -> String {
     line
 }
 
-/// Starts `command` with piped stdio and the watchers described in the module docs.
-pub(crate) fn spawn(mut command: Command) -> std::io::Result<ChildServer> {
+/// Starts `command` with piped stdio and the watchers described in the module docs; a line
+/// on its stdout longer than `limit` is skipped, and answered for the request it answers.
+pub(crate) fn spawn(mut command: Command, limit: usize) -> std::io::Result<ChildServer> {
     command
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -164,7 +170,7 @@ pub(crate) fn spawn(mut command: Command) -> std::io::Result<ChildServer> {
         watcher.exited.send_replace(true);
     });
     tokio::spawn(filter_stdout(
-        stdout,
+        LineReader::new(BufReader::new(stdout), limit),
         sink,
         std::sync::Arc::clone(&diagnostics),
     ));
@@ -178,61 +184,68 @@ pub(crate) fn spawn(mut command: Command) -> std::io::Result<ChildServer> {
 }
 
 async fn filter_stdout(
-    stdout: impl AsyncRead + Unpin,
+    mut lines: LineReader<BufReader<impl AsyncRead + Unpin>>,
     mut sink: DuplexStream,
     diagnostics: std::sync::Arc<Diagnostics>,
 ) {
-    let mut reader = BufReader::new(stdout);
-    let mut line = Vec::new();
     loop {
-        line.clear();
-        let read = (&mut reader)
-            .take(MAX_LINE)
-            .read_until(b'\n', &mut line)
-            .await;
-        match read {
-            Ok(0) | Err(_) => break,
-            Ok(_) => {}
-        }
-        if line.len() as u64 >= MAX_LINE && line.last() != Some(&b'\n') {
-            diagnostics.garbage(&line[..QUOTE_CHARS], "a line longer than 64 MiB");
-            // Skip the rest of the line.
-            let mut rest = Vec::new();
-            if reader.read_until(b'\n', &mut rest).await.is_err() {
+        let passed = match lines.next().await {
+            Frame::Eof => break,
+            Frame::Failed(error) => {
+                *lock(&diagnostics.stdout_failed) = Some(error.to_string());
                 break;
             }
-            continue;
-        }
-        if line.iter().all(u8::is_ascii_whitespace) {
-            continue;
-        }
-        let passed = match check(&line) {
-            Ok(()) => sink.write_all(&line).await,
-            Err(Unreadable { why, answer_to }) => {
-                diagnostics.garbage(&line, &why);
-                match answer_to {
-                    Some(id) => {
-                        let error = json!({
-                            "jsonrpc": "2.0",
-                            "id": id,
-                            "error": {
-                                "code": -32603,
-                                "message": format!("the server's answer could not be read: {why}"),
-                            },
-                        });
-                        sink.write_all(format!("{error}\n").as_bytes()).await
+            Frame::Line(line) if line.iter().all(u8::is_ascii_whitespace) => continue,
+            Frame::Line(line) => match check(&line) {
+                Ok(()) => sink.write_all(&line).await,
+                Err(Unreadable { why, answer_to }) => {
+                    diagnostics.garbage(&line, &why);
+                    match answer_to {
+                        Some(id) => {
+                            let message = format!("the server's answer could not be read: {why}");
+                            sink.write_all(error_line(&id, &message, None).as_bytes())
+                                .await
+                        }
+                        None => continue,
                     }
-                    None => Ok(()),
+                }
+            },
+            Frame::Oversized { bytes, fields } => {
+                let limit = lines.limit();
+                let why = format!("a line of {}, over the limit", limits::size(bytes));
+                diagnostics.garbage("…".as_bytes(), &why);
+                match (fields.id, fields.method) {
+                    // An answer: its request fails now, and says why.
+                    (Some(id), None) => {
+                        let message = format!(
+                            "the server's answer is {}, over this client's limit of {} for one \
+                             message (ConnectOptions::message_limits)",
+                            limits::size(bytes),
+                            limits::size(limit)
+                        );
+                        let data = limits::oversize_data(bytes, limit);
+                        sink.write_all(error_line(&id, &message, Some(data)).as_bytes())
+                            .await
+                    }
+                    _ => continue,
                 }
             }
         };
-        let ended = line.last() != Some(&b'\n');
-        if passed.is_err() || (ended && sink.write_all(b"\n").await.is_err()) {
+        if passed.is_err() || sink.write_all(b"\n").await.is_err() {
             break;
         }
     }
     diagnostics.stdout_closed.store(true, Ordering::Release);
     let _ = sink.shutdown().await;
+}
+
+/// A JSON-RPC error answering `id`, written in place of the server's own answer.
+fn error_line(id: &Value, message: &str, data: Option<Value>) -> String {
+    let mut error = json!({ "code": -32603, "message": message });
+    if let Some(data) = data {
+        error["data"] = data;
+    }
+    json!({ "jsonrpc": "2.0", "id": id, "error": error }).to_string()
 }
 
 struct Unreadable {

@@ -1,13 +1,15 @@
 //! Any [`ToolDriver`] as an MCP server.
 
 mod http;
+mod lines;
 
 use std::sync::{Arc, Mutex};
 
 use mcs::{Tool, ToolDriver, ToolError};
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, Implementation, ListToolsResult,
-    PaginatedRequestParams, ServerCapabilities, ServerConfig, SubscriptionFilter,
+    CallToolRequestParams, CallToolResponse, CallToolResult, CustomRequest, CustomResult,
+    Implementation, ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig,
+    SubscriptionFilter,
 };
 use rmcp::service::{NotificationContext, RequestContext, RunningService, SubscriptionContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
@@ -17,8 +19,9 @@ use tokio_util::sync::CancellationToken;
 
 use crate::convert;
 use crate::error::ServeError;
+use crate::limits::{self, MessageLimits};
 
-pub use http::{HttpServer, MCP_PATH};
+pub use http::{HttpServer, LOOPBACK_ORIGINS, MCP_PATH};
 
 /// A [`ToolDriver`] served over the Model Context Protocol.
 ///
@@ -67,6 +70,7 @@ pub struct McpServer<D> {
     /// before.
     implementation: Implementation,
     instructions: Option<Arc<str>>,
+    limits: MessageLimits,
     /// Ends this connection's list-changed forwarding when its last handle goes.
     session: Arc<Session>,
 }
@@ -108,6 +112,7 @@ impl<D> Clone for McpServer<D> {
             shared: Arc::clone(&self.shared),
             implementation: self.implementation.clone(),
             instructions: self.instructions.clone(),
+            limits: self.limits,
             session: Arc::clone(&self.session),
         }
     }
@@ -144,6 +149,7 @@ impl<D: ToolDriver + 'static> McpServer<D> {
             }),
             implementation,
             instructions: None,
+            limits: MessageLimits::default(),
             session: Session::new(),
         }
     }
@@ -167,6 +173,18 @@ impl<D: ToolDriver + 'static> McpServer<D> {
         self
     }
 
+    /// Sets the largest message taken in and sent out (by default
+    /// [`DEFAULT_MESSAGE_LIMIT`](crate::DEFAULT_MESSAGE_LIMIT) each way); see
+    /// [`MessageLimits`] for what happens to a message over a limit. The incoming limit
+    /// applies over stdio ([`serve_stdio`](Self::serve_stdio), [`serve_io`](Self::serve_io))
+    /// and HTTP; the outgoing one to `tools/call` results on every transport, and to every
+    /// answer over stdio.
+    #[must_use]
+    pub fn message_limits(mut self, limits: MessageLimits) -> Self {
+        self.limits = limits;
+        self
+    }
+
     /// The served driver.
     pub fn driver(&self) -> &D {
         &self.shared.driver
@@ -178,6 +196,7 @@ impl<D: ToolDriver + 'static> McpServer<D> {
             shared: Arc::clone(&self.shared),
             implementation: self.implementation.clone(),
             instructions: self.instructions.clone(),
+            limits: self.limits,
             session: Session::new(),
         }
     }
@@ -201,13 +220,39 @@ impl<D: ToolDriver + 'static> McpServer<D> {
 
     /// Serves one client over this process's stdin and stdout, until the client closes
     /// stdin. Nothing else may write to stdout meanwhile: log to stderr.
+    ///
+    /// Messages are read as [`serve_io`](Self::serve_io) reads them.
     pub async fn serve_stdio(self) -> Result<(), ServeError> {
-        let running = self.serve(rmcp::transport::stdio()).await?;
+        let (stdin, stdout) = rmcp::transport::stdio();
+        let running = self.serve_io(stdin, stdout).await?;
         running
             .waiting()
             .await
             .map_err(|error| ServeError::Stopped(error.to_string()))?;
         Ok(())
+    }
+
+    /// Serves one client speaking newline-delimited JSON-RPC (MCP's stdio framing) over a
+    /// pair of byte streams (a socket's halves, a pipe), and returns once the client has
+    /// initialized.
+    ///
+    /// Unlike rmcp's own framing, every request gets an answer: one over the
+    /// [incoming limit](Self::message_limits) is skipped without being held in memory and
+    /// answered with `-32600` for its id (read from the line as it passes, wherever the id
+    /// is in it); a line that is not JSON (invalid UTF-8 included) with `-32700`; JSON
+    /// that is not a JSON-RPC message with `-32600`. An answer over the outgoing limit is
+    /// replaced by a `-32603` error that gives its size.
+    pub async fn serve_io<R, W>(
+        self,
+        read: R,
+        write: W,
+    ) -> Result<RunningService<RoleServer, Self>, ServeError>
+    where
+        R: tokio::io::AsyncRead + Unpin + Send + 'static,
+        W: tokio::io::AsyncWrite + Unpin + Send + 'static,
+    {
+        let transport = lines::LineTransport::new(read, write, self.limits);
+        self.serve(transport).await
     }
 
     /// This server over streamable HTTP, mounted at `/mcp`: see [`HttpServer`].
@@ -266,6 +311,39 @@ impl<D: ToolDriver + 'static> McpServer<D> {
             });
         }
         self.shared.driver.execute_tool(name, arguments).await
+    }
+
+    /// `result`, or, when it would make a message over the outgoing limit, a tool error that
+    /// says so: the model learns why there is no result instead of the client seeing the
+    /// connection fail.
+    fn within_limit(&self, name: &str, result: CallToolResult) -> CallToolResult {
+        // The JSON-RPC envelope around the result: `{"jsonrpc":"2.0","id":…,"result":…}`.
+        const ENVELOPE: usize = 64;
+        let limit = self.limits.outgoing();
+        let bytes = match serde_json::to_vec(&result) {
+            Ok(text) => text.len() + ENVELOPE,
+            Err(error) => {
+                let error = ToolError::execution(
+                    name,
+                    format!("the result could not be written as JSON: {error}"),
+                );
+                return convert::failure(&error, None);
+            }
+        };
+        if bytes <= limit {
+            return result;
+        }
+        let error = ToolError::execution(
+            name,
+            format!(
+                "the result is {} as an MCP message (an object is sent twice, as text and as \
+                 structured content), over this server's limit of {} for one message; ask \
+                 for less at a time",
+                limits::size(bytes),
+                limits::size(limit)
+            ),
+        );
+        convert::failure(&error, None)
     }
 
     fn tool(&self, name: &str) -> Option<Tool> {
@@ -334,13 +412,58 @@ impl<D: ToolDriver + 'static> ServerHandler for McpServer<D> {
     ) -> Result<CallToolResponse, ErrorData> {
         let arguments = request.arguments.map_or(Value::Null, Value::Object);
         let result = match self.call(&request.name, arguments).await {
-            Ok(value) => convert::success(value),
+            Ok(value) => self.within_limit(&request.name, convert::success(value)),
             Err(error @ ToolError::UnknownTool { .. }) => {
                 return Err(ErrorData::invalid_params(error.to_string(), None));
             }
             Err(error) => convert::failure(&error, self.tool(&request.name).as_ref()),
         };
         Ok(CallToolResponse::Complete(result))
+    }
+
+    /// rmcp reads a request whose params do not fit its method (`tools/call` without a
+    /// `name`, say) as a custom request, which it would answer `-32601 Method not found`;
+    /// for a method of MCP the answer is `-32602 Invalid params`, with what does not fit.
+    async fn on_custom_request(
+        &self,
+        request: CustomRequest,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CustomResult, ErrorData> {
+        let method = request.method.as_str();
+        let problem = match method {
+            "tools/call" => request
+                .params_as::<CallToolRequestParams>()
+                .err()
+                .map(|error| error.to_string())
+                .or_else(|| {
+                    request
+                        .params
+                        .is_none()
+                        .then(|| "a `tools/call` needs params with the tool's `name`".to_owned())
+                }),
+            "tools/list" | "prompts/list" | "resources/list" | "resources/templates/list" => {
+                request
+                    .params_as::<PaginatedRequestParams>()
+                    .err()
+                    .map(|error| error.to_string())
+            }
+            _ => None,
+        };
+        match problem {
+            Some(problem) => Err(ErrorData::invalid_params(
+                format!("the params of `{method}` do not fit it: {problem}"),
+                None,
+            )),
+            None if is_mcp_method(method) => Err(ErrorData::invalid_params(
+                format!("the params of `{method}` do not fit it"),
+                None,
+            )),
+            None => Err(ErrorData::new(
+                rmcp::model::ErrorCode::METHOD_NOT_FOUND,
+                format!("method `{method}` not found"),
+                None,
+            )),
+        }
     }
 
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
@@ -370,4 +493,24 @@ impl<D: ToolDriver + 'static> ServerHandler for McpServer<D> {
             }
         }
     }
+}
+
+/// Whether `method` is a request of MCP (one rmcp reads as such when its params fit).
+fn is_mcp_method(method: &str) -> bool {
+    matches!(
+        method,
+        "initialize"
+            | "ping"
+            | "completion/complete"
+            | "logging/setLevel"
+            | "prompts/get"
+            | "prompts/list"
+            | "resources/list"
+            | "resources/read"
+            | "resources/subscribe"
+            | "resources/unsubscribe"
+            | "resources/templates/list"
+            | "tools/call"
+            | "tools/list"
+    )
 }

@@ -8,7 +8,7 @@
 use std::time::{Duration, Instant};
 
 use mcs::{ToolDriver, ToolError};
-use mcs_mcp::{ConnectOptions, McpError, McpToolDriver};
+use mcs_mcp::{ConnectOptions, McpError, McpToolDriver, MessageLimits};
 use serde_json::json;
 use tokio::process::Command;
 
@@ -33,6 +33,12 @@ tools = [
     {"name": "die", "description": "Exits.", "inputSchema": {"type": "object"}},
     {"name": "stall", "description": "Never answers.", "inputSchema": {"type": "object"}},
     {"name": "mumble", "description": "Answers garbage.", "inputSchema": {"type": "object"}},
+    {"name": "huge", "description": "Answers 2 MB.", "inputSchema": {"type": "object"}},
+    {"name": "picky", "description": "Refuses its arguments.", "inputSchema": {"type": "object",
+        "properties": {"a": {}}}},
+    {"name": "gone", "description": "Unknown to the server.", "inputSchema": {"type": "object"}},
+    {"name": "loose", "description": "Takes any arguments.", "inputSchema": {"type": "object",
+        "properties": {"a": {"type": "string"}}, "additionalProperties": True}},
     {"name": "listy", "description": "An array schema.", "inputSchema": {"type": "array"}},
     {"name": "choice", "description": "A root anyOf.", "inputSchema": {"type": "object",
         "anyOf": [{"required": ["a"]}, {"required": ["b"]}]}},
@@ -63,6 +69,16 @@ for line in sys.stdin:
             sys.stderr.write("segfault in die()\n")
             sys.stderr.flush()
             sys.exit(5)
+        elif name == "picky":
+            send({"jsonrpc": "2.0", "id": id, "error": {"code": -32602,
+                "message": "Invalid arguments for tool picky: a must be a number"}})
+        elif name == "gone":
+            send({"jsonrpc": "2.0", "id": id, "error": {"code": -32602, "message": "Unknown tool: gone"}})
+        elif name == "loose":
+            send({"jsonrpc": "2.0", "id": id, "result": {"content": [],
+                "structuredContent": message["params"]["arguments"]}})
+        elif name == "huge":
+            send({"jsonrpc": "2.0", "id": id, "result": {"content": [{"type": "text", "text": "x" * 2000000}]}})
         elif name == "mumble":
             sys.stdout.write('{"jsonrpc": "2.0", "id": %s, "result": {"content": 12}}\n' % json.dumps(id))
             sys.stdout.flush()
@@ -161,7 +177,12 @@ async fn invalid_schemas_are_skipped_with_the_reason_and_the_rest_works() {
         .expect("a banner on stdout does not stop the connection");
     let tools = remote.list_tools();
     let names: Vec<&str> = tools.iter().map(|t| t.name()).collect();
-    assert_eq!(names, ["echo", "die", "stall", "mumble"]);
+    assert_eq!(
+        names,
+        [
+            "echo", "die", "stall", "mumble", "huge", "picky", "gone", "loose"
+        ]
+    );
     let skipped = remote.skipped_tools();
     let reasons: Vec<(&str, &str)> = skipped
         .iter()
@@ -219,7 +240,104 @@ async fn invalid_schemas_are_skipped_with_the_reason_and_the_rest_works() {
     let refresh = remote.refresh().await.unwrap_err();
     assert!(refresh.to_string().contains("`tools/list`"), "{refresh}");
     // The last listing is kept.
-    assert_eq!(remote.list_tools().len(), 4);
+    assert_eq!(remote.list_tools().len(), 8);
+}
+
+#[tokio::test]
+async fn calls_are_checked_against_the_listed_schema_before_they_are_sent() {
+    let remote = McpToolDriver::spawn_with(fake("plain"), quick())
+        .await
+        .unwrap();
+    let cases = [
+        (
+            json!({"message": "x", "extra": 1}),
+            "invalid arguments for tool `echo`: unknown argument `extra` (this tool takes: message)",
+        ),
+        // The fake server would fail on this one (it reads the message without looking).
+        (
+            json!({}),
+            "invalid arguments for tool `echo`: missing required argument `message` (expected a string)",
+        ),
+        (
+            json!({"message": 5}),
+            "invalid arguments for tool `echo`: argument `message`: expected a string, got 5",
+        ),
+    ];
+    for (arguments, expected) in cases {
+        let error = remote.execute_tool("echo", arguments).await.unwrap_err();
+        assert!(
+            matches!(error, ToolError::InvalidArguments { .. }),
+            "{error:?}"
+        );
+        assert_eq!(error.to_string(), expected);
+    }
+    // None of them reached the server, which is still there.
+    let echoed = remote
+        .execute_tool("echo", json!({"message": "still here"}))
+        .await
+        .unwrap();
+    assert_eq!(echoed, json!("still here"));
+    // A schema open to other arguments takes them.
+    let loose = remote
+        .execute_tool("loose", json!({"a": "x", "b": 2}))
+        .await
+        .unwrap();
+    assert_eq!(loose, json!({"a": "x", "b": 2}));
+}
+
+#[tokio::test]
+async fn a_servers_protocol_errors_are_classified_by_code() {
+    let remote = McpToolDriver::spawn_with(fake("plain"), quick())
+        .await
+        .unwrap();
+    let refused = remote
+        .execute_tool("picky", json!({"a": "one"}))
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(refused, ToolError::InvalidArguments { .. }),
+        "{refused:?}"
+    );
+    assert_eq!(
+        refused.to_string(),
+        "invalid arguments for tool `picky`: the arguments: expected arguments the MCP server \
+         accepts (it answered: Invalid arguments for tool picky: a must be a number), got an \
+         object: {\"a\":\"one\"}"
+    );
+    let gone = remote.execute_tool("gone", json!({})).await.unwrap_err();
+    assert!(matches!(gone, ToolError::UnknownTool { .. }), "{gone:?}");
+}
+
+#[tokio::test]
+async fn an_answer_over_the_clients_limit_fails_its_call_at_once_naming_the_limit() {
+    let options = quick()
+        .call_timeout(Duration::from_secs(20))
+        .message_limits(MessageLimits::new(1024 * 1024));
+    let remote = McpToolDriver::spawn_with(fake("plain"), options)
+        .await
+        .unwrap();
+    let started = Instant::now();
+    let error = remote.execute_tool("huge", json!({})).await.unwrap_err();
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        started.elapsed()
+    );
+    let error = error.to_string();
+    assert!(error.contains("the server's answer is 20000"), "{error}");
+    assert!(
+        error.contains(
+            "over this client's limit of 1048576 bytes (1.0 MiB) for one message \
+             (ConnectOptions::message_limits)"
+        ),
+        "{error}"
+    );
+    // The connection goes on.
+    let echoed = remote
+        .execute_tool("echo", json!({"message": "after"}))
+        .await
+        .unwrap();
+    assert_eq!(echoed, json!("after"));
 }
 
 #[tokio::test]

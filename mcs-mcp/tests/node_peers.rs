@@ -140,13 +140,33 @@ async fn server_everything_is_consumed_whole() {
         "{reference}"
     );
 
-    // Wrong arguments come back as an error, not a panic or a hang.
+    // Wrong arguments are caught against the listed schema, in mcs's words, before they
+    // are sent; an enum's values are listed.
     let wrong = remote
         .execute_tool("get-sum", json!({"a": "two", "b": 3}))
         .await
         .unwrap_err();
-    assert!(matches!(wrong, ToolError::Execution { .. }), "{wrong:?}");
-    assert!(wrong.to_string().contains("get-sum"), "{wrong}");
+    assert!(
+        matches!(wrong, ToolError::InvalidArguments { .. }),
+        "{wrong:?}"
+    );
+    assert_eq!(
+        wrong.to_string(),
+        "invalid arguments for tool `get-sum`: argument `a`: expected a number, got the string \"two\""
+    );
+    let wrong = remote
+        .execute_tool(
+            "get-annotated-message",
+            json!({"messageType": "warning", "colour": 1}),
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(
+        wrong.to_string(),
+        "invalid arguments for tool `get-annotated-message`: argument `messageType`: expected \
+         one of \"error\", \"success\", \"debug\", got the string \"warning\"; unknown \
+         argument `colour` (this tool takes: messageType, includeImage)"
+    );
 }
 
 /// Runs the inspector's CLI against `target` (a command line or a URL) and reads its JSON.

@@ -479,3 +479,77 @@ async fn argument_keys_a_provider_refuses_are_renamed_and_sent_back_as_the_serve
         Some(json!({"got": {"$top": 2}}))
     );
 }
+
+/// A server-side driver whose tool names OpenAI and Anthropic would refuse (MCP allows
+/// them): it answers with the name it was called by.
+struct Dotted {
+    meta: mcs::DriverMeta,
+    tools: Arc<[mcs::Tool]>,
+}
+
+impl Dotted {
+    fn new() -> Self {
+        let tools = ["math.add", "filter[name]", "math_add"]
+            .map(|name| mcs::Tool::new(name, "Answers with its name."));
+        Dotted {
+            meta: mcs::DriverMeta::new("dotted", "dotted", "1"),
+            tools: Arc::from(tools.to_vec()),
+        }
+    }
+}
+
+impl ToolDriver for Dotted {
+    fn meta(&self) -> &mcs::DriverMeta {
+        &self.meta
+    }
+
+    fn list_tools(&self) -> Arc<[mcs::Tool]> {
+        Arc::clone(&self.tools)
+    }
+
+    fn execute_tool<'a>(&'a self, name: &'a str, _arguments: Value) -> mcs::ToolFuture<'a> {
+        if name == "filter[name]" {
+            return mcs::ToolFuture::ready(Err(ToolError::execution(name, "no filter today")));
+        }
+        mcs::ToolFuture::ready(Ok(json!({ "called": name })))
+    }
+}
+
+#[tokio::test]
+async fn tool_names_a_provider_refuses_are_listed_portable_and_called_as_the_server_names_them() {
+    let (remote, _serving) = in_process(McpServer::new(Dotted::new())).await;
+    let tools = remote.list_tools();
+    let names: Vec<&str> = tools.iter().map(|t| t.name()).collect();
+    // `math_add` is the server's own name for its third tool: the first gets `_2`.
+    assert_eq!(names, ["math_add_2", "filter_name", "math_add"]);
+    assert!(names.iter().all(|n| mcs::export::is_tool_name(n)));
+    assert!(
+        tools[0]
+            .description()
+            .ends_with("The MCP server calls this tool `math.add`."),
+        "{}",
+        tools[0].description()
+    );
+    for (listed, server) in [("math_add_2", "math.add"), ("math_add", "math_add")] {
+        let answer = remote.execute_tool(listed, json!({})).await.unwrap();
+        assert_eq!(answer, json!({ "called": server }));
+    }
+    // An error names the tool the model called.
+    let error = remote
+        .execute_tool("filter_name", json!({}))
+        .await
+        .unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "tool `filter_name` failed: no filter today"
+    );
+    // The server's own name is not a listed one.
+    let unknown = remote
+        .execute_tool("math.add", json!({}))
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(unknown, ToolError::UnknownTool { .. }),
+        "{unknown}"
+    );
+}

@@ -4,16 +4,22 @@
 use serde_json::{Map, Value};
 
 /// A short phrase for what `schema` accepts, for error messages: `a string`,
-/// `one of "metric", "imperial"`, `an array of integers`.
+/// `one of "metric", "imperial"`, `an array of integers`. A `$ref` into the schema's own
+/// `$defs` is described by what it refers to.
 pub fn describe(schema: &Value) -> String {
-    let text = describe_within(schema, 0);
+    describe_in(schema, schema)
+}
+
+/// [`describe`] for `schema`, a part of `root`, whose `$ref`s resolve in `root`'s `$defs`.
+pub(crate) fn describe_in(root: &Value, schema: &Value) -> String {
+    let text = describe_within(root, schema, 0);
     match schema.get("not") {
-        Some(forbidden) => format!("{text}, but not {}", describe_within(forbidden, 1)),
+        Some(forbidden) => format!("{text}, but not {}", describe_within(root, forbidden, 1)),
         None => text,
     }
 }
 
-fn describe_within(schema: &Value, depth: usize) -> String {
+fn describe_within(root: &Value, schema: &Value, depth: usize) -> String {
     let Some(object) = schema.as_object() else {
         return match schema {
             Value::Bool(false) => "nothing (no value is allowed)".to_owned(),
@@ -43,7 +49,7 @@ fn describe_within(schema: &Value, depth: usize) -> String {
         if let Some(Value::Array(alternatives)) = object.get(key) {
             let texts: Vec<String> = alternatives
                 .iter()
-                .map(|a| describe_within(a, depth + 1))
+                .map(|a| describe_within(root, a, depth + 1))
                 .collect();
             return dedup_join(texts, " or ");
         }
@@ -51,25 +57,28 @@ fn describe_within(schema: &Value, depth: usize) -> String {
     if let Some(Value::Array(all)) = object.get("allOf")
         && let [only] = all.as_slice()
     {
-        return describe_within(only, depth + 1);
+        return describe_within(root, only, depth + 1);
     }
     match object.get("type") {
-        Some(Value::String(kind)) => describe_type(kind, object, depth),
+        Some(Value::String(kind)) => describe_type(root, kind, object, depth),
         Some(Value::Array(kinds)) => {
             let texts: Vec<String> = kinds
                 .iter()
                 .filter_map(Value::as_str)
-                .map(|kind| describe_type(kind, object, depth))
+                .map(|kind| describe_type(root, kind, object, depth))
                 .collect();
             dedup_join(texts, " or ")
         }
-        _ if object.contains_key("properties") => describe_type("object", object, depth),
-        _ if object.contains_key("$ref") => "a value of the referenced type".to_owned(),
+        _ if object.contains_key("properties") => describe_type(root, "object", object, depth),
+        _ if object.contains_key("$ref") => match super::navigate::referenced(root, schema) {
+            Some(target) => describe_within(root, target, depth + 1),
+            None => "a value of the referenced type".to_owned(),
+        },
         _ => "any JSON value".to_owned(),
     }
 }
 
-fn describe_type(kind: &str, object: &Map<String, Value>, depth: usize) -> String {
+fn describe_type(root: &Value, kind: &str, object: &Map<String, Value>, depth: usize) -> String {
     let format = object.get("format").and_then(Value::as_str);
     let with_format = |base: &str| match format {
         Some(format) => format!("{base} ({format})"),
@@ -92,7 +101,7 @@ fn describe_type(kind: &str, object: &Map<String, Value>, depth: usize) -> Strin
             let distinct = if unique { "distinct " } else { "" };
             let text = match object.get("items") {
                 Some(items) if items.is_object() => {
-                    let items = plural(&describe_within(items, depth + 1));
+                    let items = plural(&describe_within(root, items, depth + 1));
                     format!("an array of {distinct}{items}")
                 }
                 _ if unique => "an array of distinct values".to_owned(),

@@ -24,6 +24,7 @@ mod normalize;
 pub(crate) use crate::types::merge_description;
 pub use coerce::{CoercionPolicy, TextReading, coerce, coerce_value};
 pub use describe::describe;
+pub(crate) use describe::describe_in;
 // How values are named in error messages; the sibling crates word their errors alike.
 #[doc(hidden)]
 pub use describe::{describe_received, json_type, kind_of, render_value};

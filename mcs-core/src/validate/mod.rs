@@ -34,7 +34,7 @@ use std::borrow::Cow;
 use serde_json::{Map, Number, Value, json};
 
 use crate::error::ArgumentError;
-use crate::schema::{self, PathSegment, describe, describe_received, join_path};
+use crate::schema::{self, PathSegment, describe_in, describe_received, join_path};
 use crate::types::Tool;
 use unique::same_value;
 
@@ -221,7 +221,10 @@ impl<'s> Validator<'s> {
             if problems.is_empty() {
                 out.push(ArgumentError::invalid(
                     join_path(self.base, path),
-                    format!("a value that is not {}", describe(self.resolved(forbidden))),
+                    format!(
+                        "a value that is not {}",
+                        describe_in(self.root, self.resolved(forbidden))
+                    ),
                     describe_received(value),
                 ));
                 return;
@@ -497,7 +500,7 @@ impl<'s> Validator<'s> {
     /// rather than in [`describe`], whose short `a string (date)` also serves listings.)
     fn expected(&self, schema: &Value) -> String {
         let schema = self.resolved(schema);
-        let text = describe(schema);
+        let text = describe_in(self.root, schema);
         let admits_strings = match schema.get("type") {
             Some(Value::String(kind)) => kind == "string",
             Some(Value::Array(kinds)) => kinds.iter().any(|kind| kind == "string"),

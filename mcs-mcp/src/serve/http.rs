@@ -11,15 +11,38 @@ use tokio::net::TcpListener;
 
 use super::McpServer;
 use crate::error::ServeError;
+use crate::framing::Fields;
+use crate::limits;
 
 /// The path the MCP endpoint is mounted at: clients connect to `http://HOST:PORT/mcp`.
 pub const MCP_PATH: &str = "/mcp";
 
+/// The origins an [`HttpServer`] takes by default: pages served from this machine, on any
+/// port, over HTTP or HTTPS.
+pub const LOOPBACK_ORIGINS: [&str; 6] = [
+    "http://localhost:*",
+    "http://127.0.0.1:*",
+    "http://[::1]:*",
+    "https://localhost:*",
+    "https://127.0.0.1:*",
+    "https://[::1]:*",
+];
+
 /// An [`McpServer`] over the streamable HTTP transport of MCP, one session per client.
 ///
 /// By default only requests whose `Host` is a loopback name (`localhost`, `127.0.0.1`,
-/// `::1`) are served, which protects a local server from DNS rebinding; a server meant for
-/// other hosts names them with [`allowed_hosts`](Self::allowed_hosts).
+/// `::1`) are served, and a request that carries an `Origin` header (one a browser sent) only
+/// if that origin is a loopback one too ([`LOOPBACK_ORIGINS`]): together they protect a
+/// local server from DNS rebinding and from pages of other sites, as the MCP specification
+/// asks. Anything else is refused with `403 Forbidden` before it reaches the session.
+/// Requests without `Origin` (programs, not browsers) are served. A server meant for other
+/// hosts names them with [`allowed_hosts`](Self::allowed_hosts), and the web applications
+/// allowed to call it with [`allowed_origins`](Self::allowed_origins).
+///
+/// A body that is not JSON gets `400` with a JSON-RPC `-32700` error, a body over the
+/// server's [incoming limit](McpServer::message_limits) `413` with a JSON-RPC error naming
+/// the limit, and a `DELETE` that ends a session `200 OK` (rmcp alone answers `415` with
+/// text, `413` with text, and `202`, which the Python SDK logs as a failed close).
 ///
 /// ```no_run
 /// # struct Greeter;
@@ -45,10 +68,10 @@ pub struct HttpServer<D> {
 
 impl<D: ToolDriver + 'static> HttpServer<D> {
     pub(super) fn new(server: McpServer<D>) -> Self {
-        HttpServer {
-            server,
-            config: StreamableHttpServerConfig::default(),
-        }
+        let config = StreamableHttpServerConfig::default()
+            .with_max_request_body_bytes(server.limits.incoming())
+            .with_allowed_origins(LOOPBACK_ORIGINS);
+        HttpServer { server, config }
     }
 
     /// Serves requests whose `Host` header is one of these (`example.com` or
@@ -59,8 +82,33 @@ impl<D: ToolDriver + 'static> HttpServer<D> {
         self
     }
 
+    /// Serves requests whose `Origin` header is one of these instead of the loopback ones
+    /// ([`LOOPBACK_ORIGINS`]). An origin is a scheme, a host and a port:
+    /// `https://app.example.com` (the scheme's port, 443), `https://app.example.com:8443`,
+    /// or `http://dev.example.com:*` (any port); `null` is the origin browsers send from
+    /// sandboxed pages and files. An empty list refuses every request that has
+    /// an `Origin`, that is, every browser.
+    #[must_use]
+    pub fn allowed_origins(mut self, origins: impl IntoIterator<Item = impl Into<String>>) -> Self {
+        let origins: Vec<String> = origins
+            .into_iter()
+            .map(|origin| with_port(origin.into()))
+            .collect();
+        self.config = if origins.is_empty() {
+            self.config
+                .with_allowed_origins(origins)
+                .enforce_origin_validation()
+        } else {
+            self.config.with_allowed_origins(origins)
+        };
+        self
+    }
+
     /// Replaces rmcp's configuration of the transport (keep-alive, JSON responses, session
-    /// mode, body limits).
+    /// mode, body limits, allowed hosts and origins). Without this call the request body
+    /// limit is the server's [incoming limit](McpServer::message_limits) and the allowed
+    /// origins are [`LOOPBACK_ORIGINS`]; with it, they are what `config` says (rmcp's
+    /// default checks no origin at all).
     #[must_use]
     pub fn with_config(mut self, config: StreamableHttpServerConfig) -> Self {
         self.config = config;
@@ -70,13 +118,18 @@ impl<D: ToolDriver + 'static> HttpServer<D> {
     /// The endpoint as an axum router with the MCP endpoint at [`MCP_PATH`], to merge into an
     /// application's own router.
     pub fn router(self) -> axum::Router {
+        let limit = self.config.max_request_body_bytes;
         let server = self.server;
         let service = StreamableHttpService::new(
             move || Ok(server.for_new_session()),
             Arc::new(LocalSessionManager::default()),
             self.config,
         );
-        axum::Router::new().route_service(MCP_PATH, service)
+        axum::Router::new()
+            .route_service(MCP_PATH, service)
+            .layer(axum::middleware::from_fn(move |request, next| {
+                edges(request, next, limit)
+            }))
     }
 
     /// Serves on `listener` until `shutdown` completes; then open sessions are ended.
@@ -98,5 +151,119 @@ impl<D: ToolDriver + 'static> HttpServer<D> {
                 address: local.map_or_else(|| "?".to_owned(), |a: SocketAddr| a.to_string()),
                 source,
             })
+    }
+}
+
+/// What rmcp's endpoint answers otherwise, where MCP and its SDKs expect something else:
+///
+/// - A `POST` whose body is not JSON (invalid UTF-8 included) gets `400 Bad Request` with a
+///   JSON-RPC `-32700` error as its body, as the streamable-HTTP transport of MCP describes,
+///   instead of rmcp's `415` and a line of text; a body over the limit gets `413` with a
+///   JSON-RPC error that gives the limit.
+/// - A `DELETE` that ended a session gets `200 OK` (as the TypeScript SDK's server answers)
+///   instead of rmcp's `202 Accepted`, which the Python SDK logs as a failed termination on
+///   every close.
+async fn edges(
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+    limit: usize,
+) -> axum::response::Response {
+    use axum::http::{Method, StatusCode, header};
+    let method = request.method().clone();
+    let json_body = request
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|value| value.to_str().ok())
+        .is_some_and(|value| value.trim_start().starts_with("application/json"));
+    let request = if method == Method::POST && json_body {
+        let (parts, body) = request.into_parts();
+        let bytes = match axum::body::to_bytes(body, limit).await {
+            Ok(bytes) => bytes,
+            Err(_) => {
+                let message = format!(
+                    "the request is over this server's limit of {} for one message",
+                    limits::size(limit)
+                );
+                return rpc_error(StatusCode::PAYLOAD_TOO_LARGE, None, -32600, &message);
+            }
+        };
+        if let Err(error) = serde_json::from_slice::<mcs::serde::de::IgnoredAny>(&bytes) {
+            let why = match std::str::from_utf8(&bytes) {
+                Err(utf8) => format!(
+                    "the message is not UTF-8 (invalid byte at offset {})",
+                    utf8.valid_up_to()
+                ),
+                Ok(_) => format!("the message is not JSON: {error}"),
+            };
+            let id = Fields::of(&bytes).id;
+            return rpc_error(StatusCode::BAD_REQUEST, id, -32700, &why);
+        }
+        axum::extract::Request::from_parts(parts, axum::body::Body::from(bytes))
+    } else {
+        request
+    };
+    let mut response = next.run(request).await;
+    if method == Method::DELETE && response.status() == StatusCode::ACCEPTED {
+        *response.status_mut() = StatusCode::OK;
+    }
+    response
+}
+
+fn rpc_error(
+    status: axum::http::StatusCode,
+    id: Option<serde_json::Value>,
+    code: i64,
+    message: &str,
+) -> axum::response::Response {
+    let body = serde_json::json!({
+        "jsonrpc": "2.0",
+        "id": id,
+        "error": { "code": code, "message": message },
+    });
+    axum::response::Response::builder()
+        .status(status)
+        .header(axum::http::header::CONTENT_TYPE, "application/json")
+        .body(axum::body::Body::from(body.to_string()))
+        .unwrap_or_else(|_| axum::response::Response::new(axum::body::Body::empty()))
+}
+
+/// `origin` with its scheme's port written out when it has none (`https://a.example` →
+/// `https://a.example:443`): an origin is a scheme, a host and a port (RFC 6454), while rmcp
+/// lets an entry without a port match any port.
+fn with_port(origin: String) -> String {
+    let Some((scheme, rest)) = origin.split_once("://") else {
+        return origin;
+    };
+    let authority = rest.trim_end_matches('/');
+    // After an IPv6 literal's `]`, or anywhere in another host, a `:` starts the port.
+    let host_end = authority.rfind(']').map_or(0, |at| at + 1);
+    if authority[host_end..].contains(':') {
+        return origin;
+    }
+    let port = match scheme.to_ascii_lowercase().as_str() {
+        "https" => 443,
+        "http" => 80,
+        _ => return origin,
+    };
+    format!("{scheme}://{authority}:{port}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::with_port;
+
+    #[test]
+    fn an_origin_without_a_port_gets_its_schemes() {
+        let cases = [
+            ("https://app.example.com", "https://app.example.com:443"),
+            ("http://app.example.com/", "http://app.example.com:80"),
+            ("http://[::1]", "http://[::1]:80"),
+            ("http://[::1]:8080", "http://[::1]:8080"),
+            ("https://app.example.com:*", "https://app.example.com:*"),
+            ("null", "null"),
+        ];
+        for (given, expected) in cases {
+            assert_eq!(with_port(given.to_owned()), expected);
+        }
     }
 }

@@ -1,0 +1,238 @@
+//! The streamable-HTTP endpoint as a browser or a script would meet it, request by request:
+//! which origins it serves, and what it answers.
+
+use std::net::SocketAddr;
+
+use mcs_mcp::{HttpServer, McpServer};
+use serde_json::json;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+#[path = "../../examples/common/todo.rs"]
+mod todo;
+
+/// An HTTP answer: the status, the headers (names in lower case) and the body.
+struct Answer {
+    status: u16,
+    headers: Vec<(String, String)>,
+    body: String,
+}
+
+impl Answer {
+    fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// Serves `server` on a free loopback port until the test ends.
+async fn serve(server: HttpServer<todo::Todo>) -> SocketAddr {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    tokio::spawn(server.serve(listener, std::future::pending()));
+    address
+}
+
+/// Sends one HTTP/1.1 request to `/mcp` and reads the whole answer (the connection closes).
+async fn request(
+    address: SocketAddr,
+    method: &str,
+    headers: &[(&str, &str)],
+    body: &str,
+) -> Answer {
+    let mut stream = tokio::net::TcpStream::connect(address).await.unwrap();
+    let mut text = format!(
+        "{method} /mcp HTTP/1.1\r\nhost: {address}\r\nconnection: close\r\n\
+         accept: application/json, text/event-stream\r\ncontent-length: {}\r\n",
+        body.len()
+    );
+    if !body.is_empty() {
+        text.push_str("content-type: application/json\r\n");
+    }
+    for (name, value) in headers {
+        text.push_str(&format!("{name}: {value}\r\n"));
+    }
+    text.push_str("\r\n");
+    text.push_str(body);
+    stream.write_all(text.as_bytes()).await.unwrap();
+    let mut raw = Vec::new();
+    // An SSE answer to `initialize` stays open: read until its first event is in.
+    let mut buffer = [0u8; 4096];
+    loop {
+        let read =
+            tokio::time::timeout(std::time::Duration::from_secs(10), stream.read(&mut buffer))
+                .await
+                .expect("the server answers within 10 s")
+                .unwrap();
+        raw.extend_from_slice(&buffer[..read]);
+        let text = String::from_utf8_lossy(&raw);
+        let complete = text.split_once("\r\n\r\n").is_some_and(|(head, body)| {
+            head.contains("text/event-stream") && body.contains("\"jsonrpc\"")
+        });
+        if read == 0 || complete {
+            break;
+        }
+    }
+    let text = String::from_utf8_lossy(&raw).into_owned();
+    let (head, body) = text.split_once("\r\n\r\n").expect("an HTTP answer");
+    let mut lines = head.lines();
+    let status = lines
+        .next()
+        .unwrap()
+        .split(' ')
+        .nth(1)
+        .unwrap()
+        .parse()
+        .unwrap();
+    let headers = lines
+        .filter_map(|line| line.split_once(':'))
+        .map(|(name, value)| (name.trim().to_ascii_lowercase(), value.trim().to_owned()))
+        .collect();
+    Answer {
+        status,
+        headers,
+        body: body.to_owned(),
+    }
+}
+
+fn initialize() -> String {
+    json!({
+        "jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-06-18",
+            "capabilities": {},
+            "clientInfo": {"name": "raw", "version": "0"}
+        }
+    })
+    .to_string()
+}
+
+#[tokio::test]
+async fn a_page_of_another_site_cannot_start_a_session() {
+    let address = serve(McpServer::new(todo::Todo::default()).http()).await;
+    let refused = request(
+        address,
+        "POST",
+        &[("origin", "http://evil.example")],
+        &initialize(),
+    )
+    .await;
+    assert_eq!(refused.status, 403, "{}", refused.body);
+    assert!(refused.body.contains("Origin"), "{}", refused.body);
+    assert!(refused.header("mcp-session-id").is_none());
+
+    // A page of this machine, and a program (no Origin at all), are served.
+    let local_origin = format!("http://localhost:{}", address.port());
+    for headers in [&[("origin", local_origin.as_str())][..], &[]] {
+        let served = request(address, "POST", headers, &initialize()).await;
+        assert_eq!(served.status, 200, "{headers:?}: {}", served.body);
+        assert!(served.header("mcp-session-id").is_some(), "{headers:?}");
+        assert!(served.body.contains("serverInfo"), "{}", served.body);
+    }
+}
+
+#[tokio::test]
+async fn the_allowed_origins_can_be_named() {
+    let server = McpServer::new(todo::Todo::default())
+        .http()
+        .allowed_origins(["https://app.example.com"]);
+    let address = serve(server).await;
+    let served = request(
+        address,
+        "POST",
+        &[("origin", "https://app.example.com")],
+        &initialize(),
+    )
+    .await;
+    assert_eq!(served.status, 200, "{}", served.body);
+    let local_origin = format!("http://localhost:{}", address.port());
+    for origin in [
+        "https://app.example.com:8443",
+        "http://app.example.com",
+        &local_origin,
+    ] {
+        let refused = request(address, "POST", &[("origin", origin)], &initialize()).await;
+        assert_eq!(refused.status, 403, "{origin}");
+    }
+
+    // None at all: no browser is served, programs still are.
+    let closed = McpServer::new(todo::Todo::default())
+        .http()
+        .allowed_origins(Vec::<String>::new());
+    let address = serve(closed).await;
+    let local_origin = format!("http://localhost:{}", address.port());
+    let refused = request(address, "POST", &[("origin", &local_origin)], &initialize()).await;
+    assert_eq!(refused.status, 403);
+    assert_eq!(
+        request(address, "POST", &[], &initialize()).await.status,
+        200
+    );
+}
+
+#[tokio::test]
+async fn a_body_that_is_not_json_gets_a_parse_error_in_json_rpc() {
+    let address = serve(McpServer::new(todo::Todo::default()).http()).await;
+    let answer = request(address, "POST", &[], "{\"jsonrpc\": \"2.0\", \"id\": 2,").await;
+    assert_eq!(answer.status, 400, "{}", answer.body);
+    assert_eq!(answer.header("content-type"), Some("application/json"));
+    let body: serde_json::Value = serde_json::from_str(&answer.body).unwrap();
+    assert_eq!(body["error"]["code"], -32700, "{body}");
+    assert_eq!(body["id"], 2, "{body}");
+    assert!(
+        body["error"]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("the message is not JSON: "),
+        "{body}"
+    );
+}
+
+#[tokio::test]
+async fn a_body_over_the_limit_is_refused_with_the_limit() {
+    let server = McpServer::new(todo::Todo::default())
+        .message_limits(mcs_mcp::MessageLimits::new(1024))
+        .http();
+    let address = serve(server).await;
+    let big =
+        json!({"jsonrpc": "2.0", "id": 1, "method": "ping", "params": {"x": "y".repeat(2000)}});
+    let answer = request(address, "POST", &[], &big.to_string()).await;
+    assert_eq!(answer.status, 413, "{}", answer.body);
+    let body: serde_json::Value = serde_json::from_str(&answer.body).unwrap();
+    assert_eq!(
+        body["error"]["message"],
+        "the request is over this server's limit of 1024 bytes (1.0 KiB) for one message"
+    );
+}
+
+#[tokio::test]
+async fn ending_a_session_answers_200() {
+    let address = serve(McpServer::new(todo::Todo::default()).http()).await;
+    let started = request(address, "POST", &[], &initialize()).await;
+    let session = started.header("mcp-session-id").unwrap().to_owned();
+    let ended = request(
+        address,
+        "DELETE",
+        &[
+            ("mcp-session-id", &session),
+            ("mcp-protocol-version", "2025-06-18"),
+        ],
+        "",
+    )
+    .await;
+    // The Python SDK 2.x takes 200 and 204 as success; rmcp answers 202.
+    assert_eq!(ended.status, 200, "{}", ended.body);
+    // The session is gone.
+    let list = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}).to_string();
+    let again = request(
+        address,
+        "POST",
+        &[
+            ("mcp-session-id", &session),
+            ("mcp-protocol-version", "2025-06-18"),
+        ],
+        &list,
+    )
+    .await;
+    assert_eq!(again.status, 404, "{}", again.body);
+}
