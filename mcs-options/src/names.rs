@@ -192,7 +192,7 @@ const FILLERS: &[&str] = &[
 
 /// `name` made at most `max` bytes long by its words, the way a person would shorten it:
 /// a word said again is dropped (`repos_list-repos-for-org` → `repos_list-for-org`), long
-/// words are abbreviated alike everywhere ([`ABBREVIATIONS`]: `organization` → `org`,
+/// words are abbreviated alike everywhere (a short table: `organization` → `org`,
 /// `repositories` → `repos`), filler words go (`for`, `of`, `the`…), and last, long words
 /// are cut, never the first. Words are the parts between `_` and `-` and the parts of
 /// `camelCase`; separators and case are kept. `None` when even that is too long, or for a
