@@ -11,7 +11,16 @@
 use std::collections::BTreeMap;
 
 use crate::search::words;
-use crate::toolsets::{Toolset, fragment};
+
+/// One group a toolset is split into: the resource words its tools share (`["project",
+/// "issue"]`, ending in `other` for the gathered rest), its tools, and for a gathered group
+/// what it holds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Part {
+    pub path: Vec<String>,
+    pub tools: Vec<String>,
+    pub description: Option<String>,
+}
 
 /// A toolset of no tag (a driver's `all` or `other` tools) above this many tools is split
 /// by its tools' names (unless a model split it); so are the groups the split makes.
@@ -190,37 +199,27 @@ fn resources(listed: &str) -> Vec<String> {
         .collect()
 }
 
-/// `set`, split by its tools' names into groups of at most [`STRUCTURE_MAX`] where the
-/// names allow, when it holds more than [`STRUCTURE_MAX`] tools ([`TAGGED_MAX`] for a
-/// `tagged` set); `set` itself when it is small enough or its names do not tell its tools
-/// apart.
-pub(crate) fn split(set: Toolset, tagged: bool) -> Vec<Toolset> {
+/// A toolset's `tools` (listed names), split by their names into groups of at most
+/// [`STRUCTURE_MAX`] where the names allow, when there are more than [`STRUCTURE_MAX`]
+/// ([`TAGGED_MAX`] for a `tagged` set); `None` when the set is small enough or its names do
+/// not tell its tools apart.
+pub(crate) fn split(tools: &[String], tagged: bool) -> Option<Vec<Part>> {
     let max = if tagged { TAGGED_MAX } else { STRUCTURE_MAX };
-    if set.tools().len() <= max {
-        return vec![set];
+    if tools.len() <= max {
+        return None;
     }
-    let named: Vec<(String, Vec<String>)> = set
-        .tools()
+    let named: Vec<(String, Vec<String>)> = tools
         .iter()
         .map(|listed| (listed.clone(), resources(listed)))
         .collect();
     let mut out = Vec::new();
-    divide(&set, &named, 0, &[], &mut out);
-    if out.len() < 2 {
-        return vec![set];
-    }
-    out
+    divide(&named, 0, &[], &mut out);
+    (out.len() >= 2).then_some(out)
 }
 
 /// Groups `named` (tools with their resource words) by the word at `depth`, appending the
 /// groups to `out`; `path` is the resource words shared so far.
-fn divide(
-    set: &Toolset,
-    named: &[(String, Vec<String>)],
-    depth: usize,
-    path: &[String],
-    out: &mut Vec<Toolset>,
-) {
+fn divide(named: &[(String, Vec<String>)], depth: usize, path: &[String], out: &mut Vec<Part>) {
     let mut groups: BTreeMap<String, Vec<(String, Vec<String>)>> = BTreeMap::new();
     let mut general = Vec::new();
     for (listed, words) in named {
@@ -234,11 +233,7 @@ fn divide(
     }
     // A level whose words do not tell the tools apart cannot be split this way.
     if groups.len() + usize::from(!general.is_empty()) < 2 && depth + 1 >= MAX_DEPTH {
-        out.push(make(
-            set,
-            path,
-            named.iter().map(|(l, _)| l.clone()).collect(),
-        ));
+        out.push(part(path, named.iter().map(|(l, _)| l.clone()).collect()));
         return;
     }
     let mut gathered: Vec<String> = general;
@@ -252,13 +247,9 @@ fn divide(
         let mut deeper = path.to_vec();
         deeper.push(word);
         if members.len() > STRUCTURE_MAX && depth + 1 < MAX_DEPTH {
-            divide(set, &members, depth + 1, &deeper, out);
+            divide(&members, depth + 1, &deeper, out);
         } else {
-            out.push(make(
-                set,
-                &deeper,
-                members.into_iter().map(|(l, _)| l).collect(),
-            ));
+            out.push(part(&deeper, members.into_iter().map(|(l, _)| l).collect()));
         }
     }
     // What is left, in pieces of at most STRUCTURE_MAX: `other`, `other-2`, …
@@ -270,7 +261,7 @@ fn divide(
         } else {
             format!("other-{}", index + 1)
         });
-        let mut group = make(set, &title, piece.to_vec());
+        let mut group = part(&title, piece.to_vec());
         if !gathered_words.is_empty() && pieces == 1 {
             let shown: Vec<&str> = gathered_words.iter().take(8).map(String::as_str).collect();
             let more = if gathered_words.len() > 8 {
@@ -278,35 +269,23 @@ fn divide(
             } else {
                 ""
             };
-            group.set_description(format!("Tools for {}{more}.", shown.join(", ")));
+            group.description = Some(format!("Tools for {}{more}.", shown.join(", ")));
         }
         out.push(group);
     }
 }
 
-/// The group of `set` for the resource words `path`, holding `tools`.
-fn make(set: &Toolset, path: &[String], tools: Vec<String>) -> Toolset {
-    let key: Vec<String> = path.iter().map(|word| fragment(word)).collect();
-    let id = if key.is_empty() {
-        set.id().to_owned()
-    } else {
-        format!("{}_{}", set.id(), key.join("-"))
-    };
-    let title = if path.is_empty() {
-        set.title().to_owned()
-    } else {
-        format!("{}: {}", set.title(), path.join(" "))
-    };
-    Toolset::new(id, title, set.source(), tools)
+fn part(path: &[String], tools: Vec<String>) -> Part {
+    Part {
+        path: path.to_vec(),
+        tools,
+        description: None,
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn set(tools: Vec<String>) -> Toolset {
-        Toolset::new("ec2_all".to_owned(), "EC2".to_owned(), "ec2", tools)
-    }
 
     #[test]
     fn verbs_and_markers_are_passed_over() {
@@ -319,9 +298,15 @@ mod tests {
     #[test]
     fn small_sets_stay_whole() {
         let tools: Vec<String> = (0..STRUCTURE_MAX).map(|n| format!("GetThing{n}")).collect();
-        let sets = split(set(tools.clone()), false);
-        assert_eq!(sets.len(), 1);
-        assert_eq!(sets[0].tools(), tools);
+        assert_eq!(split(&tools, false), None);
+        let many: Vec<String> = (0..TAGGED_MAX)
+            .map(|n| format!("Get{n}Thing{}", n % 7))
+            .collect();
+        assert_eq!(
+            split(&many, true),
+            None,
+            "a tag's set up to TAGGED_MAX stays whole"
+        );
     }
 
     #[test]
@@ -350,22 +335,21 @@ mod tests {
         }
         tools.push("RunInstances".to_owned());
         tools.push("Ping".to_owned());
-        let sets = split(set(tools.clone()), false);
-        let mut seen: Vec<&String> = sets.iter().flat_map(Toolset::tools).collect();
+        let sets = split(&tools, false).unwrap();
+        let mut seen: Vec<&String> = sets.iter().flat_map(|part| &part.tools).collect();
         seen.sort();
         let mut all: Vec<&String> = tools.iter().collect();
         all.sort();
         assert_eq!(seen, all, "every tool in exactly one group");
-        assert!(sets.iter().all(|s| s.tools().len() <= STRUCTURE_MAX));
-        let instance = sets.iter().find(|s| s.id() == "ec2_all_instance").unwrap();
-        assert_eq!(instance.title(), "EC2: instance");
-        assert!(instance.tools().contains(&"RunInstances".to_owned()));
+        assert!(sets.iter().all(|part| part.tools.len() <= STRUCTURE_MAX));
+        let instance = sets.iter().find(|part| part.path == ["instance"]).unwrap();
+        assert!(instance.tools.contains(&"RunInstances".to_owned()));
         assert!(
             instance
-                .tools()
+                .tools
                 .contains(&"DescribeInstanceAttribute".to_owned())
         );
         // The same names give the same groups.
-        assert_eq!(split(set(tools.clone()), false), sets);
+        assert_eq!(split(&tools, false).unwrap(), sets);
     }
 }

@@ -29,19 +29,17 @@ pub struct Toolset {
 }
 
 impl Toolset {
-    /// A toolset of `source`'s `tools`, without a description.
-    pub(crate) fn new(id: String, title: String, source: &str, tools: Vec<String>) -> Toolset {
+    /// The toolset for one part of this one, split by its tools' names
+    /// (`source_all_instance`, titled `EC2: instance`).
+    fn part(&self, part: crate::structure::Part) -> Toolset {
+        let key: Vec<String> = part.path.iter().map(|word| fragment(word)).collect();
         Toolset {
-            id,
-            title,
-            description: None,
-            source: source.to_owned(),
-            tools,
+            id: format!("{}_{}", self.id, key.join("-")),
+            title: format!("{}: {}", self.title, part.path.join(" ")),
+            description: part.description,
+            source: self.source.clone(),
+            tools: part.tools,
         }
-    }
-
-    pub(crate) fn set_description(&mut self, description: String) {
-        self.description = Some(description);
     }
 
     /// The id: `source_tag`, `source_all`, `source_other` or `source_tag_group`; a set split
@@ -157,7 +155,10 @@ pub(super) fn group(
                 }));
             }
             // Too large to browse, and no model split it: grouped by the tools' names.
-            _ => out.extend(crate::structure::split(set, tagged)),
+            _ => match crate::structure::split(&set.tools, tagged) {
+                Some(parts) => out.extend(parts.into_iter().map(|part| set.part(part))),
+                None => out.push(set),
+            },
         }
     }
     out
