@@ -16,6 +16,7 @@ use mcs_core::{ArgumentError, ToolError};
 use mcs_core::{Tool, ToolParameter};
 use mcs_hybrid::prompt::DESCRIBE_TOOL;
 
+use super::categories::{self, Category};
 use super::search::Index;
 use super::toolsets::Toolset;
 
@@ -62,6 +63,8 @@ const PAGE_BUDGET: usize = 48_000;
 /// The overview of toolsets in the prompt stays under this many characters (about 2,000
 /// tokens): example titles go first, then toolsets beyond it are counted, not named.
 const OVERVIEW_BUDGET: usize = 8_000;
+/// What one category's line in the overview is allowed, in characters.
+const CATEGORY_LINE: usize = 130;
 
 /// What discovery needs of an orchestrator's table: its tools, their toolsets, and a search
 /// index built on the first search.
@@ -71,6 +74,9 @@ pub(super) struct Catalog {
     pub set_of: Vec<Option<usize>>,
     /// For each toolset, the positions of its tools in the listing.
     members: Vec<Vec<usize>>,
+    /// A level above the toolsets when there are more than the overview can name; empty
+    /// otherwise.
+    categories: Vec<Category>,
     index: OnceLock<Index>,
 }
 
@@ -94,10 +100,17 @@ impl Catalog {
             }
             members.push(positions);
         }
+        let categories = if overview_length(&toolsets) > OVERVIEW_BUDGET {
+            let titles: Vec<&str> = toolsets.iter().map(Toolset::title).collect();
+            categories::categorize(&titles, OVERVIEW_BUDGET / CATEGORY_LINE)
+        } else {
+            Vec::new()
+        };
         Catalog {
             toolsets,
             set_of,
             members,
+            categories,
             index: OnceLock::new(),
         }
     }
@@ -150,15 +163,26 @@ impl Catalog {
             ),
             Tool::new(
                 LOAD_TOOLSET,
-                format!(
-                    "Load a toolset: the descriptions of its tools, which you can then call like \
-                     the tools listed here. Toolsets:\n{}",
-                    self.overview()
-                ),
+                if self.categories.is_empty() {
+                    format!(
+                        "Load a toolset: the descriptions of its tools, which you can then call \
+                         like the tools listed here. Toolsets:\n{}",
+                        self.overview()
+                    )
+                } else {
+                    format!(
+                        "Load a toolset: the descriptions of its tools, which you can then call \
+                         like the tools listed here. There are {} toolsets, in the categories \
+                         below: load a category (its id) to see its toolsets and their ids, then \
+                         load a toolset. Categories:\n{}",
+                        self.toolsets.len(),
+                        self.overview()
+                    )
+                },
             )
             .with_title("Load a toolset")
             .with_parameter(
-                ToolParameter::new("id", "The toolset's id, as listed.")
+                ToolParameter::new("id", "The toolset's (or category's) id, as listed.")
                     .with_schema(json!({"type": "string", "minLength": 1})),
             )
             .with_parameter(
@@ -182,16 +206,20 @@ impl Catalog {
         ]
     }
 
-    /// One line per toolset — id, size, and what it holds — within [`OVERVIEW_BUDGET`].
+    /// One line per toolset — id, size, and what it holds — within [`OVERVIEW_BUDGET`]; one
+    /// per category when there are categories.
     fn overview(&self) -> String {
-        let lines = |examples: bool| -> Vec<String> {
+        if !self.categories.is_empty() {
+            return self.category_overview();
+        }
+        // Richest first: descriptions and example tools, descriptions only, plain lines
+        // (which always fit: there are categories otherwise).
+        let lines = |described: bool, examples: bool| -> Vec<String> {
             self.toolsets
                 .iter()
                 .map(|set| {
-                    let size = set.tools().len();
-                    let noun = if size == 1 { "tool" } else { "tools" };
-                    let mut line = format!("- `{}` ({size} {noun}): {}", set.id(), set.title());
-                    if let Some(description) = set.description() {
+                    let mut line = plain_line(set);
+                    if let Some(description) = set.description().filter(|_| described) {
                         let _ = write!(line, " — {}", clip(description, 120));
                     } else if examples {
                         let titles: Vec<String> = set
@@ -208,9 +236,12 @@ impl Catalog {
                 .collect()
         };
         let total = |lines: &[String]| lines.iter().map(|l| l.len() + 1).sum::<usize>();
-        let mut chosen = lines(true);
+        let mut chosen = lines(true, true);
         if total(&chosen) > OVERVIEW_BUDGET {
-            chosen = lines(false);
+            chosen = lines(true, false);
+        }
+        if total(&chosen) > OVERVIEW_BUDGET {
+            chosen = lines(false, false);
         }
         let mut out = String::new();
         for (shown, line) in chosen.iter().enumerate() {
@@ -318,11 +349,74 @@ impl Catalog {
         Ok(json!({ "query": query, "results": results, "note": note }))
     }
 
+    /// One line per category: id, size, title, and the first toolsets it holds.
+    fn category_overview(&self) -> String {
+        let mut out = String::new();
+        for (shown, category) in self.categories.iter().enumerate() {
+            let tools: usize = category.sets.iter().map(|&s| self.members[s].len()).sum();
+            let examples: Vec<String> = category
+                .sets
+                .iter()
+                .take(3)
+                .map(|&s| clip(self.toolsets[s].title(), 24))
+                .collect();
+            let more = if category.sets.len() > 3 { ", …" } else { "" };
+            let line = format!(
+                "- `{}` ({} toolsets, {tools} tools): {} — {}{more}",
+                category.id,
+                category.sets.len(),
+                clip(&category.title, 40),
+                examples.join(", ")
+            );
+            if out.len() + line.len() + 1 > OVERVIEW_BUDGET {
+                let _ = write!(
+                    out,
+                    "- … and {} more categories: {SEARCH_TOOLS} searches them all.",
+                    self.categories.len() - shown
+                );
+                return out;
+            }
+            out.push_str(&line);
+            out.push('\n');
+        }
+        out.truncate(out.trim_end().len());
+        out
+    }
+
+    /// `load_toolset` of a category: its toolsets, each with its id, size and what it holds.
+    fn load_category(&self, category: &Category) -> Value {
+        let sets: Vec<Value> = category
+            .sets
+            .iter()
+            .map(|&s| {
+                let set = &self.toolsets[s];
+                let mut entry = json!({
+                    "id": set.id(),
+                    "title": clip(set.title(), 80),
+                    "count": self.members[s].len(),
+                });
+                if let Some(description) = set.description() {
+                    entry["description"] = json!(clip(description, 120));
+                }
+                entry
+            })
+            .collect();
+        json!({
+            "category": category.id,
+            "title": category.title,
+            "toolsets": sets,
+            "note": format!("Load one of these toolsets with {LOAD_TOOLSET} and its id."),
+        })
+    }
+
     fn load(&self, tools: &[Tool], arguments: &Value) -> Result<Value, ToolError> {
         let id = arguments
             .get("id")
             .and_then(Value::as_str)
             .unwrap_or_default();
+        if let Some(category) = self.categories.iter().find(|c| c.id == id) {
+            return Ok(self.load_category(category));
+        }
         let (s, set) = self
             .find_set(id)
             .ok_or_else(|| unknown_set(self, LOAD_TOOLSET, "id", id))?;
@@ -401,6 +495,22 @@ impl Catalog {
     }
 }
 
+/// A toolset's line in the overview at its plainest: id, size and title.
+fn plain_line(set: &Toolset) -> String {
+    let size = set.tools().len();
+    let noun = if size == 1 { "tool" } else { "tools" };
+    format!(
+        "- `{}` ({size} {noun}): {}",
+        set.id(),
+        clip(set.title(), 80)
+    )
+}
+
+/// How long the overview of `toolsets` is with plain lines.
+fn overview_length(toolsets: &[Toolset]) -> usize {
+    toolsets.iter().map(|set| plain_line(set).len() + 1).sum()
+}
+
 /// The full descriptions of `members`, unless together they exceed [`LOAD_BUDGET`].
 fn full_descriptions(members: &[(usize, &Tool)]) -> Option<Vec<Value>> {
     let mut size = 0;
@@ -432,7 +542,12 @@ fn describe(tools: &[Tool], arguments: &Value) -> Result<Value, ToolError> {
 }
 
 fn unknown_set(catalog: &Catalog, tool: &str, argument: &str, id: &str) -> ToolError {
-    let ids: Vec<&str> = catalog.toolsets.iter().map(Toolset::id).collect();
+    let ids: Vec<&str> = catalog
+        .categories
+        .iter()
+        .map(|category| category.id.as_str())
+        .chain(catalog.toolsets.iter().map(Toolset::id))
+        .collect();
     let expected = match mcs_core::closest(id, ids.iter().copied()) {
         Some(close) => format!("a toolset id such as `{close}`"),
         None => format!("one of the toolset ids: {}", ids.join(", ")),

@@ -43,7 +43,8 @@
 //! discovery tools instead — [`SEARCH_TOOLS`] (BM25F over names, titles, descriptions,
 //! argument names and toolsets, with stemming, stop words and a small table that bridges a
 //! task's words to an API's: `remove` finds `delete`, `who am I` the authenticated user),
-//! [`LOAD_TOOLSET`] (whose description lists the toolsets) and
+//! [`LOAD_TOOLSET`] (whose description lists the toolsets, or categories of them when
+//! there are more than it can name) and
 //! `describe_tool` — and the model calls what it found like any listed tool: every tool
 //! stays in [`list_tools`](ToolDriver::list_tools), so every call format finds it. What
 //! the model has loaded lives in the conversation, in its own earlier calls; the
@@ -71,6 +72,7 @@
 //! ```
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
+mod categories;
 mod discovery;
 mod naming;
 mod policy;

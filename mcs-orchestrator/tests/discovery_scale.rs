@@ -413,3 +413,187 @@ async fn every_tool_of_an_untagged_driver_is_reached_by_browsing() {
         sets.len()
     );
 }
+
+/// A driver the size of Microsoft Graph's description: 22,330 tools under 770 tags of the
+/// form `area.resource` (`users.calendar`), 29 tools each.
+struct ManyTags {
+    meta: DriverMeta,
+    tools: Arc<[Tool]>,
+    tags: std::collections::HashMap<String, String>,
+}
+
+const AREAS: [&str; 35] = [
+    "admin",
+    "agreements",
+    "applications",
+    "auditLogs",
+    "chats",
+    "communications",
+    "contacts",
+    "devices",
+    "directory",
+    "domains",
+    "drives",
+    "education",
+    "employeeExperience",
+    "external",
+    "groups",
+    "identity",
+    "identityGovernance",
+    "informationProtection",
+    "me",
+    "oauth2PermissionGrants",
+    "organization",
+    "places",
+    "planner",
+    "policies",
+    "print",
+    "privacy",
+    "reports",
+    "roleManagement",
+    "search",
+    "security",
+    "servicePrincipals",
+    "sites",
+    "solutions",
+    "teams",
+    "users",
+];
+const OPERATIONS: [&str; 29] = [
+    "list",
+    "get",
+    "create",
+    "update",
+    "delete",
+    "count",
+    "delta",
+    "listMembers",
+    "addMember",
+    "removeMember",
+    "listOwners",
+    "addOwner",
+    "removeOwner",
+    "getPhoto",
+    "setPhoto",
+    "listExtensions",
+    "createExtension",
+    "deleteExtension",
+    "restore",
+    "checkMemberGroups",
+    "getMemberObjects",
+    "assignLicense",
+    "listEvents",
+    "createEvent",
+    "listMessages",
+    "sendMail",
+    "listChildren",
+    "createLink",
+    "invite",
+];
+
+impl ManyTags {
+    fn new() -> Self {
+        let mut tools = Vec::new();
+        let mut tags = std::collections::HashMap::new();
+        for tag_index in 0..770 {
+            let area = AREAS[tag_index % AREAS.len()];
+            let tag = format!("{area}.resource{:02}", tag_index / AREAS.len());
+            for operation in OPERATIONS {
+                let name = format!("{}_{operation}", tag.replace('.', "_"));
+                let readable = tag.replace('.', " ");
+                tools.push(
+                    Tool::new(name.clone(), format!("{operation} on the {readable}."))
+                        .with_title(format!("{} {readable}", capitalized(operation))),
+                );
+                tags.insert(name, tag.clone());
+            }
+        }
+        ManyTags {
+            meta: DriverMeta::new("graph", "Graph", "0.0.0"),
+            tools: tools.into(),
+            tags,
+        }
+    }
+}
+
+impl ToolDriver for ManyTags {
+    fn meta(&self) -> &DriverMeta {
+        &self.meta
+    }
+
+    fn list_tools(&self) -> Arc<[Tool]> {
+        Arc::clone(&self.tools)
+    }
+
+    fn execute_tool<'a>(&'a self, name: &'a str, _arguments: Value) -> ToolFuture<'a> {
+        ToolFuture::ready(Ok(json!({ "ran": name })))
+    }
+
+    fn tool_tags(&self, name: &str) -> Vec<String> {
+        self.tags.get(name).cloned().into_iter().collect()
+    }
+}
+
+/// 770 tags are more toolsets than the first prompt can name: it names categories of them
+/// instead, each category lists its toolsets, and each toolset loads in one page — every
+/// tool is reached within three extra turns (category, toolset, and a description when the
+/// toolset came in short form), every answer under 8,000 tokens.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_document_with_770_tags_is_browsable_through_categories() {
+    let driver = ManyTags::new();
+    let tools = driver.list_tools();
+    let orchestrator =
+        Orchestrator::new("graph", ConflictPolicy::Reject).with_discovery(Discovery::Always);
+    orchestrator
+        .register("graph", Arc::new(driver), Registration::new())
+        .unwrap();
+    let prompt = orchestrator.get_driver_system_message(None);
+    let prompt_tokens = tokens(&prompt);
+    assert!(
+        prompt_tokens < TARGET_TOKENS,
+        "first prompt: {prompt_tokens} tokens"
+    );
+    assert!(!prompt.contains("more toolsets"), "every toolset reachable");
+    let categories: Vec<String> = prompt
+        .split("- `")
+        .skip(1)
+        .filter_map(|line| line.split('`').next())
+        .filter(|id| id.starts_with("cat-"))
+        .map(str::to_owned)
+        .collect();
+    assert!(categories.len() > 1, "{prompt}");
+    let mut sets_seen = 0;
+    let mut tools_seen = 0;
+    let mut largest_answer = 0;
+    for category in &categories {
+        let listed = call(&orchestrator, "load_toolset", json!({ "id": category })).await;
+        largest_answer = largest_answer.max(tokens(&listed.to_string()));
+        for set in listed["toolsets"].as_array().unwrap() {
+            sets_seen += 1;
+            let id = set["id"].as_str().unwrap();
+            let loaded = call(&orchestrator, "load_toolset", json!({ "id": id })).await;
+            assert!(
+                loaded.get("next_offset").is_none(),
+                "{id} needs more than one page"
+            );
+            let count = loaded["tools"].as_array().unwrap().len();
+            assert_eq!(count as u64, set["count"].as_u64().unwrap());
+            tools_seen += count;
+            if sets_seen % 97 == 1 {
+                largest_answer = largest_answer.max(tokens(&loaded.to_string()));
+            }
+        }
+    }
+    assert_eq!(sets_seen, orchestrator.toolsets().len());
+    assert_eq!(tools_seen, tools.len());
+    assert!(
+        largest_answer < 8_000,
+        "an answer of {largest_answer} tokens"
+    );
+    println!(
+        "770 tags, {} tools: {} categories in a {prompt_tokens}-token first prompt; every tool \
+         reached in three turns at most; largest answer sampled {largest_answer} tokens",
+        tools.len(),
+        categories.len()
+    );
+}
