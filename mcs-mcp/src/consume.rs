@@ -26,6 +26,7 @@ use crate::error::McpError;
 use crate::limits::{self, MessageLimits};
 use crate::process::{self, Diagnostics};
 
+mod prompts;
 mod resources;
 
 use resources::ResourceTools;
@@ -156,9 +157,10 @@ pub struct SkippedTool {
 /// [`ToolError::InvalidArguments`] on `uri` in the server's words). They are named apart
 /// from the server's own tools (`list_resources_2` when the server has a `list_resources`),
 /// ask the server afresh on every call, and are left out with
-/// [`ConnectOptions::resource_tools`]. The program reaches them directly:
-/// [`resources`](Self::resources), [`resource_templates`](Self::resource_templates),
-/// [`read_resource`](Self::read_resource).
+/// [`ConnectOptions::resource_tools`]. The program reaches resources and prompts directly:
+/// [`resources`](Self::resources), [`read_resource`](Self::read_resource),
+/// [`prompts`](Self::prompts), [`get_prompt`](Self::get_prompt). Prompts are not tools: in
+/// MCP a user chooses them, not the model.
 ///
 /// Wrapped in [`mcs::hybrid::Hybrid`] it is a [`Driver`](mcs::Driver): a model gets the
 /// server's tools in every call format mcs reads.
@@ -659,6 +661,12 @@ impl McpToolDriver {
 fn has_resources(peer: &Peer<RoleClient>) -> bool {
     peer.peer_info()
         .is_some_and(|info| info.capabilities.resources.is_some())
+}
+
+/// Whether the server announced the prompts capability.
+fn has_prompts(peer: &Peer<RoleClient>) -> bool {
+    peer.peer_info()
+        .is_some_and(|info| info.capabilities.prompts.is_some())
 }
 
 fn meta(

@@ -434,3 +434,107 @@ async fn server_everything_resources_reach_a_model_as_two_tools() {
     assert_eq!(quiet.list_tools().len(), tools.len() - 2);
     assert!(!quiet.resources().await.unwrap().is_empty());
 }
+
+#[tokio::test]
+async fn server_everything_prompts_are_made_into_conversation_messages() {
+    let Some(entry) = package("server-everything/dist/index.js") else {
+        return;
+    };
+    let remote = McpToolDriver::spawn_with(everything_command(&entry), options())
+        .await
+        .expect("server-everything starts");
+    let prompts = remote.prompts().await.unwrap();
+    let names: Vec<&str> = prompts.iter().map(|p| p.name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "simple-prompt",
+            "args-prompt",
+            "completable-prompt",
+            "resource-prompt"
+        ]
+    );
+    let arguments = prompts[1].arguments.as_deref().unwrap();
+    let declared: Vec<(&str, Option<bool>)> = arguments
+        .iter()
+        .map(|a| (a.name.as_str(), a.required))
+        .collect();
+    assert_eq!(declared, [("city", Some(true)), ("state", Some(false))]);
+    assert_eq!(prompts[1].title.as_deref(), Some("Arguments Prompt"));
+
+    let simple = remote
+        .get_prompt("simple-prompt", [] as [(&str, &str); 0])
+        .await
+        .unwrap();
+    assert_eq!(
+        simple,
+        [json!({"role": "user", "content": "This is a simple prompt without arguments."})]
+    );
+    let weather = remote
+        .get_prompt("args-prompt", [("city", "Paris"), ("state", "Texas")])
+        .await
+        .unwrap();
+    assert_eq!(
+        weather,
+        [json!({"role": "user", "content": "What's weather in Paris, Texas?"})]
+    );
+    // An embedded resource is summarised with its text.
+    let with_resource = remote
+        .get_prompt(
+            "resource-prompt",
+            [("resourceType", "Text"), ("resourceId", "4")],
+        )
+        .await
+        .unwrap();
+    assert_eq!(with_resource.len(), 2);
+    let embedded = with_resource[1]["content"].as_str().unwrap();
+    assert!(
+        embedded.starts_with(
+            "[resource demo://resource/dynamic/text/4 (text/plain)]\nResource 4: This is a plaintext"
+        ),
+        "{embedded}"
+    );
+
+    let unknown = remote
+        .get_prompt("weather", [("city", "Paris")])
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(unknown, mcs_mcp::McpError::UnknownPrompt { .. }),
+        "{unknown:?}"
+    );
+    assert!(
+        unknown.to_string().ends_with(
+            "has no prompt `weather`; it offers: `simple-prompt`, `args-prompt`, \
+             `completable-prompt`, `resource-prompt`"
+        ),
+        "{unknown}"
+    );
+    let missing = remote
+        .get_prompt("args-prompt", [("state", "Texas"), ("country", "US")])
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(missing, mcs_mcp::McpError::PromptArguments { .. }),
+        "{missing:?}"
+    );
+    assert!(
+        missing.to_string().ends_with(
+            "' stdio`: missing required argument `city`; unknown argument `country` \
+             (it takes: city (required), state)"
+        ),
+        "{missing}"
+    );
+    // The server's own refusal is reported in its words.
+    let refused = remote
+        .get_prompt(
+            "resource-prompt",
+            [("resourceType", "Video"), ("resourceId", "1")],
+        )
+        .await
+        .unwrap_err();
+    assert!(
+        refused.to_string().contains("Invalid resourceType: Video"),
+        "{refused}"
+    );
+}
