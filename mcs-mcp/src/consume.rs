@@ -26,6 +26,11 @@ use crate::error::McpError;
 use crate::limits::{self, MessageLimits};
 use crate::process::{self, Diagnostics};
 
+mod prompts;
+mod resources;
+
+use resources::ResourceTools;
+
 /// How long to wait, and what to call the driver; see [`McpToolDriver::connect`].
 #[derive(Clone, Debug)]
 pub struct ConnectOptions {
@@ -35,6 +40,7 @@ pub struct ConnectOptions {
     limits: MessageLimits,
     id: Option<String>,
     name: Option<String>,
+    resource_tools: bool,
 }
 
 impl Default for ConnectOptions {
@@ -46,6 +52,7 @@ impl Default for ConnectOptions {
             limits: MessageLimits::default(),
             id: None,
             name: None,
+            resource_tools: true,
         }
     }
 }
@@ -100,6 +107,16 @@ impl ConnectOptions {
         self.name = Some(name.into());
         self
     }
+
+    /// Whether a server that announces resources gets two more tools, `list_resources` and
+    /// `read_resource`, through which a model reaches them (default `true`; see
+    /// [`McpToolDriver`]). Off, the resources are still there for the program:
+    /// [`McpToolDriver::resources`], [`McpToolDriver::read_resource`].
+    #[must_use]
+    pub fn resource_tools(mut self, offer: bool) -> Self {
+        self.resource_tools = offer;
+        self
+    }
 }
 
 /// A tool the server listed that cannot be an mcs [`Tool`], and why.
@@ -132,6 +149,18 @@ pub struct SkippedTool {
 /// the server says the tool is unknown; any other, or a server that closes, exits or does not
 /// answer within the call timeout, gives a [`ToolError::Execution`] that says so. A call for
 /// a tool the server did not list is a [`ToolError::UnknownTool`] without a round trip.
+///
+/// A server that announces resources gets two more tools, read-only, through which a model
+/// reaches them: `list_resources` (the resources and resource templates, every page) and
+/// `read_resource` (`uri`: a lone text as itself, several contents joined, binary contents
+/// described by type and size; a URI the server refuses is a
+/// [`ToolError::InvalidArguments`] on `uri` in the server's words). They are named apart
+/// from the server's own tools (`list_resources_2` when the server has a `list_resources`),
+/// ask the server afresh on every call, and are left out with
+/// [`ConnectOptions::resource_tools`]. The program reaches resources and prompts directly:
+/// [`resources`](Self::resources), [`read_resource`](Self::read_resource),
+/// [`prompts`](Self::prompts), [`get_prompt`](Self::get_prompt). Prompts are not tools: in
+/// MCP a user chooses them, not the model.
 ///
 /// Wrapped in [`mcs::hybrid::Hybrid`] it is a [`Driver`](mcs::Driver): a model gets the
 /// server's tools in every call format mcs reads.
@@ -183,6 +212,8 @@ struct State {
     server: String,
     diagnostics: Option<Arc<Diagnostics>>,
     list_timeout: Duration,
+    /// Whether to list `list_resources` and `read_resource` when the server has resources.
+    resource_tools: bool,
     /// The tools and their renamed keys, swapped together so that a call never pairs one
     /// listing's tools with another's keys.
     listing: RwLock<Listing>,
@@ -205,6 +236,8 @@ struct Listing {
     /// The tools whose schema takes arguments besides its properties
     /// (`additionalProperties` true or a schema): calls to them may carry other keys.
     open: Arc<HashSet<String>>,
+    /// The names of the tools that reach the server's resources, when they are listed.
+    resources: Option<Arc<ResourceTools>>,
 }
 
 impl State {
@@ -314,12 +347,18 @@ impl State {
                 }),
             }
         }
+        let resources = (self.resource_tools && has_resources(peer)).then(|| {
+            let resource_tools = ResourceTools::named_among(&tools, &self.server);
+            tools.extend(resource_tools.tools());
+            Arc::new(resource_tools)
+        });
         let tools: Arc<[Tool]> = tools.into();
         *self.listing.write().unwrap_or_else(|p| p.into_inner()) = Listing {
             tools: Arc::clone(&tools),
             renamed: Arc::new(renamed),
             server_names: Arc::new(server_names),
             open: Arc::new(open),
+            resources,
         };
         *self.skipped.write().unwrap_or_else(|p| p.into_inner()) = skipped.into();
         self.listeners.notify();
@@ -437,6 +476,7 @@ impl McpToolDriver {
             server,
             diagnostics,
             list_timeout: options.list_timeout,
+            resource_tools: options.resource_tools,
             listing: RwLock::new(Listing::default()),
             skipped: RwLock::new(Arc::from(Vec::new())),
             listeners: ToolsWatchers::default(),
@@ -515,6 +555,7 @@ impl McpToolDriver {
             renamed,
             server_names,
             open,
+            resources,
         } = self.state.listing();
         let Some(tool) = tools.iter().find(|tool| tool.name() == name) else {
             return Err(ToolError::unknown_tool_among(
@@ -539,6 +580,11 @@ impl McpToolDriver {
                     problems,
                 });
             }
+        }
+        if let Some(resources) = resources
+            && let Some(answer) = resources.answer(self, name, &arguments).await
+        {
+            return answer;
         }
         let server_name = server_names.get(name).map_or(name, String::as_str);
         let mut request = CallToolRequestParams::new(server_name.to_owned());
@@ -609,6 +655,18 @@ impl McpToolDriver {
             context: self.state.context().await,
         })
     }
+}
+
+/// Whether the server announced the resources capability.
+fn has_resources(peer: &Peer<RoleClient>) -> bool {
+    peer.peer_info()
+        .is_some_and(|info| info.capabilities.resources.is_some())
+}
+
+/// Whether the server announced the prompts capability.
+fn has_prompts(peer: &Peer<RoleClient>) -> bool {
+    peer.peer_info()
+        .is_some_and(|info| info.capabilities.prompts.is_some())
 }
 
 fn meta(

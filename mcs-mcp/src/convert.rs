@@ -274,7 +274,7 @@ pub(crate) fn summarise(blocks: &[ContentBlock]) -> String {
 
 /// One content block, from its wire shape (`type` and the fields of that type), so that
 /// kinds of content added to the protocol later are still named.
-fn describe_block(block: &Value) -> String {
+pub(crate) fn describe_block(block: &Value) -> String {
     let field = |key: &str| block.get(key).and_then(Value::as_str).unwrap_or_default();
     let base64_bytes = |data: &str| data.len() / 4 * 3;
     match field("type") {

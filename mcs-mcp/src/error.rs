@@ -73,6 +73,27 @@ pub enum McpError {
         /// What the server process left behind, if anything (starts with `; `).
         context: String,
     },
+    /// The server has no prompt of this name ([`McpToolDriver::get_prompt`](crate::McpToolDriver::get_prompt)).
+    #[error("the MCP server `{server}` has no prompt `{name}`{}", offered_list(.offered))]
+    UnknownPrompt {
+        /// The server's command line or URL.
+        server: String,
+        /// The name asked for.
+        name: String,
+        /// The names of the prompts the server lists.
+        offered: Vec<String>,
+    },
+    /// The arguments do not fit the prompt: one it requires is missing, or one it does not
+    /// take is given. Nothing was sent.
+    #[error("prompt `{prompt}` of the MCP server `{server}`: {detail}")]
+    PromptArguments {
+        /// The server's command line or URL.
+        server: String,
+        /// The prompt's name.
+        prompt: String,
+        /// Which argument, and what is wrong with it.
+        detail: String,
+    },
     /// The server answered with an error, closed the connection, or answered something
     /// that is not the answer to the request.
     #[error("the MCP server `{server}` failed `{request}`: {detail}{context}")]
@@ -86,4 +107,13 @@ pub enum McpError {
         /// What the server process left behind, if anything (starts with `; `).
         context: String,
     },
+}
+
+/// `; it offers: a, b` (or that it offers none), for [`McpError::UnknownPrompt`].
+fn offered_list(offered: &[String]) -> String {
+    if offered.is_empty() {
+        return "; it offers no prompts".to_owned();
+    }
+    let names: Vec<String> = offered.iter().map(|name| format!("`{name}`")).collect();
+    format!("; it offers: {}", names.join(", "))
 }

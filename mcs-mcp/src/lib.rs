@@ -18,6 +18,10 @@
 //! | `Ok(value)` | text content (a string as itself, other values as JSON), an object also as `structuredContent` |
 //! | [`ToolError`](mcs::ToolError) (invalid arguments, failed, declined) | `isError: true`, the error and a retry hint as text |
 //! | unknown tool | protocol error `-32602` |
+//! | — (mcs has no resources) | consumed: two read-only tools, `list_resources` (resources and templates: `uri`/`uriTemplate`, `name`, `title`, `description`, `mimeType`, `size`; every page) and `read_resource` (`uri` → a lone text as itself, several contents joined, blobs described by type and size), named apart from the server's tools, switched by [`ConnectOptions::resource_tools`]; and [`McpToolDriver::resources`], [`McpToolDriver::read_resource`] |
+//! | — | served: [`McpServer::with_resource`] (static text), [`McpServer::with_dynamic_resource`]; an unknown URI is `-32002` |
+//! | conversation messages `{"role", "content"}` | consumed prompts, for the program, not the model (a user picks an MCP prompt): [`McpToolDriver::prompts`], [`McpToolDriver::get_prompt`] (non-text content in words) |
+//! | [`Driver::get_driver_system_message`](mcs::Driver::get_driver_system_message) | served prompt `system_prompt` (optional argument `model`) by [`McpServer::with_driver_prompt`]: one `user` message, MCP prompts having no system role; prompts of your own by [`McpServer::with_prompt`] |
 //!
 //! A consumed tool's argument whose key a provider refuses (`filter[name]`, `$top`: one such
 //! key makes Anthropic's Messages API refuse a whole request) is listed under

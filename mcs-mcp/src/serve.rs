@@ -1,5 +1,6 @@
 //! Any [`ToolDriver`] as an MCP server.
 
+mod catalog;
 mod http;
 mod lines;
 
@@ -8,8 +9,10 @@ use std::sync::{Arc, Mutex};
 use mcs::{Tool, ToolDriver, ToolError};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, CustomRequest, CustomResult,
-    Implementation, ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig,
-    SubscriptionFilter,
+    ErrorCode, GetPromptRequestParams, GetPromptResponse, Implementation, ListPromptsResult,
+    ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
+    PromptsCapability, ReadResourceRequestParams, ReadResourceResponse, ResourcesCapability,
+    ServerCapabilities, ServerConfig, SubscriptionFilter,
 };
 use rmcp::service::{NotificationContext, RequestContext, RunningService, SubscriptionContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
@@ -39,6 +42,11 @@ pub use http::{HttpServer, LOOPBACK_ORIGINS, MCP_PATH};
 ///   reports a change of its tools through [`ToolDriver::watch_tools`] — an orchestrator's
 ///   registrations, an MCP client's refresh, or a driver of your own that keeps a
 ///   [`ToolsWatchers`](mcs::ToolsWatchers) and notifies it.
+/// - Prompts and resources are the program's to add: [`with_prompt`](Self::with_prompt),
+///   [`with_driver_prompt`](Self::with_driver_prompt) (a [`Driver`](mcs::Driver)'s system
+///   prompt), [`with_resource`](Self::with_resource),
+///   [`with_dynamic_resource`](Self::with_dynamic_resource). The prompts and resources
+///   capabilities are announced only when there is one to list.
 ///
 /// The server is cheap to clone (the driver is shared); each connection gets its own
 /// handler. Serve it with [`serve_stdio`](Self::serve_stdio), [`serve`](Self::serve) (any
@@ -71,6 +79,8 @@ pub struct McpServer<D> {
     implementation: Implementation,
     instructions: Option<Arc<str>>,
     limits: MessageLimits,
+    /// The prompts and resources offered (see `with_prompt`, `with_resource`).
+    catalog: Arc<catalog::Catalog>,
     /// Ends this connection's list-changed forwarding when its last handle goes.
     session: Arc<Session>,
 }
@@ -113,6 +123,7 @@ impl<D> Clone for McpServer<D> {
             implementation: self.implementation.clone(),
             instructions: self.instructions.clone(),
             limits: self.limits,
+            catalog: Arc::clone(&self.catalog),
             session: Arc::clone(&self.session),
         }
     }
@@ -150,6 +161,7 @@ impl<D: ToolDriver + 'static> McpServer<D> {
             implementation,
             instructions: None,
             limits: MessageLimits::default(),
+            catalog: Arc::default(),
             session: Session::new(),
         }
     }
@@ -197,6 +209,7 @@ impl<D: ToolDriver + 'static> McpServer<D> {
             implementation: self.implementation.clone(),
             instructions: self.instructions.clone(),
             limits: self.limits,
+            catalog: Arc::clone(&self.catalog),
             session: Session::new(),
         }
     }
@@ -377,10 +390,17 @@ impl<D: ToolDriver + 'static> McpServer<D> {
 
 impl<D: ToolDriver + 'static> ServerHandler for McpServer<D> {
     fn get_info(&self) -> ServerConfig {
-        let capabilities = ServerCapabilities::builder()
+        let mut capabilities = ServerCapabilities::builder()
             .enable_tools()
             .enable_tool_list_changed()
             .build();
+        // Announced only when there is something to list: a client then knows not to ask.
+        if self.catalog.has_prompts() {
+            capabilities.prompts = Some(PromptsCapability::default());
+        }
+        if self.catalog.has_resources() {
+            capabilities.resources = Some(ResourcesCapability::default());
+        }
         let config = ServerConfig::new(capabilities).with_server_info(self.implementation.clone());
         match &self.instructions {
             Some(instructions) => config.with_instructions(instructions.to_string()),
@@ -419,6 +439,64 @@ impl<D: ToolDriver + 'static> ServerHandler for McpServer<D> {
             Err(error) => convert::failure(&error, self.tool(&request.name).as_ref()),
         };
         Ok(CallToolResponse::Complete(result))
+    }
+
+    async fn list_prompts(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, ErrorData> {
+        if !self.catalog.has_prompts() {
+            return Err(not_offered("prompts"));
+        }
+        Ok(ListPromptsResult::with_all_items(self.catalog.prompts()))
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, ErrorData> {
+        self.catalog
+            .get_prompt(&request)
+            .map(GetPromptResponse::Complete)
+    }
+
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        if !self.catalog.has_resources() {
+            return Err(not_offered("resources"));
+        }
+        Ok(ListResourcesResult::with_all_items(
+            self.catalog.resources(),
+        ))
+    }
+
+    async fn list_resource_templates(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        if !self.catalog.has_resources() {
+            return Err(not_offered("resources"));
+        }
+        Ok(ListResourceTemplatesResult::with_all_items(Vec::new()))
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        if !self.catalog.has_resources() {
+            return Err(not_offered("resources"));
+        }
+        self.catalog
+            .read(&request.uri)
+            .map(ReadResourceResponse::Complete)
     }
 
     /// rmcp reads a request whose params do not fit its method (`tools/call` without a
@@ -493,6 +571,15 @@ impl<D: ToolDriver + 'static> ServerHandler for McpServer<D> {
             }
         }
     }
+}
+
+/// The answer to a request for what this server does not offer (it did not announce it).
+fn not_offered(what: &str) -> ErrorData {
+    ErrorData::new(
+        ErrorCode::METHOD_NOT_FOUND,
+        format!("this server offers no {what}"),
+        None,
+    )
 }
 
 /// Whether `method` is a request of MCP (one rmcp reads as such when its params fit).

@@ -71,7 +71,9 @@ async fn server_everything_is_consumed_whole() {
     let raw = ().serve(TokioChildProcess::new(everything_command(&entry)).unwrap()).await.unwrap();
     let listed = raw.list_all_tools().await.unwrap();
     raw.cancel().await.unwrap();
-    let listed: Vec<String> = listed.iter().map(|t| t.name.to_string()).collect();
+    let mut listed: Vec<String> = listed.iter().map(|t| t.name.to_string()).collect();
+    // The server has resources: a model reaches them through two tools of the driver's.
+    listed.extend(["list_resources".to_owned(), "read_resource".to_owned()]);
     let ours: Vec<String> = remote
         .list_tools()
         .iter()
@@ -284,4 +286,255 @@ async fn the_inspector_lists_and_calls_the_mcs_server_over_http() {
     );
     stop.send(()).unwrap();
     serving.await.unwrap().unwrap();
+}
+
+#[tokio::test]
+async fn server_everything_resources_reach_a_model_as_two_tools() {
+    let Some(entry) = package("server-everything/dist/index.js") else {
+        return;
+    };
+    let remote = McpToolDriver::spawn_with(everything_command(&entry), options())
+        .await
+        .expect("server-everything starts");
+    let tools = remote.list_tools();
+    let names: Vec<&str> = tools.iter().map(|t| t.name()).collect();
+    assert_eq!(
+        names[names.len() - 2..],
+        ["list_resources", "read_resource"]
+    );
+    let read = tools.iter().find(|t| t.name() == "read_resource").unwrap();
+    assert_eq!(read.input_schema()["required"], json!(["uri"]));
+
+    let listed = remote
+        .execute_tool("list_resources", json!({}))
+        .await
+        .unwrap();
+    let uris: Vec<&str> = listed["resources"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["uri"].as_str().unwrap())
+        .collect();
+    let architecture = "demo://resource/static/document/architecture.md";
+    assert!(uris.contains(&architecture), "{listed}");
+    let entry_of = listed["resources"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["uri"] == architecture)
+        .unwrap();
+    assert_eq!(entry_of["name"], "architecture.md");
+    assert_eq!(entry_of["mimeType"], "text/markdown");
+    assert!(entry_of.get("icons").is_none() && entry_of.get("_meta").is_none());
+    let templates: Vec<&str> = listed["resourceTemplates"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["uriTemplate"].as_str().unwrap())
+        .collect();
+    assert!(
+        templates.contains(&"demo://resource/dynamic/text/{resourceId}"),
+        "{listed}"
+    );
+    // The Rust API lists the same.
+    let resources = remote.resources().await.unwrap();
+    assert_eq!(resources.len(), uris.len());
+    assert_eq!(
+        remote.resource_templates().await.unwrap().len(),
+        templates.len()
+    );
+
+    // A static text resource is its text, the file the server reads it from.
+    let on_disk = std::fs::read_to_string(entry.parent().unwrap().join("docs/architecture.md"))
+        .expect("server-everything ships its docs");
+    let text = remote
+        .execute_tool("read_resource", json!({"uri": architecture}))
+        .await
+        .unwrap();
+    assert_eq!(text, json!(on_disk));
+    // One made from a template.
+    let text = remote
+        .execute_tool(
+            "read_resource",
+            json!({"uri": "demo://resource/dynamic/text/3"}),
+        )
+        .await
+        .unwrap();
+    assert!(
+        text.as_str()
+            .unwrap()
+            .starts_with("Resource 3: This is a plaintext resource created at"),
+        "{text}"
+    );
+    // A blob is described, not dumped.
+    let blob = remote
+        .execute_tool(
+            "read_resource",
+            json!({"uri": "demo://resource/dynamic/blob/2"}),
+        )
+        .await
+        .unwrap();
+    let blob = blob.as_str().unwrap();
+    assert!(
+        blob.starts_with("[resource demo://resource/dynamic/blob/2 (text/plain), ")
+            && blob.ends_with(" bytes]"),
+        "{blob}"
+    );
+    let contents = remote
+        .read_resource("demo://resource/dynamic/blob/2")
+        .await
+        .unwrap();
+    assert!(
+        matches!(
+            &contents[..],
+            [mcs_mcp::rmcp::model::ResourceContents::BlobResourceContents { uri, .. }]
+                if uri == "demo://resource/dynamic/blob/2"
+        ),
+        "{contents:?}"
+    );
+
+    // A URI the server does not know is the model's mistake, with the server's words.
+    let unknown = remote
+        .execute_tool("read_resource", json!({"uri": "demo://nothing/here"}))
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(unknown, ToolError::InvalidArguments { .. }),
+        "{unknown:?}"
+    );
+    let words = unknown.to_string();
+    assert!(
+        words.contains("argument `uri`") && words.contains("demo://nothing/here"),
+        "{words}"
+    );
+    let missing = remote
+        .execute_tool("read_resource", json!({}))
+        .await
+        .unwrap_err();
+    assert_eq!(
+        missing.to_string(),
+        "invalid arguments for tool `read_resource`: missing required argument `uri` (expected a string)"
+    );
+    let error = remote
+        .read_resource("demo://nothing/here")
+        .await
+        .unwrap_err();
+    assert!(
+        error
+            .to_string()
+            .contains("failed `resources/read`: error -32"),
+        "{error}"
+    );
+
+    // Switched off, the model does not see them; the program still does.
+    let quiet =
+        McpToolDriver::spawn_with(everything_command(&entry), options().resource_tools(false))
+            .await
+            .unwrap();
+    assert_eq!(quiet.list_tools().len(), tools.len() - 2);
+    assert!(!quiet.resources().await.unwrap().is_empty());
+}
+
+#[tokio::test]
+async fn server_everything_prompts_are_made_into_conversation_messages() {
+    let Some(entry) = package("server-everything/dist/index.js") else {
+        return;
+    };
+    let remote = McpToolDriver::spawn_with(everything_command(&entry), options())
+        .await
+        .expect("server-everything starts");
+    let prompts = remote.prompts().await.unwrap();
+    let names: Vec<&str> = prompts.iter().map(|p| p.name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "simple-prompt",
+            "args-prompt",
+            "completable-prompt",
+            "resource-prompt"
+        ]
+    );
+    let arguments = prompts[1].arguments.as_deref().unwrap();
+    let declared: Vec<(&str, Option<bool>)> = arguments
+        .iter()
+        .map(|a| (a.name.as_str(), a.required))
+        .collect();
+    assert_eq!(declared, [("city", Some(true)), ("state", Some(false))]);
+    assert_eq!(prompts[1].title.as_deref(), Some("Arguments Prompt"));
+
+    let simple = remote
+        .get_prompt("simple-prompt", [] as [(&str, &str); 0])
+        .await
+        .unwrap();
+    assert_eq!(
+        simple,
+        [json!({"role": "user", "content": "This is a simple prompt without arguments."})]
+    );
+    let weather = remote
+        .get_prompt("args-prompt", [("city", "Paris"), ("state", "Texas")])
+        .await
+        .unwrap();
+    assert_eq!(
+        weather,
+        [json!({"role": "user", "content": "What's weather in Paris, Texas?"})]
+    );
+    // An embedded resource is summarised with its text.
+    let with_resource = remote
+        .get_prompt(
+            "resource-prompt",
+            [("resourceType", "Text"), ("resourceId", "4")],
+        )
+        .await
+        .unwrap();
+    assert_eq!(with_resource.len(), 2);
+    let embedded = with_resource[1]["content"].as_str().unwrap();
+    assert!(
+        embedded.starts_with(
+            "[resource demo://resource/dynamic/text/4 (text/plain)]\nResource 4: This is a plaintext"
+        ),
+        "{embedded}"
+    );
+
+    let unknown = remote
+        .get_prompt("weather", [("city", "Paris")])
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(unknown, mcs_mcp::McpError::UnknownPrompt { .. }),
+        "{unknown:?}"
+    );
+    assert!(
+        unknown.to_string().ends_with(
+            "has no prompt `weather`; it offers: `simple-prompt`, `args-prompt`, \
+             `completable-prompt`, `resource-prompt`"
+        ),
+        "{unknown}"
+    );
+    let missing = remote
+        .get_prompt("args-prompt", [("state", "Texas"), ("country", "US")])
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(missing, mcs_mcp::McpError::PromptArguments { .. }),
+        "{missing:?}"
+    );
+    assert!(
+        missing.to_string().ends_with(
+            "' stdio`: missing required argument `city`; unknown argument `country` \
+             (it takes: city (required), state)"
+        ),
+        "{missing}"
+    );
+    // The server's own refusal is reported in its words.
+    let refused = remote
+        .get_prompt(
+            "resource-prompt",
+            [("resourceType", "Video"), ("resourceId", "1")],
+        )
+        .await
+        .unwrap_err();
+    assert!(
+        refused.to_string().contains("Invalid resourceType: Video"),
+        "{refused}"
+    );
 }
