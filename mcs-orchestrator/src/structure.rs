@@ -231,8 +231,11 @@ fn divide(named: &[(String, Vec<String>)], depth: usize, path: &[String], out: &
             None => general.push(listed.clone()),
         }
     }
-    // A level whose words do not tell the tools apart cannot be split this way.
-    if groups.len() + usize::from(!general.is_empty()) < 2 && depth + 1 >= MAX_DEPTH {
+    // A level whose words do not tell the tools apart cannot be split this way: the tools
+    // stay together (a set of `op_1` … `op_2500` is paged, not cut into arbitrary chunks).
+    if groups.is_empty()
+        || (groups.len() + usize::from(!general.is_empty()) < 2 && depth + 1 >= MAX_DEPTH)
+    {
         out.push(part(path, named.iter().map(|(l, _)| l.clone()).collect()));
         return;
     }
@@ -351,5 +354,11 @@ mod tests {
         );
         // The same names give the same groups.
         assert_eq!(split(&tools, false).unwrap(), sets);
+    }
+
+    #[test]
+    fn names_that_say_nothing_keep_the_set_whole() {
+        let tools: Vec<String> = (0..2500).map(|n| format!("op_{n}")).collect();
+        assert_eq!(split(&tools, false), None);
     }
 }
