@@ -32,8 +32,10 @@ fn tags() -> usize {
 }
 
 /// Entity `n`: twenty scalar properties and references to the entities below it in a
-/// binary tree (`2n + 1`, `2n + 2`) and to the first one, so that what an operation reaches
-/// through `$ref` ranges from one entity to all of them, about ten on average.
+/// binary tree (`2n + 1`, `2n + 2`), so that what an operation reaches through `$ref` ranges
+/// from one entity to all of them (from the root), a few on average. `MCS_SCALE_LINKED=1`
+/// adds a reference from every entity back to the root, so that every operation reaches all
+/// 400 (as densely linked as Graph's navigation properties make it).
 fn entity(n: usize) -> Value {
     let mut properties = Map::new();
     for p in 0..20 {
@@ -43,7 +45,12 @@ fn entity(n: usize) -> Value {
                    "description": format!("Property {p} of entity {n}, as the service keeps it.")}),
         );
     }
-    for (k, other) in [2 * n + 1, 2 * n + 2, 0].into_iter().enumerate() {
+    let root = if std::env::var_os("MCS_SCALE_LINKED").is_some() {
+        0
+    } else {
+        ENTITIES
+    };
+    for (k, other) in [2 * n + 1, 2 * n + 2, root].into_iter().enumerate() {
         if other < ENTITIES && other != n {
             properties.insert(
                 format!("related{k}"),
