@@ -70,7 +70,7 @@
 //!   (`` * `city` - text ``) is moved into the parameters' descriptions. The title is
 //!   `#[tool(title = "...")]`, or else the first line of the doc comment.
 //! - `#[tool(tags = ["orders", "billing"])]` puts the tool in groups: an
-//!   [`Orchestrator`](orchestrator::Orchestrator) makes a toolset of each tag (the first, when
+//!   `Orchestrator` (`mcs::orchestrator`, feature `orchestrator`) makes a toolset of each tag (the first, when
 //!   there are several), as it does with a generated driver's OpenAPI tags. Tags are
 //!   non-empty and distinct; the driver answers them through
 //!   [`ToolDriver::tool_tags`]. On the driver, `tag("orders", "Orders customers place")`
@@ -114,7 +114,7 @@
 //!
 //! A `Driver` is a `ToolDriver` too (`trait Driver: ToolDriver`): `driver.meta()` is the tool
 //! driver's, and a `&dyn Driver` is a `&dyn ToolDriver`.
-//! [`llm::Conversation`] runs the whole loop with a model.
+//! `mcs::llm::Conversation` (feature `llm`) runs the whole loop with a model.
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub use mcs_derive::{hybrid, tool, tool_driver};
