@@ -259,6 +259,7 @@ const fn tool(name: &'static str, doc: &'static str, params: &'static [ParamDef]
         title: Some(doc),
         description: Some(doc),
         params,
+        annotations: mcs::__private::ToolAnnotations::new(),
     }
 }
 

@@ -77,6 +77,10 @@
 //!   (once per tag, for a tag some tool has) says what a tag stands for: the toolset's
 //!   description, shown beside it in discovery mode ([`ToolDriver::tag_description`]), as a
 //!   generated driver does with its OpenAPI document's `tags[].description`.
+//! - `#[tool(read_only)]`, `#[tool(destructive, idempotent)]`, `open_world = false`: what the
+//!   tool does to the world, as hints a client shows or acts on ([`ToolAnnotations`], MCP's
+//!   tool annotations). A key alone says `true`; `= false` says so; a key left out says
+//!   nothing.
 //! - Methods may be `async`. They return any `T: Serialize` (including `()`), or a `Result`
 //!   whose error is a [`ToolError`] (passed through), a `std::error::Error` (kept as the
 //!   failure's source) or anything `Display`.
@@ -122,8 +126,8 @@ pub use mcs_derive::{hybrid, tool, tool_driver};
 pub use mcs_core::{
     ArgumentError, ArgumentErrorKind, Binding, BoxError, BoxFuture, Driver, DriverMeta,
     DriverResponse, DriverStream, LlmResponse, MissingToolText, StreamSession, StreamedResponse,
-    Tool, ToolCallRecord, ToolDriver, ToolError, ToolFuture, ToolParameter, ToolsListener,
-    ToolsWatchers,
+    Tool, ToolAnnotations, ToolCallRecord, ToolDriver, ToolError, ToolFuture, ToolParameter,
+    ToolsListener, ToolsWatchers,
 };
 pub use mcs_core::{export, schema, validate};
 

@@ -13,7 +13,7 @@ use serde_json::{Map, Value};
 
 use crate::error::{ArgumentError, ToolError};
 use crate::schema::{self, PathSegment, describe_received, join_path};
-use crate::types::{Tool, ToolParameter};
+use crate::types::{Tool, ToolAnnotations, ToolParameter};
 
 /// The definition of one tool, as a driver declares it.
 #[derive(Clone, Copy, Debug)]
@@ -26,6 +26,8 @@ pub struct ToolDef {
     pub description: Option<&'static str>,
     /// The parameters, in declaration order.
     pub params: &'static [ParamDef],
+    /// What the tool does to the world (`#[tool(read_only)]`, …).
+    pub annotations: ToolAnnotations,
 }
 
 /// The definition of one parameter of a [`ToolDef`].
@@ -193,7 +195,8 @@ fn build_tool(def: &ToolDef) -> (Tool, Entry) {
         def.description.map(str::to_owned),
     )
     .unwrap_or_else(|missing| Tool::new(missing.name, def.name))
-    .with_parameters(parameters);
+    .with_parameters(parameters)
+    .with_annotations(def.annotations);
     let entry = Entry {
         params: infos,
         accepted,

@@ -211,6 +211,8 @@ pub struct Tool {
     description: Option<String>,
     #[serde(default)]
     parameters: Vec<ToolParameter>,
+    #[serde(default, skip_serializing_if = "ToolAnnotations::is_empty")]
+    annotations: ToolAnnotations,
 }
 
 /// The unchecked wire shape of a [`Tool`].
@@ -223,16 +225,111 @@ struct ToolRepr {
     description: Option<String>,
     #[serde(default)]
     parameters: Vec<ToolParameter>,
+    #[serde(default)]
+    annotations: ToolAnnotations,
+}
+
+/// What a tool does to the world, as hints a client may show or act on (ask before a
+/// destructive call, run read-only ones freely): MCP's tool annotations, under their MCP
+/// names on the wire (`readOnlyHint`, `destructiveHint`, `idempotentHint`, `openWorldHint`).
+/// `None` is "not said"; MCP reads an unsaid hint as not read-only, destructive, not
+/// idempotent and open-world. Hints describe, they do not enforce: a client that needs a
+/// guarantee checks it itself.
+///
+/// ```
+/// use mcs_core::{Tool, ToolAnnotations};
+///
+/// let tool = Tool::new("delete_repo", "Deletes a repository.")
+///     .with_annotations(ToolAnnotations::default().destructive(true).idempotent(true));
+/// assert_eq!(tool.annotations().destructive, Some(true));
+/// assert_eq!(tool.annotations().read_only, None);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct ToolAnnotations {
+    /// The tool changes nothing (`readOnlyHint`).
+    #[serde(
+        rename = "readOnlyHint",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub read_only: Option<bool>,
+    /// A change it makes may destroy something (`destructiveHint`; meaningful when it is
+    /// not read-only).
+    #[serde(
+        rename = "destructiveHint",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub destructive: Option<bool>,
+    /// Calling it again with the same arguments changes nothing more (`idempotentHint`).
+    #[serde(
+        rename = "idempotentHint",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub idempotent: Option<bool>,
+    /// It reaches beyond a closed world: the web, a third party's API (`openWorldHint`).
+    #[serde(
+        rename = "openWorldHint",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub open_world: Option<bool>,
+}
+
+impl ToolAnnotations {
+    /// No hint said (the same as `default()`, usable in constants).
+    pub const fn new() -> Self {
+        ToolAnnotations {
+            read_only: None,
+            destructive: None,
+            idempotent: None,
+            open_world: None,
+        }
+    }
+
+    /// Whether no hint is said.
+    pub fn is_empty(&self) -> bool {
+        *self == ToolAnnotations::default()
+    }
+
+    /// Says whether the tool only reads.
+    #[must_use]
+    pub const fn read_only(mut self, value: bool) -> Self {
+        self.read_only = Some(value);
+        self
+    }
+
+    /// Says whether a change it makes may destroy something.
+    #[must_use]
+    pub const fn destructive(mut self, value: bool) -> Self {
+        self.destructive = Some(value);
+        self
+    }
+
+    /// Says whether calling it again with the same arguments changes nothing more.
+    #[must_use]
+    pub const fn idempotent(mut self, value: bool) -> Self {
+        self.idempotent = Some(value);
+        self
+    }
+
+    /// Says whether it reaches beyond a closed world.
+    #[must_use]
+    pub const fn open_world(mut self, value: bool) -> Self {
+        self.open_world = Some(value);
+        self
+    }
 }
 
 impl TryFrom<ToolRepr> for Tool {
     type Error = MissingToolText;
 
     fn try_from(repr: ToolRepr) -> Result<Self, Self::Error> {
-        Ok(
-            Tool::try_new(repr.name, repr.title, repr.description)?
-                .with_parameters(repr.parameters),
-        )
+        Ok(Tool::try_new(repr.name, repr.title, repr.description)?
+            .with_parameters(repr.parameters)
+            .with_annotations(repr.annotations))
     }
 }
 
@@ -252,6 +349,7 @@ impl Tool {
             title: None,
             description: Some(description.into()),
             parameters: Vec::new(),
+            annotations: ToolAnnotations::default(),
         }
     }
 
@@ -262,6 +360,7 @@ impl Tool {
             title: Some(title.into()),
             description: None,
             parameters: Vec::new(),
+            annotations: ToolAnnotations::default(),
         }
     }
 
@@ -282,6 +381,7 @@ impl Tool {
             title: title.filter(|t| !t.trim().is_empty()),
             description: description.filter(|d| !d.trim().is_empty()),
             parameters: Vec::new(),
+            annotations: ToolAnnotations::default(),
         })
     }
 
@@ -313,6 +413,13 @@ impl Tool {
         self
     }
 
+    /// Sets what the tool does to the world ([`ToolAnnotations`]).
+    #[must_use]
+    pub fn with_annotations(mut self, annotations: ToolAnnotations) -> Self {
+        self.annotations = annotations;
+        self
+    }
+
     /// The name a model calls the tool by.
     pub fn name(&self) -> &str {
         &self.name
@@ -338,6 +445,11 @@ impl Tool {
             Some(title) => title,
             None => self.description().lines().next().unwrap_or_default(),
         }
+    }
+
+    /// What the tool does to the world, as far as its driver said.
+    pub fn annotations(&self) -> &ToolAnnotations {
+        &self.annotations
     }
 
     /// The parameters, in declaration order.
@@ -462,6 +574,24 @@ pub fn message_text(message: &Value) -> String {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn annotations_travel_under_their_mcp_names() {
+        let tool = Tool::new("rm", "Removes a file.").with_annotations(
+            ToolAnnotations::default()
+                .read_only(false)
+                .destructive(true),
+        );
+        let wire = serde_json::to_value(&tool).unwrap();
+        assert_eq!(
+            wire["annotations"],
+            json!({"readOnlyHint": false, "destructiveHint": true})
+        );
+        let back: Tool = serde_json::from_value(wire).unwrap();
+        assert_eq!(back, tool);
+        let plain = serde_json::to_value(Tool::new("ls", "Lists.")).unwrap();
+        assert!(plain.get("annotations").is_none(), "{plain}");
+    }
 
     #[test]
     fn records_keep_short_strings_and_note_long_ones() {

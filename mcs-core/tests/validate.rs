@@ -106,6 +106,7 @@ fn tool() -> Tool {
         title: None,
         description: Some("Searches."),
         params: PARAMS,
+        annotations: mcs_core::ToolAnnotations::new(),
     }];
     let tools: Arc<[Tool]> = ToolSet::build(DEFS).tools();
     tools[0].clone()

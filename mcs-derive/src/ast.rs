@@ -49,6 +49,9 @@ pub(crate) struct ToolMethod {
     pub description: Option<String>,
     /// `#[tool(tags = [...])]`: the groups the tool belongs to (orchestrator toolsets).
     pub tags: Vec<String>,
+    /// `#[tool(read_only, destructive, idempotent, open_world)]`, in that order: each hint
+    /// said, or `None`.
+    pub hints: [Option<bool>; 4],
     /// A doc attribute could not be read (and was reported): the tool may well be described.
     pub doc_unreadable: bool,
     /// `# Arguments` entries: name, text, and the line to blame if it names no parameter.
@@ -195,6 +198,10 @@ fn parse_method(
             .flatten()
             .map(syn::LitStr::value)
             .collect(),
+        hints: attrs
+            .hints
+            .each_ref()
+            .map(|hint| hint.as_ref().map(syn::LitBool::value)),
         doc_unreadable: doc.unreadable,
         documented_arguments: doc.arguments,
         is_async: method.sig.asyncness.is_some(),

@@ -6,7 +6,8 @@
 use mcs_options::UnknownToolPolicy;
 use proc_macro2::TokenStream;
 use syn::meta::ParseNestedMeta;
-use syn::{Attribute, LitInt, LitStr, Path};
+use syn::spanned::Spanned;
+use syn::{Attribute, LitBool, LitInt, LitStr, Path};
 
 use crate::errors::Errors;
 
@@ -58,7 +59,18 @@ const HYBRID_KEYS: &[&str] = &[
     "compact_threshold",
     "crate",
 ];
-const TOOL_KEYS: &[&str] = &["name", "title", "tags"];
+const TOOL_KEYS: &[&str] = &[
+    "name",
+    "title",
+    "tags",
+    "read_only",
+    "destructive",
+    "idempotent",
+    "open_world",
+];
+
+/// The keys of `#[tool]` that are hints of what the tool does (MCP's tool annotations).
+pub(crate) const HINT_KEYS: [&str; 4] = ["read_only", "destructive", "idempotent", "open_world"];
 const ARG_KEYS: &[&str] = &["name", "flatten", "default"];
 
 /// Reads the arguments of an attribute macro with `parse_meta`, one key at a time; a key
@@ -201,6 +213,9 @@ pub(crate) struct ToolAttrs {
     pub title: Option<LitStr>,
     /// The tags, each checked (non-empty, not repeated); `None` when `tags` is not given.
     pub tags: Option<Vec<LitStr>>,
+    /// The hints given, in [`HINT_KEYS`] order: `read_only` alone is `true`,
+    /// `read_only = false` says so.
+    pub hints: [Option<LitBool>; 4],
 }
 
 /// `#[arg(name = "...")]`, `#[arg(flatten)]`, `#[arg(default)]` on a parameter.
@@ -261,6 +276,23 @@ pub(crate) fn parse_tool(attr: &Attribute, into: &mut ToolAttrs, errors: &mut Er
         if meta.path.is_ident("tags") {
             let tags = parse_tags(&meta)?;
             return set_once(&mut into.tags, tags, &meta);
+        }
+        if let Some(slot) = HINT_KEYS.iter().position(|key| meta.path.is_ident(key)) {
+            let value = if meta.input.peek(syn::Token![=]) {
+                meta.value()?.parse::<LitBool>().map_err(|error| {
+                    syn::Error::new(
+                        error.span(),
+                        format!(
+                            "`{}` is a flag or takes `true` or `false`, such as `{0}` or \
+                             `{0} = false`",
+                            HINT_KEYS[slot]
+                        ),
+                    )
+                })?
+            } else {
+                LitBool::new(true, meta.path.span())
+            };
+            return set_once(&mut into.hints[slot], value, &meta);
         }
         let (slot, empty) = if meta.path.is_ident("name") {
             (

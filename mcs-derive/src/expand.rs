@@ -220,12 +220,20 @@ impl Expansion<'_> {
                     }
                 }
             });
+            let hints = crate::attr::HINT_KEYS
+                .iter()
+                .zip(tool.hints)
+                .filter_map(|(key, hint)| {
+                    let setter = format_ident!("{}", key);
+                    hint.map(|value| quote!(.#setter(#value)))
+                });
             quote! {
                 #krate::__private::ToolDef {
                     name: #name,
                     title: #title,
                     description: #description,
                     params: const { &[#(#params),*] },
+                    annotations: #krate::__private::ToolAnnotations::new() #(#hints)*,
                 }
             }
         });

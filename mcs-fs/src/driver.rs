@@ -190,7 +190,7 @@ impl<A: Adapter> Files<A> {
     /// * `path` - The directory, relative to the root; `.` (the default) is the root.
     /// * `recursive` - Also list everything below it. Default false.
     /// * `limit` - The most entries to return (default 200, at most 1000).
-    #[tool(tags = ["read"])]
+    #[tool(tags = ["read"], read_only, open_world = false)]
     pub fn list(
         &self,
         path: Option<String>,
@@ -235,7 +235,7 @@ impl<A: Adapter> Files<A> {
     /// * `end_line` - Last line to return (inclusive).
     /// * `offset` - First byte to return, from 0 (instead of lines).
     /// * `length` - How many bytes to return from `offset`.
-    #[tool(tags = ["read"])]
+    #[tool(tags = ["read"], read_only, open_world = false)]
     pub fn read_file(
         &self,
         path: String,
@@ -341,7 +341,7 @@ impl<A: Adapter> Files<A> {
     /// * `content` - The text to write.
     /// * `mode` - `overwrite` (the default: create or replace), `create` (fail if it
     ///   exists) or `append`.
-    #[tool(tags = ["write"])]
+    #[tool(tags = ["write"], destructive, open_world = false)]
     pub fn write_file(
         &self,
         path: String,
@@ -373,7 +373,7 @@ impl<A: Adapter> Files<A> {
     /// * `old_text` - The exact text to replace, whitespace included.
     /// * `new_text` - What to put in its place (may be empty).
     /// * `replace_all` - Replace every occurrence. Default false.
-    #[tool(tags = ["write"])]
+    #[tool(tags = ["write"], destructive, idempotent = false, open_world = false)]
     pub fn edit_file(
         &self,
         path: String,
@@ -431,7 +431,7 @@ impl<A: Adapter> Files<A> {
     /// # Arguments
     ///
     /// * `path` - The path, relative to the root.
-    #[tool(tags = ["read"])]
+    #[tool(tags = ["read"], read_only, open_world = false)]
     pub fn stat(&self, path: String) -> Result<StatResult, FsError> {
         let path = FsPath::parse(&path)?;
         let stat = self.adapter.stat(&path)?;
@@ -449,7 +449,7 @@ impl<A: Adapter> Files<A> {
     ///
     /// * `path` - What to delete, relative to the root.
     /// * `recursive` - Delete a directory with everything in it. Default false.
-    #[tool(tags = ["write"])]
+    #[tool(tags = ["write"], destructive, idempotent, open_world = false)]
     pub fn delete(
         &self,
         path: String,
@@ -471,7 +471,7 @@ impl<A: Adapter> Files<A> {
     /// # Arguments
     ///
     /// * `path` - The directory, relative to the root.
-    #[tool(tags = ["write"])]
+    #[tool(tags = ["write"], destructive = false, idempotent, open_world = false)]
     pub fn make_dir(&self, path: String) -> Result<Changed, FsError> {
         let path = FsPath::parse(&path)?;
         self.writable(&path)?;
@@ -492,7 +492,7 @@ impl<A: Adapter> Files<A> {
     /// * `from` - What to move, relative to the root.
     /// * `to` - Its new path, relative to the root.
     /// * `overwrite` - Replace an existing file at `to`. Default false.
-    #[tool(name = "move", tags = ["write"])]
+    #[tool(name = "move", tags = ["write"], destructive, idempotent = false, open_world = false)]
     pub fn move_path(
         &self,
         from: String,
@@ -519,7 +519,7 @@ impl<A: Adapter> Files<A> {
     /// * `from` - The file to copy, relative to the root.
     /// * `to` - The new file's path, relative to the root.
     /// * `overwrite` - Replace an existing file at `to`. Default false.
-    #[tool(tags = ["write"])]
+    #[tool(tags = ["write"], destructive, open_world = false)]
     pub fn copy(
         &self,
         from: String,
@@ -552,7 +552,7 @@ impl<A: Adapter> Files<A> {
     /// * `path` - The directory to search, relative to the root; `.` (the default) is the
     ///   root.
     /// * `limit` - The most matches to return (default 50, at most 1000).
-    #[tool(tags = ["read"])]
+    #[tool(tags = ["read"], read_only, open_world = false)]
     pub fn find(
         &self,
         pattern: String,
@@ -583,7 +583,7 @@ impl<A: Adapter> Files<A> {
     /// * `case_insensitive` - Ignore case. Default false.
     /// * `glob` - Only files whose name matches this glob, e.g. `*.rs`.
     /// * `limit` - The most matching lines to return (default 50, at most 200).
-    #[tool(tags = ["read"])]
+    #[tool(tags = ["read"], read_only, open_world = false)]
     #[allow(clippy::too_many_arguments)]
     pub fn search(
         &self,

@@ -11,7 +11,7 @@
 use std::fmt::Write as _;
 
 use mcs::schema::kind_of;
-use mcs::{ArgumentError, ArgumentErrorKind, Tool, ToolError, ToolParameter};
+use mcs::{ArgumentError, ArgumentErrorKind, Tool, ToolAnnotations, ToolError, ToolParameter};
 use rmcp::model::{CallToolResult, ContentBlock, JsonObject, MetaObject};
 use serde_json::{Map, Value, json};
 
@@ -408,6 +408,17 @@ pub(crate) fn mcs_tool_renamed(
     let mcs_tool = match Tool::try_new(listed, title, description) {
         Ok(tool) => tool,
         Err(_) => Tool::with_only_title(listed, name),
+    };
+    let mcs_tool = match &tool.annotations {
+        Some(hints) => {
+            let mut annotations = ToolAnnotations::default();
+            annotations.read_only = hints.read_only_hint;
+            annotations.destructive = hints.destructive_hint;
+            annotations.idempotent = hints.idempotent_hint;
+            annotations.open_world = hints.open_world_hint;
+            mcs_tool.with_annotations(annotations)
+        }
+        None => mcs_tool,
     };
     let mut parameters =
         parameters(&tool.input_schema).map_err(|why| format!("tool `{name}`: {why}"))?;

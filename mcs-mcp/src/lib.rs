@@ -18,6 +18,7 @@
 //! | `Ok(value)` | text content (a string as itself, other values as JSON), an object also as `structuredContent` |
 //! | [`ToolError`](mcs::ToolError) (invalid arguments, failed, declined) | `isError: true`, the error and a retry hint as text |
 //! | unknown tool | protocol error `-32602` |
+//! | [`ToolAnnotations`](mcs::ToolAnnotations) (read-only, destructive, idempotent, open world) | `annotations` hints (`readOnlyHint`, …), both ways |
 //! | — (mcs has no resources) | consumed: two read-only tools, `list_resources` (resources and templates: `uri`/`uriTemplate`, `name`, `title`, `description`, `mimeType`, `size`; every page) and `read_resource` (`uri` → a lone text as itself, several contents joined, blobs described by type and size), named apart from the server's tools, switched by [`ConnectOptions::resource_tools`]; and [`McpToolDriver::resources`], [`McpToolDriver::read_resource`] |
 //! | — | served: [`McpServer::with_resource`] (static text), [`McpServer::with_dynamic_resource`]; an unknown URI is `-32002` |
 //! | conversation messages `{"role", "content"}` | consumed prompts, for the program, not the model (a user picks an MCP prompt): [`McpToolDriver::prompts`], [`McpToolDriver::get_prompt`] (non-text content in words) |

@@ -553,3 +553,65 @@ async fn tool_names_a_provider_refuses_are_listed_portable_and_called_as_the_ser
         "{unknown}"
     );
 }
+
+/// A driver whose tools say what they do to the world.
+struct Annotated {
+    meta: mcs::DriverMeta,
+    tools: Arc<[mcs::Tool]>,
+}
+
+impl ToolDriver for Annotated {
+    fn meta(&self) -> &mcs::DriverMeta {
+        &self.meta
+    }
+
+    fn list_tools(&self) -> Arc<[mcs::Tool]> {
+        Arc::clone(&self.tools)
+    }
+
+    fn execute_tool<'a>(&'a self, name: &'a str, _arguments: Value) -> mcs::ToolFuture<'a> {
+        mcs::ToolFuture::ready(Ok(json!({ "ran": name })))
+    }
+}
+
+/// Tool annotations cross MCP both ways under their MCP names: served from an mcs tool's
+/// `ToolAnnotations`, read back into the consumed tool's; a tool that says nothing says
+/// nothing on the other side.
+#[tokio::test]
+async fn tool_annotations_cross_both_ways() {
+    use mcs::ToolAnnotations;
+    let hints = ToolAnnotations::default()
+        .read_only(false)
+        .destructive(true)
+        .idempotent(true)
+        .open_world(false);
+    let driver = Annotated {
+        meta: mcs::DriverMeta::new("annotated", "annotated", "0.0.0"),
+        tools: vec![
+            mcs::Tool::new("wipe", "Wipes the disk.").with_annotations(hints),
+            mcs::Tool::new("look", "Looks around.")
+                .with_annotations(ToolAnnotations::default().read_only(true)),
+            mcs::Tool::new("plain", "Says nothing of itself."),
+        ]
+        .into(),
+    };
+    let listed = mcs::export::mcp_tool(&driver.tools[0]);
+    assert_eq!(
+        listed["annotations"],
+        json!({"readOnlyHint": false, "destructiveHint": true, "idempotentHint": true,
+               "openWorldHint": false})
+    );
+    let (remote, _serving) = in_process(McpServer::new(driver)).await;
+    let tools = remote.list_tools();
+    let find = |name: &str| {
+        tools
+            .iter()
+            .find(|tool| tool.name() == name)
+            .unwrap()
+            .clone()
+    };
+    assert_eq!(*find("wipe").annotations(), hints);
+    assert_eq!(find("look").annotations().read_only, Some(true));
+    assert_eq!(find("look").annotations().destructive, None);
+    assert!(find("plain").annotations().is_empty());
+}

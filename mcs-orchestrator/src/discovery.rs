@@ -13,7 +13,7 @@ use std::sync::OnceLock;
 use serde_json::{Value, json};
 
 use mcs_core::{ArgumentError, ToolError};
-use mcs_core::{Tool, ToolParameter};
+use mcs_core::{Tool, ToolAnnotations, ToolParameter};
 use mcs_hybrid::prompt::DESCRIBE_TOOL;
 
 use super::categories::{self, Category};
@@ -50,6 +50,12 @@ impl Discovery {
         }
     }
 }
+
+/// The discovery tools read the orchestrator's own catalog and change nothing.
+const LOOKS_ONLY: ToolAnnotations = ToolAnnotations::new()
+    .read_only(true)
+    .idempotent(true)
+    .open_world(false);
 
 /// Search results per call, unless the model asks for fewer or more (up to [`MAX_RESULTS`]).
 const DEFAULT_RESULTS: usize = 10;
@@ -144,6 +150,7 @@ impl Catalog {
                 ),
             )
             .with_title("Search the tools")
+            .with_annotations(LOOKS_ONLY)
             .with_parameter(
                 ToolParameter::new(
                     "query",
@@ -181,6 +188,7 @@ impl Catalog {
                 },
             )
             .with_title("Load a toolset")
+            .with_annotations(LOOKS_ONLY)
             .with_parameter(
                 ToolParameter::new("id", "The toolset's (or category's) id, as listed.")
                     .with_schema(json!({"type": "string", "minLength": 1})),
@@ -199,6 +207,7 @@ impl Catalog {
                  schemas.",
             )
             .with_title("Describe a tool")
+            .with_annotations(LOOKS_ONLY)
             .with_parameter(
                 ToolParameter::new("name", "The tool's name.")
                     .with_schema(json!({"type": "string", "minLength": 1})),

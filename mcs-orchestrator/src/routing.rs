@@ -185,5 +185,7 @@ fn relabel(tool: &Tool, name: &str, label: &str) -> Tool {
         Some(title) => Tool::new(name, description).with_title(title),
         None => Tool::new(name, description),
     };
-    relabelled.with_parameters(tool.parameters().to_vec())
+    relabelled
+        .with_parameters(tool.parameters().to_vec())
+        .with_annotations(*tool.annotations())
 }

@@ -216,7 +216,8 @@ pub fn gemini_tools(tools: &[Tool]) -> Value {
 }
 
 /// A Model Context Protocol tool, as an entry of a `tools/list` result:
-/// `{name, title?, description, inputSchema}`.
+/// `{name, title?, description, inputSchema, annotations?}`; `annotations` holds the hints
+/// the tool says ([`ToolAnnotations`](crate::ToolAnnotations)) under their MCP names.
 ///
 /// `title` is written when the tool has one (the field exists since the 2025-06-18 revision of
 /// the specification; older clients ignore it). `inputSchema` is [`Tool::input_schema`]
@@ -229,6 +230,9 @@ pub fn mcp_tool(tool: &Tool) -> Value {
     }
     entry.insert("description".to_owned(), json!(tool.description()));
     entry.insert("inputSchema".to_owned(), tool.input_schema());
+    if !tool.annotations().is_empty() {
+        entry.insert("annotations".to_owned(), json!(tool.annotations()));
+    }
     Value::Object(entry)
 }
 

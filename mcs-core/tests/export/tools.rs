@@ -199,6 +199,7 @@ const fn tool_def(name: &'static str, params: &'static [ParamDef]) -> ToolDef {
         title: None,
         description: Some("A tool."),
         params,
+        annotations: mcs_core::ToolAnnotations::new(),
     }
 }
 
