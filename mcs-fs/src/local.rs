@@ -103,20 +103,15 @@ impl LocalFs {
         }
     }
 
-    /// Refuses, without opening anything, what is not a regular file: its kind comes from
-    /// the directory entry (a symlink inside the root is followed).
+    /// Refuses, without opening anything, what is not a regular file with one name: the
+    /// checks of [`check_regular`] on the directory entry (a symlink inside the root is
+    /// followed).
     fn check_kind(&self, path: &FsPath) -> Result<(), FsError> {
         let metadata = self
             .root
             .metadata(path.as_std())
             .map_err(|error| io_error(path, error))?;
-        if metadata.is_dir() {
-            return Err(FsError::is_dir(path));
-        }
-        if !metadata.is_file() {
-            return Err(special(path));
-        }
-        Ok(())
+        check_regular(path, &metadata)
     }
 
     /// Opens a regular file for reading, after checking its kind without opening it, and
@@ -492,11 +487,10 @@ impl Adapter for LocalFs {
             Some(_) if mode == WriteMode::Create => return Err(FsError::exists(path)),
             // Appending writes through a symlink: what it leads to must be a file.
             Some(metadata) if metadata.is_symlink() && mode == WriteMode::Append => {
-                match self.root.metadata(path.as_std()) {
-                    Ok(target) if target.is_dir() => return Err(FsError::is_dir(path)),
-                    Ok(target) if !target.is_file() => return Err(special(path)),
+                match self.check_kind(path) {
                     // A dangling link: the open below creates its target or says why not.
-                    _ => {}
+                    Err(error) if error.kind() == FsErrorKind::NotFound => {}
+                    checked => checked?,
                 }
             }
             _ => {}

@@ -9,6 +9,7 @@
 use std::collections::HashSet;
 
 use crate::search::words;
+use crate::toolsets::fragment;
 
 /// The most toolsets one category lists (its listing stays well under 8,000 tokens).
 pub(crate) const MAX_SETS: usize = 60;
@@ -86,20 +87,6 @@ pub(crate) fn categorize(titles: &[&str], max_categories: usize) -> Vec<Category
             }
         })
         .collect()
-}
-
-/// A word as part of an id: ASCII letters and digits, at most 30 of them.
-fn fragment(word: &str) -> String {
-    let out: String = word
-        .chars()
-        .filter(char::is_ascii_alphanumeric)
-        .take(30)
-        .collect();
-    if out.is_empty() {
-        "other".to_owned()
-    } else {
-        out
-    }
 }
 
 #[cfg(test)]
