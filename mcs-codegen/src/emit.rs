@@ -4,6 +4,7 @@
 //! Everything that runs lives in `mcs::rest`; what is written here is data and thin glue,
 //! so large documents stay cheap to compile and a fix in the runtime reaches every driver.
 
+use mcs_core::Definitions;
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 use serde_json::Value;
@@ -89,11 +90,13 @@ pub(crate) fn driver_module(api: &Api, source: &str) -> TokenStream {
     let mut method_names = Scope::with_reserved(DRIVER_METHODS);
     let mut structs = Vec::new();
     let mut methods = Vec::new();
+    let definitions = api.shared_definitions();
     for operation in api.operations.iter() {
         let struct_name =
             ident(&struct_names.claim(format!("{}Arguments", pascal(&operation.name))));
         let method_name = ident(&method_names.claim(snake(&operation.name)));
-        let (definition, method) = typed_operation(operation, &driver, &struct_name, &method_name);
+        let (definition, method) =
+            typed_operation(operation, &definitions, &driver, &struct_name, &method_name);
         structs.push(definition);
         methods.push(method);
     }
@@ -139,11 +142,18 @@ pub(crate) fn driver_module(api: &Api, source: &str) -> TokenStream {
 /// The argument struct of one operation and the typed method that calls it.
 fn typed_operation(
     operation: &Operation,
+    definitions: &Definitions,
     driver: &proc_macro2::Ident,
     struct_name: &proc_macro2::Ident,
     method_name: &proc_macro2::Ident,
 ) -> (TokenStream, TokenStream) {
     let schema: Value = serde_json::from_str(&operation.schema).unwrap_or(Value::Null);
+    // The types are read from what the arguments are, through the shared definitions.
+    let schema = if definitions.is_empty() {
+        schema
+    } else {
+        definitions.self_contained(&schema)
+    };
     let required: Vec<&str> = schema
         .get("required")
         .and_then(Value::as_array)
@@ -308,6 +318,11 @@ pub(crate) fn api_table(api: &Api, indent: usize) -> String {
         out.field("description", &text(&tag.description));
         out.close("},");
     });
+    if api.definitions.is_empty() {
+        out.field("definitions", &text(""));
+    } else {
+        out.field("definitions", &raw_text(&api.definitions));
+    }
     out.close("}");
     out.close("};");
     out.text

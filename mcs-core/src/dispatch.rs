@@ -177,6 +177,7 @@ fn build_tool(def: &ToolDef) -> (Tool, Entry) {
                         description,
                         required: param.kind != ParamKind::Optional && !accepts_null(&schema),
                         schema: Some(schema.clone()),
+                        definitions: None,
                     });
                 }
             }
@@ -251,6 +252,7 @@ pub fn object_parameters(schema: &Value) -> Option<Vec<ToolParameter>> {
                 description,
                 required: required.contains(&name.as_str()),
                 schema: Some(property),
+                definitions: None,
             }
         })
         .collect();

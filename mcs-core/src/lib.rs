@@ -12,6 +12,7 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub mod call;
+mod definitions;
 #[doc(hidden)]
 pub mod dispatch;
 mod driver;
@@ -23,6 +24,7 @@ pub mod stream;
 mod types;
 pub mod validate;
 
+pub use definitions::Definitions;
 pub use driver::{
     BoxFuture, Driver, DriverStream, LlmResponse, StreamSession, StreamedResponse, ToolDriver,
     ToolFuture, ToolsListener, ToolsWatchers,

@@ -3,8 +3,12 @@
 //! Field names follow the Model Context Standard, so JSON written by other SDKs
 //! deserializes here and JSON written here reads there.
 
+use std::borrow::Cow;
+
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
+
+use crate::definitions::{Definitions, self_contained};
 
 /// How a driver reaches its backend, e.g. `rest` / `http` / `OpenAPI`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -91,7 +95,12 @@ impl DriverMeta {
 }
 
 /// One parameter of a [`Tool`].
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+///
+/// Its schema may refer to [`Definitions`] shared with other parameters (`{"$ref":
+/// "#/$defs/NAME"}`), which is how a large API keeps one copy of each schema:
+/// [`resolved_schema`](Self::resolved_schema) hands it out self-contained, and that is what
+/// it serializes as.
+#[derive(Clone, Debug, Deserialize)]
 pub struct ToolParameter {
     /// The argument's key in the call's `arguments` object.
     pub name: String,
@@ -101,9 +110,13 @@ pub struct ToolParameter {
     /// Whether a call must supply the argument.
     #[serde(default)]
     pub required: bool,
-    /// A self-contained JSON Schema of the value; `None` means a string.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// A JSON Schema of the value; `None` means a string. Self-contained, or referring into
+    /// [`definitions`](Self::definitions).
+    #[serde(default)]
     pub schema: Option<Value>,
+    /// The shared schemas `schema` refers to, if any.
+    #[serde(skip)]
+    pub definitions: Option<Definitions>,
 }
 
 impl ToolParameter {
@@ -114,6 +127,7 @@ impl ToolParameter {
             description: description.into(),
             required: true,
             schema: None,
+            definitions: None,
         }
     }
 
@@ -131,17 +145,71 @@ impl ToolParameter {
         self
     }
 
+    /// Sets the shared schemas the schema's `#/$defs/NAME` references resolve in.
+    #[must_use]
+    pub fn with_definitions(mut self, definitions: Definitions) -> Self {
+        self.definitions = Some(definitions);
+        self
+    }
+
+    /// The schema, self-contained: borrowed when it refers to no shared definitions,
+    /// otherwise assembled with what it uses inlined or carried in its own `$defs`.
+    /// `None` when the parameter has no schema (a string).
+    pub fn resolved_schema(&self) -> Option<Cow<'_, Value>> {
+        let schema = self.schema.as_ref()?;
+        Some(match &self.definitions {
+            Some(shared) if !shared.is_empty() => Cow::Owned(self_contained(schema, shared)),
+            _ => Cow::Borrowed(schema),
+        })
+    }
+
     /// The parameter's schema as a model should see it: the declared schema (a string when
     /// there is none) with the parameter's description in front of the type's own.
     pub fn property_schema(&self) -> Value {
-        let mut schema = match &self.schema {
+        let mut schema = match self.resolved_schema() {
             // `true` accepts anything, as `{}` does; only the object can carry a description.
-            Some(Value::Bool(true)) => json!({}),
-            Some(schema) => schema.clone(),
+            Some(schema) if *schema == Value::Bool(true) => json!({}),
+            Some(schema) => schema.into_owned(),
             None => json!({ "type": "string" }),
         };
         merge_description(&mut schema, &self.description);
         schema
+    }
+}
+
+// A parameter is written out self-contained: whoever reads it back has no shared
+// definitions to resolve references in.
+impl Serialize for ToolParameter {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let schema = self.resolved_schema();
+        let mut out = serializer.serialize_struct("ToolParameter", 4)?;
+        out.serialize_field("name", &self.name)?;
+        out.serialize_field("description", &self.description)?;
+        out.serialize_field("required", &self.required)?;
+        match &schema {
+            Some(schema) => out.serialize_field("schema", schema)?,
+            None => out.skip_field("schema")?,
+        }
+        out.end()
+    }
+}
+
+// Equal when they describe the same argument, whether their schemas share definitions or
+// carry them: a parameter read back from its serialized form equals the original.
+impl PartialEq for ToolParameter {
+    fn eq(&self, other: &Self) -> bool {
+        if self.name != other.name
+            || self.description != other.description
+            || self.required != other.required
+        {
+            return false;
+        }
+        match (&self.definitions, &other.definitions) {
+            (None, None) => self.schema == other.schema,
+            (Some(a), Some(b)) if a.ptr_eq(b) => self.schema == other.schema,
+            _ => self.resolved_schema() == other.resolved_schema(),
+        }
     }
 }
 

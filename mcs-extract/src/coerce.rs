@@ -41,10 +41,10 @@ pub(crate) fn convert(
         };
     };
     // MCS: a parameter without a schema is a string.
-    let Some(schema) = &declared.schema else {
+    let Some(schema) = declared.resolved_schema() else {
         return (Value::String(raw.to_owned()), false);
     };
-    schema::coerce_repairing(raw, schema, &CoercionPolicy::TEXT, &|text| {
+    schema::coerce_repairing(raw, &schema, &CoercionPolicy::TEXT, &|text| {
         parse_whole(text).ok()
     })
 }

@@ -363,9 +363,8 @@ fn example_arguments(tool: &Tool) -> Value {
     let mut arguments = Map::new();
     for parameter in tool.parameters().iter().filter(|p| p.required) {
         let schema = parameter
-            .schema
-            .clone()
-            .unwrap_or_else(|| json!({"type": "string"}));
+            .resolved_schema()
+            .map_or_else(|| json!({"type": "string"}), |schema| schema.into_owned());
         arguments.insert(parameter.name.clone(), example_value(&schema));
     }
     Value::Object(arguments)

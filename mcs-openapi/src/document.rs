@@ -11,6 +11,7 @@ use super::names::{dedupe, driver_name, fallback_name, sanitize_name};
 use super::operation::{self, Candidate};
 use super::options::{Document, ReadOptions};
 use super::reader::{Reader, Version};
+use super::schema::SchemaBuilder;
 use super::security::Schemes;
 use super::source::{Loc, Sources};
 use mcs_rest::{Api, Method, Operation, Server, ServerVariable, Tag};
@@ -65,8 +66,11 @@ pub(crate) fn read(sources: &Sources, options: &ReadOptions) -> Result<Document,
     dedupe(&mut names);
 
     let schemes = Schemes::read(&reader);
-    let (operations, used_schemes) =
-        build_operations(&reader, &schemes, &candidates, names, &mut skipped)?;
+    let Built {
+        operations,
+        used_schemes,
+        definitions,
+    } = build_operations(&reader, &schemes, &candidates, names, &mut skipped)?;
     let tags = tags(root, &operations, options.max_description_chars);
 
     Ok(Document {
@@ -78,22 +82,36 @@ pub(crate) fn read(sources: &Sources, options: &ReadOptions) -> Result<Document,
             security_schemes: schemes.rows(&used_schemes).into(),
             operations: operations.into(),
             tags: tags.into(),
+            definitions: if definitions.is_empty() {
+                "".into()
+            } else {
+                Value::Object(definitions).to_string().into()
+            },
         },
         skipped,
         files: sources.files_read(),
     })
 }
 
-/// The operations the filters keep, built; in lenient mode one that fails is skipped. Also
-/// the names of the security schemes they use.
+/// What the operations of a document are built into.
+struct Built {
+    operations: Vec<Operation>,
+    /// The names of the security schemes they use.
+    used_schemes: HashSet<String>,
+    /// The schemas they refer to.
+    definitions: Map<String, Value>,
+}
+
+/// The operations the filters keep, built; in lenient mode one that fails is skipped.
 fn build_operations(
     reader: &Reader<'_>,
     schemes: &Schemes,
     candidates: &[Candidate<'_>],
     names: Vec<String>,
     skipped: &mut Vec<Skipped>,
-) -> Result<(Vec<mcs_rest::Operation>, HashSet<String>), OpenApiError> {
+) -> Result<Built, OpenApiError> {
     let options = reader.options;
+    let mut builder = SchemaBuilder::new(reader);
     let mut operations = Vec::new();
     let mut used_schemes = HashSet::new();
     for (candidate, name) in candidates.iter().zip(names) {
@@ -109,7 +127,11 @@ fn build_operations(
         if !tagged || excluded {
             continue;
         }
-        match operation::build(reader, schemes, candidate, name) {
+        let built = operation::build(reader, &mut builder, schemes, candidate, name);
+        if built.is_err() {
+            builder.abandon();
+        }
+        match built {
             Ok(operation) => {
                 for requirement in operation.security.iter() {
                     used_schemes.extend(requirement.schemes.iter().map(ToString::to_string));
@@ -122,7 +144,46 @@ fn build_operations(
             Err(error) => return Err(error),
         }
     }
-    Ok((operations, used_schemes))
+    let definitions = used_definitions(builder.into_defs(), &operations);
+    Ok(Built {
+        operations,
+        used_schemes,
+        definitions,
+    })
+}
+
+/// The definitions the operations' schemas use, directly or through each other: a body
+/// spread into arguments, or an operation skipped after its schemas were converted, leaves
+/// some that nothing refers to.
+fn used_definitions(mut defs: Map<String, Value>, operations: &[Operation]) -> Map<String, Value> {
+    // Definition names are made of `[A-Za-z0-9_.-]` (`names::def_name`), so a reference
+    // reads to the next quote in the JSON text.
+    fn references(text: &str, found: &mut Vec<String>) {
+        const MARK: &str = "\"#/$defs/";
+        let mut rest = text;
+        while let Some(at) = rest.find(MARK) {
+            rest = &rest[at + MARK.len()..];
+            let end = rest.find('"').unwrap_or(rest.len());
+            found.push(rest[..end].to_owned());
+            rest = &rest[end..];
+        }
+    }
+    let mut queue = Vec::new();
+    for operation in operations {
+        references(&operation.schema, &mut queue);
+    }
+    let mut used = HashSet::new();
+    while let Some(name) = queue.pop() {
+        if used.contains(&name) {
+            continue;
+        }
+        if let Some(definition) = defs.get(&name) {
+            references(&definition.to_string(), &mut queue);
+        }
+        used.insert(name);
+    }
+    defs.retain(|name, _| used.contains(name));
+    defs
 }
 
 fn skip(sources: &Sources, operation: String, error: OpenApiError) -> Skipped {

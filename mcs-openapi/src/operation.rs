@@ -59,6 +59,7 @@ const LOCATION_ORDER: [Location; 4] = [
 /// Reads `candidate` into an operation row named `name`.
 pub(crate) fn build(
     reader: &Reader<'_>,
+    builder: &mut SchemaBuilder<'_>,
     schemes: &Schemes,
     candidate: &Candidate<'_>,
     name: String,
@@ -91,7 +92,6 @@ pub(crate) fn build(
         description
     };
 
-    let mut builder = SchemaBuilder::new(reader);
     let specs = params::collect(
         reader,
         [
@@ -114,7 +114,7 @@ pub(crate) fn build(
                 continue;
             }
             let row = params::row(reader, spec, location);
-            let schema = params::schema(reader, &mut builder, spec)?;
+            let schema = params::schema(reader, builder, spec)?;
             wire.push((row, schema));
         }
         if location == Location::Path {
@@ -137,22 +137,24 @@ pub(crate) fn build(
 
     let plan = if reader.is_swagger() {
         let consumes = consumes(reader, op);
-        body::plan_v2(reader, &mut builder, &specs, &consumes, &candidate.op_loc)?
+        body::plan_v2(reader, builder, &specs, &consumes, &candidate.op_loc)?
     } else {
         body::plan_v3(
             reader,
-            &mut builder,
+            builder,
             op.get("requestBody"),
             &candidate.op_loc.child("requestBody"),
         )?
     };
+    // Every schema the operation refers to is converted before the body is looked into.
+    builder.complete()?;
     let taken: Vec<String> = wire
         .iter()
         .map(|(row, _)| row.argument.to_string())
         .collect();
     let (body_row, body_args) = match plan {
         Some(plan) => {
-            let (row, args) = body::finish(reader, &builder, plan, &taken);
+            let (row, args) = body::finish(reader, builder, plan, &taken);
             (Some(row), args)
         }
         None => (None, Vec::new()),
@@ -182,10 +184,6 @@ pub(crate) fn build(
     schema.insert("properties".into(), Value::Object(properties));
     if !required.is_empty() {
         schema.insert("required".into(), Value::Array(required));
-    }
-    let defs = builder.into_defs();
-    if !defs.is_empty() {
-        schema.insert("$defs".into(), Value::Object(defs));
     }
 
     let security = match op.get("security") {

@@ -1,10 +1,12 @@
-//! Schemas of a document turned into the self-contained JSON Schema (2020-12 flavoured)
-//! a tool's arguments are described and validated with.
+//! Schemas of a document turned into the JSON Schema (2020-12 flavoured) a tool's arguments
+//! are described and validated with.
 //!
-//! One [`SchemaBuilder`] serves one operation: every argument's schema goes through it, and
-//! what must live in `$defs` (recursive schemas, and schemas reused so often that inlining
-//! them again would make the schema too big) is collected once for the whole arguments
-//! object. References that are neither are inlined, so the common case reads flat.
+//! One [`SchemaBuilder`] serves a whole document: every schema a reference points at is
+//! converted once, into the document's definitions, and the operations' schemas refer to it
+//! (`{"$ref": "#/$defs/Pet"}`). Tools share those definitions (`mcs_core::Definitions`), and
+//! a tool's schema is assembled self-contained when it is asked for — references inlined
+//! while it stays small, recursive ones kept — so memory grows with the document, not with
+//! operations × the schemas each reaches.
 
 use std::collections::{HashMap, HashSet};
 
@@ -19,60 +21,88 @@ use super::names::{cap_text, def_name};
 use super::reader::Reader;
 use super::source::{Loc, ref_of};
 
-/// Schemas nested deeper than this are cut (to a schema accepting anything, saying so):
-/// no real schema is that deep, and the walk must not exhaust the stack on a hostile one.
+/// Schemas nested deeper than this (within one schema, references aside) are cut (to a
+/// schema accepting anything, saying so): no real schema is that deep, and the walk must not
+/// exhaust the stack on a hostile one.
 const MAX_DEPTH: usize = 64;
-
-/// After this many schema nodes in one operation, a schema referenced again goes to
-/// `$defs` instead of being inlined again, so heavy reuse cannot grow the output
-/// exponentially.
-const INLINE_BUDGET: usize = 4_000;
-
-/// After this many schema nodes in one operation, whatever is left is cut like a schema
-/// nested too deeply: a hard bound on time and size whatever the document does.
-const HARD_BUDGET: usize = 40_000;
 
 /// The note a schema cut at [`MAX_DEPTH`] carries.
 const CUT_DEEP: &str = "(not described: nested too deeply)";
 
-/// The note a schema cut at [`HARD_BUDGET`] carries.
-const CUT_LARGE: &str = "(not described: the schema is too large)";
-
-/// Builds the schemas of one operation's arguments, sharing one `$defs`.
+/// Converts a document's schemas, collecting what references point at as shared
+/// definitions.
 pub(crate) struct SchemaBuilder<'r> {
     reader: &'r Reader<'r>,
+    /// The definitions converted so far, by name.
     defs: Map<String, Value>,
-    /// The `$defs` key given to a schema, by where the schema is.
+    /// The definition name given to a referenced schema, by where the schema is.
     def_of: HashMap<Loc, String>,
-    /// Schemas already converted inline, with their size in nodes.
-    cache: HashMap<Loc, (Value, usize)>,
-    /// The referenced schemas being converted, with the instance level each began at.
-    active: Vec<(Loc, usize)>,
-    /// Referenced schemas found to contain themselves.
-    recursive: HashSet<Loc>,
-    nodes: usize,
+    /// The names given so far.
+    taken: HashSet<String>,
+    /// Referenced schemas named but not converted yet.
+    pending: Vec<Loc>,
 }
 
 impl<'r> SchemaBuilder<'r> {
-    /// A builder for one operation.
+    /// A builder for one document.
     pub(crate) fn new(reader: &'r Reader<'r>) -> Self {
         SchemaBuilder {
             reader,
             defs: Map::new(),
             def_of: HashMap::new(),
-            cache: HashMap::new(),
-            active: Vec::new(),
-            recursive: HashSet::new(),
-            nodes: 0,
+            taken: HashSet::new(),
+            pending: Vec::new(),
         }
     }
 
-    /// The `$defs` collected so far (empty when nothing needed them).
+    /// The definitions of the whole document (empty when nothing referred to any).
     pub(crate) fn into_defs(self) -> Map<String, Value> {
         self.defs
     }
 
-    /// The definition `$ref` points to, when `schema` is a reference into `$defs`.
+    /// Converts every schema referred to since the last call (and what those refer to): an
+    /// operation's schemas are complete, and [`def_target`](Self::def_target) can look
+    /// through their references, once this has returned. A worklist rather than recursion,
+    /// so a chain of ten thousand references costs no stack.
+    pub(crate) fn complete(&mut self) -> Result<(), OpenApiError> {
+        let mut done = Vec::new();
+        while let Some(target) = self.pending.pop() {
+            let name = self.def_of[&target].clone();
+            let converted = match self.reader.sources.get(&target) {
+                Some(value) => self.node(value, &target, 0),
+                None => Ok(json!({})),
+            };
+            match converted {
+                Ok(converted) => {
+                    self.defs.insert(name, converted);
+                    done.push(target);
+                }
+                Err(error) => {
+                    // What this run converted may refer to the schema that failed: it all
+                    // goes, so an operation reaching it later fails the same way.
+                    for target in done.into_iter().chain([target]) {
+                        if let Some(name) = self.def_of.remove(&target) {
+                            self.defs.shift_remove(&name);
+                        }
+                    }
+                    self.abandon();
+                    return Err(error);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Forgets the references named since the last [`complete`](Self::complete): the
+    /// operation that made them failed, and the next one must not convert (and fail on)
+    /// what it never used. Their names stay taken, so that no other schema answers to them.
+    pub(crate) fn abandon(&mut self) {
+        for target in std::mem::take(&mut self.pending) {
+            self.def_of.remove(&target);
+        }
+    }
+
+    /// The definition `$ref` points to, when `schema` is a reference into the definitions.
     pub(crate) fn def_target<'s>(&'s self, schema: &'s Value) -> &'s Value {
         let mut current = schema;
         for _ in 0..8 {
@@ -89,7 +119,7 @@ impl<'r> SchemaBuilder<'r> {
 
     /// Converts the schema `value`, found at `loc` (references in it resolve from there).
     pub(crate) fn convert(&mut self, value: &Value, loc: &Loc) -> Result<Value, OpenApiError> {
-        self.node(value, loc, 0, 0)
+        self.node(value, loc, 0)
     }
 
     /// Whether the property schema `value` at `loc` is marked `readOnly` (directly or
@@ -111,35 +141,23 @@ impl<'r> SchemaBuilder<'r> {
         }
     }
 
-    /// `depth` counts nested schemas (the stack bound); `level` counts how far into the
-    /// instance the schema applies (a property, an item), which tells real recursion
-    /// from a reference that loops back without describing anything.
-    fn node(
-        &mut self,
-        value: &Value,
-        loc: &Loc,
-        depth: usize,
-        level: usize,
-    ) -> Result<Value, OpenApiError> {
-        // Past a bound the schema accepts anything, and says so, so the model is not
+    /// `depth` counts nested schemas within one referenced schema (the stack bound).
+    fn node(&mut self, value: &Value, loc: &Loc, depth: usize) -> Result<Value, OpenApiError> {
+        // Past the bound the schema accepts anything, and says so, so the model is not
         // left guessing why a part is unconstrained.
         if depth > MAX_DEPTH {
             return Ok(json!({ "description": CUT_DEEP }));
         }
-        if self.nodes > HARD_BUDGET {
-            return Ok(json!({ "description": CUT_LARGE }));
-        }
-        self.nodes += 1;
         match value {
             Value::Bool(_) => Ok(value.clone()),
             Value::Object(map) => {
                 if let Some(reference) = ref_of(value) {
                     let sources = &self.reader.sources;
                     let target = sources.follow(&sources.resolve(reference, loc)?)?;
-                    let converted = self.reference(&target, depth, level)?;
-                    self.overlay(converted, map, loc, depth, level)
+                    let converted = def_ref(&self.definition_name(target));
+                    self.overlay(converted, map, loc, depth)
                 } else {
-                    self.object(map, loc, depth, level)
+                    self.object(map, loc, depth)
                 }
             }
             // Not a schema at all: the most honest reading is "anything".
@@ -147,62 +165,10 @@ impl<'r> SchemaBuilder<'r> {
         }
     }
 
-    /// The schema a reference to `target` becomes: inline, or `{"$ref": "#/$defs/..."}`.
-    fn reference(
-        &mut self,
-        target: &Loc,
-        depth: usize,
-        level: usize,
-    ) -> Result<Value, OpenApiError> {
-        if let Some(name) = self.def_of.get(target) {
-            return Ok(def_ref(name));
-        }
-        if let Some((_, started)) = self.active.iter().find(|(loc, _)| loc == target) {
-            if *started == level {
-                // Back to itself without describing any part of the instance (`A: allOf
-                // [A]`): it adds no constraint, and a validator following it would loop.
-                return Ok(json!({}));
-            }
-            self.recursive.insert(target.clone());
-            let name = self.assign_def_name(target);
-            return Ok(def_ref(&name));
-        }
-        let Some(value) = self.reader.sources.get(target) else {
-            return Ok(json!({}));
-        };
-        if let Some((cached, size)) = self.cache.get(target) {
-            if self.nodes + size <= INLINE_BUDGET {
-                self.nodes += *size;
-                return Ok(cached.clone());
-            }
-            // Too big to inline once more: the schema moves to `$defs`. It is converted
-            // again rather than copied from the cache, because past the budget the
-            // schemas it uses are themselves referenced, not inlined, and the copy
-            // would carry every one of them whole.
-            let name = self.assign_def_name(target);
-            self.active.push((target.clone(), level));
-            let converted = self.node(value, target, depth + 1, level);
-            self.active.pop();
-            self.defs.insert(name.clone(), converted?);
-            return Ok(def_ref(&name));
-        }
-        self.active.push((target.clone(), level));
-        let start = self.nodes;
-        let converted = self.node(value, target, depth + 1, level);
-        self.active.pop();
-        let converted = converted?;
-        if self.recursive.contains(target) {
-            let name = self.assign_def_name(target);
-            self.defs.insert(name.clone(), converted);
-            return Ok(def_ref(&name));
-        }
-        let size = self.nodes - start;
-        self.cache.insert(target.clone(), (converted.clone(), size));
-        Ok(converted)
-    }
-
-    fn assign_def_name(&mut self, target: &Loc) -> String {
-        if let Some(name) = self.def_of.get(target) {
+    /// The definition name of the schema at `target`, given (and the schema queued for
+    /// conversion) the first time it is referred to.
+    fn definition_name(&mut self, target: Loc) -> String {
+        if let Some(name) = self.def_of.get(&target) {
             return name.clone();
         }
         let token = last_token(&target.pointer);
@@ -216,14 +182,15 @@ impl<'r> SchemaBuilder<'r> {
         } else {
             def_name(&token)
         };
-        let taken: HashSet<&String> = self.def_of.values().collect();
         let mut name = base.clone();
         let mut counter = 2;
-        while taken.contains(&name) {
+        while self.taken.contains(&name) {
             name = format!("{base}_{counter}");
             counter += 1;
         }
+        self.taken.insert(name.clone());
         self.def_of.insert(target.clone(), name.clone());
+        self.pending.push(target);
         name
     }
 
@@ -234,7 +201,6 @@ impl<'r> SchemaBuilder<'r> {
         siblings: &Map<String, Value>,
         loc: &Loc,
         depth: usize,
-        level: usize,
     ) -> Result<Value, OpenApiError> {
         let structural = siblings.keys().any(|key| {
             key != "$ref"
@@ -247,7 +213,7 @@ impl<'r> SchemaBuilder<'r> {
         let mut result = if structural && self.reader.ref_siblings_apply() {
             let mut rest = siblings.clone();
             rest.remove("$ref");
-            let rest = self.object(&rest, loc, depth + 1, level)?;
+            let rest = self.object(&rest, loc, depth + 1)?;
             json!({"allOf": [converted, rest]})
         } else {
             converted
@@ -273,7 +239,6 @@ impl<'r> SchemaBuilder<'r> {
         map: &Map<String, Value>,
         loc: &Loc,
         depth: usize,
-        level: usize,
     ) -> Result<Value, OpenApiError> {
         let options = self.reader.options;
         let description = map
@@ -314,21 +279,13 @@ impl<'r> SchemaBuilder<'r> {
                     };
                     let map_loc = at();
                     let mut converted = Map::new();
-                    let inner = if key == "dependentSchemas" {
-                        level
-                    } else {
-                        level + 1
-                    };
                     for (name, schema) in members {
                         let member_loc = map_loc.child(name);
                         if key == "properties" && self.is_read_only(schema, &member_loc) {
                             read_only.push(name.clone());
                             continue;
                         }
-                        converted.insert(
-                            name.clone(),
-                            self.node(schema, &member_loc, depth + 1, inner)?,
-                        );
+                        converted.insert(name.clone(), self.node(schema, &member_loc, depth + 1)?);
                     }
                     out.insert(key.clone(), Value::Object(converted));
                 }
@@ -336,32 +293,32 @@ impl<'r> SchemaBuilder<'r> {
                     // A list under `items` is the draft-4 tuple form; 2020-12 spells it
                     // `prefixItems`.
                     Value::Array(list) => {
-                        let list = self.list(list, &at(), depth, level + 1)?;
+                        let list = self.list(list, &at(), depth)?;
                         out.insert("prefixItems".into(), list);
                     }
                     _ => {
-                        let item = self.node(value, &at(), depth + 1, level + 1)?;
+                        let item = self.node(value, &at(), depth + 1)?;
                         out.insert(key.clone(), item);
                     }
                 },
                 "prefixItems" => {
                     if let Value::Array(list) = value {
-                        let list = self.list(list, &at(), depth, level + 1)?;
+                        let list = self.list(list, &at(), depth)?;
                         out.insert(key.clone(), list);
                     }
                 }
                 key_str if SCHEMA_LISTS.contains(&key_str) => {
                     if let Value::Array(list) = value {
-                        let list = self.list(list, &at(), depth, level)?;
+                        let list = self.list(list, &at(), depth)?;
                         out.insert(key.clone(), list);
                     }
                 }
                 key_str if IN_PLACE_SCHEMA.contains(&key_str) => {
-                    let converted = self.node(value, &at(), depth + 1, level)?;
+                    let converted = self.node(value, &at(), depth + 1)?;
                     out.insert(key.clone(), converted);
                 }
                 key_str if CHILD_SCHEMA.contains(&key_str) => {
-                    let converted = self.node(value, &at(), depth + 1, level + 1)?;
+                    let converted = self.node(value, &at(), depth + 1)?;
                     out.insert(key.clone(), converted);
                 }
                 "required" => {
@@ -427,16 +384,10 @@ impl<'r> SchemaBuilder<'r> {
         })
     }
 
-    fn list(
-        &mut self,
-        list: &[Value],
-        loc: &Loc,
-        depth: usize,
-        level: usize,
-    ) -> Result<Value, OpenApiError> {
+    fn list(&mut self, list: &[Value], loc: &Loc, depth: usize) -> Result<Value, OpenApiError> {
         let mut out = Vec::with_capacity(list.len());
         for (i, item) in list.iter().enumerate() {
-            out.push(self.node(item, &loc.index(i), depth + 1, level)?);
+            out.push(self.node(item, &loc.index(i), depth + 1)?);
         }
         Ok(Value::Array(out))
     }

@@ -268,3 +268,99 @@ paths:
         .unwrap_or_else(|error| panic!("{error}"));
     assert_eq!(found, json!(["rex"]));
 }
+
+const SHARED: &str = r#"
+openapi: 3.0.3
+info: { title: Shop, version: "1" }
+paths:
+  /pets:
+    post:
+      operationId: addPet
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema: { $ref: '#/components/schemas/Pet' }
+  /pets/{id}:
+    put:
+      operationId: replacePet
+      parameters:
+        - { name: id, in: path, required: true, schema: { type: integer } }
+      requestBody:
+        content:
+          application/json:
+            schema:
+              type: object
+              properties:
+                pet: { $ref: '#/components/schemas/Pet' }
+                size: { $ref: '#/components/schemas/Size' }
+  /owners:
+    post:
+      operationId: addOwner
+      requestBody:
+        content:
+          application/json:
+            schema:
+              type: object
+              properties:
+                pets: { type: array, items: { $ref: '#/components/schemas/Pet' } }
+components:
+  schemas:
+    Size: { type: string, enum: [s, m, l], nullable: true }
+    Pet:
+      type: object
+      required: [name]
+      properties:
+        name: { type: string, minLength: 1 }
+        size: { $ref: '#/components/schemas/Size' }
+        parent: { $ref: '#/components/schemas/Pet' }
+"#;
+
+/// A schema many operations use is held once: every tool's parameters share one set of
+/// definitions, and what a model, a validator or a serializer sees is still self-contained.
+#[tokio::test]
+async fn tools_share_one_copy_of_the_schemas_they_use() {
+    let driver = read_str(SHARED, "shop.yaml", None, &ReadOptions::default())
+        .unwrap()
+        .into_driver();
+    let tools = driver.list_tools();
+    let shared: Vec<_> = tools
+        .iter()
+        .flat_map(|tool| tool.parameters())
+        .filter_map(|parameter| parameter.definitions.as_ref())
+        .collect();
+    assert!(shared.len() >= 3, "{shared:?}");
+    assert!(shared.iter().all(|d| d.ptr_eq(shared[0])));
+    // Stored: a reference. Seen: the schema, with the recursive part carried in `$defs`.
+    let replace = tools.iter().find(|t| t.name() == "replacePet").unwrap();
+    let pet = replace.parameter("pet").unwrap();
+    assert_eq!(pet.schema, Some(json!({"$ref": "#/$defs/Pet"})));
+    let seen = replace.input_schema();
+    assert_eq!(seen["properties"]["pet"], json!({"$ref": "#/$defs/Pet"}));
+    assert_eq!(
+        seen["$defs"]["Pet"]["properties"]["size"],
+        json!({"type": ["string", "null"], "enum": ["s", "m", "l", null]})
+    );
+    assert_eq!(
+        seen["properties"]["size"],
+        json!({"type": ["string", "null"], "enum": ["s", "m", "l", null]})
+    );
+    // Written out and read back, a tool is the same tool.
+    let text = serde_json::to_string(replace).unwrap();
+    assert!(!text.contains("definitions"));
+    let back: mcs_core::Tool = serde_json::from_str(&text).unwrap();
+    assert_eq!(&back, replace);
+    assert_eq!(back.input_schema(), seen);
+    // Validation follows the shared definitions into nested parts.
+    let error = driver
+        .execute_tool("addOwner", json!({"pets": [{"name": "Rex", "size": "xl"}]}))
+        .await
+        .unwrap_err();
+    let text = error.to_string();
+    assert!(text.contains("pets[0].size"), "{text}");
+    let error = driver
+        .execute_tool("addPet", json!({"name": ""}))
+        .await
+        .unwrap_err();
+    assert!(matches!(error, ToolError::InvalidArguments { .. }), "{error}");
+}

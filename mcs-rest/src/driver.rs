@@ -10,7 +10,8 @@ use serde_json::{Map, Value};
 
 use mcs_core::schema::describe_received;
 use mcs_core::{
-    ArgumentError, Binding, DriverMeta, Tool, ToolAnnotations, ToolDriver, ToolError, ToolFuture,
+    ArgumentError, Binding, Definitions, DriverMeta, Tool, ToolAnnotations, ToolDriver, ToolError,
+    ToolFuture,
 };
 #[cfg(feature = "hybrid")]
 use mcs_hybrid::HybridOptions;
@@ -264,7 +265,11 @@ impl RestDriver {
     fn built(&self) -> &Built {
         self.built.get_or_init(|| {
             let operations = &self.api().operations;
-            let tools: Vec<Tool> = operations.iter().map(tool_of).collect();
+            let definitions = self.api().shared_definitions();
+            let tools: Vec<Tool> = operations
+                .iter()
+                .map(|operation| tool_of(operation, &definitions))
+                .collect();
             let index = operations
                 .iter()
                 .enumerate()
@@ -345,10 +350,17 @@ fn default_transport() -> Option<Arc<dyn HttpTransport>> {
 }
 
 /// An operation's tool: its arguments schema's properties become the parameters.
-fn tool_of(operation: &Operation) -> Tool {
+/// Parameters share the API's definitions (one copy for every tool) rather than carrying
+/// what they refer to.
+fn tool_of(operation: &Operation, definitions: &Definitions) -> Tool {
     let schema: Value =
         serde_json::from_str(&operation.schema).unwrap_or_else(|_| Value::Object(Map::new()));
-    let parameters = mcs_core::dispatch::object_parameters(&schema).unwrap_or_default();
+    let mut parameters = mcs_core::dispatch::object_parameters(&schema).unwrap_or_default();
+    if !definitions.is_empty() && operation.schema.contains("\"#/$defs/") {
+        for parameter in &mut parameters {
+            parameter.definitions = Some(definitions.clone());
+        }
+    }
     let title = operation.title.as_ref().map(ToString::to_string);
     let description = operation.description.as_ref().map(ToString::to_string);
     let fallback = format!("{} {}", operation.method, operation.path);

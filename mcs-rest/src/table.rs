@@ -9,6 +9,9 @@
 
 use std::borrow::Cow;
 
+use mcs_core::Definitions;
+use serde_json::Value;
+
 /// Text in a table row: a `'static` literal in generated code, owned when read at run time.
 pub type Text = Cow<'static, str>;
 
@@ -33,6 +36,33 @@ pub struct Api {
     /// What the operations' tags stand for: the document's top-level `tags` that have a
     /// description and that an operation here uses, in document order.
     pub tags: List<Tag>,
+    /// The schemas operations' arguments refer to as `{"$ref": "#/$defs/NAME"}`, each held
+    /// once for the whole API: one JSON object of names to schemas, or empty when no
+    /// operation refers to any. A driver shares them between its tools
+    /// ([`mcs_core::Definitions`]); [`Api::arguments_schema`] gives an operation's schema
+    /// self-contained.
+    pub definitions: Text,
+}
+
+impl Api {
+    /// The shared schemas of [`definitions`](Self::definitions), read (empty when there are
+    /// none). Parses the text: a driver does it once and keeps the result.
+    pub fn shared_definitions(&self) -> Definitions {
+        if self.definitions.is_empty() {
+            return Definitions::default();
+        }
+        match serde_json::from_str(&self.definitions) {
+            Ok(Value::Object(map)) => Definitions::new(map),
+            _ => Definitions::default(),
+        }
+    }
+
+    /// The arguments schema of `operation` (one of this API's), self-contained: what a
+    /// model is shown and calls are validated against.
+    pub fn arguments_schema(&self, operation: &Operation) -> Value {
+        let schema: Value = serde_json::from_str(&operation.schema).unwrap_or(Value::Null);
+        self.shared_definitions().self_contained(&schema)
+    }
 }
 
 /// A tag the document describes (its top-level `tags`): an orchestrator shows the

@@ -182,6 +182,7 @@ pub(crate) fn api_with(
         security_schemes: Cow::Owned(schemes),
         operations: Cow::Owned(operations),
         tags: Cow::Borrowed(&[]),
+        definitions: Cow::Borrowed(""),
     }
 }
 

@@ -215,7 +215,7 @@ pub mod library {
                     ]),
                     tags: B(&[B("books")]),
                     deprecated: false,
-                    schema: B(r##"{"type":"object","properties":{"isbn":{"type":"string"},"title":{"type":"string"},"authors":{"type":"array","minItems":1,"items":{"type":"object","required":["name"],"properties":{"name":{"type":"string"},"born":{"type":"integer"}}}},"series":{"oneOf":[{"type":"null"},{"$ref":"#/$defs/Series"}]}},"required":["isbn","title","authors"],"$defs":{"Series":{"type":"object","properties":{"name":{"type":"string"},"next":{"$ref":"#/$defs/Series"}}}}}"##),
+                    schema: B(r##"{"type":"object","properties":{"isbn":{"type":"string"},"title":{"type":"string"},"authors":{"type":"array","minItems":1,"items":{"$ref":"#/$defs/Author"}},"series":{"oneOf":[{"type":"null"},{"$ref":"#/$defs/Series"}]}},"required":["isbn","title","authors"]}"##),
                 },
                 Operation {
                     name: B("getBook"),
@@ -299,6 +299,7 @@ pub mod library {
                     description: B("Who has which book, until when."),
                 },
             ]),
+            definitions: B(r##"{"Series":{"type":"object","properties":{"name":{"type":"string"},"next":{"$ref":"#/$defs/Series"}}},"Author":{"type":"object","required":["name"],"properties":{"name":{"type":"string"},"born":{"type":"integer"}}}}"##),
         }
     };
 }

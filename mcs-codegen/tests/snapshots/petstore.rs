@@ -330,6 +330,7 @@ pub mod petstore {
                     description: B("Orders for pets, and the stock by status."),
                 },
             ]),
+            definitions: B(""),
         }
     };
 }

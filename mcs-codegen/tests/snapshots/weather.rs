@@ -206,6 +206,7 @@ pub mod weather {
                     description: B("What the sensors measured."),
                 },
             ]),
+            definitions: B(""),
         }
     };
 }

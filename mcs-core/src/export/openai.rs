@@ -409,8 +409,8 @@ pub fn openai_strict_arguments(tool: &Tool, mut arguments: Value) -> Value {
             members.shift_remove(&parameter.name);
             continue;
         }
-        if let Some(schema) = &parameter.schema {
-            strip_nulls(schema, schema, value, 0);
+        if let Some(schema) = parameter.resolved_schema() {
+            strip_nulls(&schema, &schema, value, 0);
         }
     }
     arguments

@@ -3,30 +3,7 @@
 
 use serde_json::Value;
 
-/// Keywords whose value is one schema.
-pub(super) const SCHEMA_KEYWORDS: &[&str] = &[
-    "items",
-    "additionalProperties",
-    "not",
-    "if",
-    "then",
-    "else",
-    "contains",
-    "propertyNames",
-    "unevaluatedItems",
-    "unevaluatedProperties",
-    "additionalItems",
-];
-/// Keywords whose value is a list of schemas.
-pub(super) const SCHEMA_LIST_KEYWORDS: &[&str] = &["allOf", "anyOf", "oneOf", "prefixItems"];
-/// Keywords whose value maps names to schemas.
-pub(super) const SCHEMA_MAP_KEYWORDS: &[&str] = &[
-    "properties",
-    "patternProperties",
-    "dependentSchemas",
-    "$defs",
-    "definitions",
-];
+pub(super) use crate::definitions::{SCHEMA_KEYWORDS, SCHEMA_LIST_KEYWORDS, SCHEMA_MAP_KEYWORDS};
 
 /// Where definitions live, by the convention of each generator we read.
 const DEFINITION_PREFIXES: &[&str] = &["#/$defs/", "#/definitions/", "#/components/schemas/"];

@@ -31,8 +31,10 @@ pub fn coerce_arguments(tool: &Tool, arguments: &mut Value) {
         return;
     };
     for parameter in tool.parameters() {
-        if let (Some(schema), Some(value)) = (&parameter.schema, given.get_mut(&parameter.name)) {
-            schema::coerce_value(value, schema, &CoercionPolicy::JSON_STRING);
+        if let (Some(schema), Some(value)) =
+            (parameter.resolved_schema(), given.get_mut(&parameter.name))
+        {
+            schema::coerce_value(value, &schema, &CoercionPolicy::JSON_STRING);
         }
     }
 }

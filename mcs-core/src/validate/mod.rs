@@ -71,10 +71,9 @@ pub fn validate_arguments(tool: &Tool, arguments: &Value) -> Result<(), Vec<Argu
     };
     let mut problems = Vec::new();
     for parameter in tool.parameters() {
-        let schema = match &parameter.schema {
-            Some(schema) => Cow::Borrowed(schema),
-            None => Cow::Owned(json!({ "type": "string" })),
-        };
+        let schema = parameter
+            .resolved_schema()
+            .unwrap_or_else(|| Cow::Owned(json!({ "type": "string" })));
         match field(given, &parameter.name) {
             None if parameter.required => {
                 let validator = Validator::new(&schema, &parameter.name);

@@ -11,7 +11,7 @@ mod specs;
 mod swagger;
 
 use mcs_openapi::{Document, OpenApiError, ReadOptions, read_str};
-use mcs_rest::Operation;
+use mcs_rest::{Api, Operation};
 use serde_json::Value;
 
 /// Reads a YAML document strictly.
@@ -30,17 +30,38 @@ pub fn doc(paths: &str, extra: &str) -> String {
     format!("openapi: 3.0.3\ninfo:\n  title: Test API\n  version: '1'\npaths:\n{paths}\n{extra}")
 }
 
-/// The operation named `name`.
-pub fn op<'d>(document: &'d Document, name: &str) -> &'d Operation {
-    document
+/// The operation named `name`, with the API it belongs to.
+pub fn op<'d>(document: &'d Document, name: &str) -> Op<'d> {
+    let operation = document
         .api
         .operations
         .iter()
         .find(|o| o.name == name)
-        .unwrap_or_else(|| panic!("no operation {name}"))
+        .unwrap_or_else(|| panic!("no operation {name}"));
+    Op {
+        api: &document.api,
+        operation,
+    }
 }
 
-/// The parsed arguments schema of `operation`.
-pub fn schema(operation: &Operation) -> Value {
-    serde_json::from_str(&operation.schema).expect("schema is JSON")
+/// An operation and its API (whose shared definitions its schema refers to).
+#[derive(Clone, Copy)]
+pub struct Op<'d> {
+    /// The API.
+    pub api: &'d Api,
+    /// The operation.
+    pub operation: &'d Operation,
+}
+
+impl std::ops::Deref for Op<'_> {
+    type Target = Operation;
+
+    fn deref(&self) -> &Operation {
+        self.operation
+    }
+}
+
+/// The arguments schema of `operation`, self-contained (as a model sees it).
+pub fn schema(operation: Op<'_>) -> Value {
+    operation.api.arguments_schema(operation.operation)
 }

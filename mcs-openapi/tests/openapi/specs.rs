@@ -47,6 +47,11 @@ fn real_documents_read_strictly() {
         let api = &document.api;
         assert_eq!(api.operations.len(), count, "{file}");
         assert!(document.skipped.is_empty());
+        let definitions = api.shared_definitions();
+        let shared: serde_json::Map<String, Value> = definitions
+            .iter()
+            .map(|(k, v)| (k.to_owned(), v.clone()))
+            .collect();
         let mut names = std::collections::HashSet::new();
         for op in api.operations.iter() {
             assert!(
@@ -65,7 +70,13 @@ fn real_documents_read_strictly() {
                 op.name
             );
             assert!(op.title.is_some() || op.description.is_some());
-            let schema: Value = serde_json::from_str(&op.schema).expect("schema is JSON");
+            let stored: Value = serde_json::from_str(&op.schema).expect("schema is JSON");
+            check_schema(
+                &format!("{file} {} (stored)", op.name),
+                &stored,
+                Some(&shared),
+            );
+            let schema = definitions.self_contained(&stored);
             assert_eq!(schema["type"], "object", "{file} {}", op.name);
             let defs = schema.get("$defs").and_then(Value::as_object);
             check_schema(&format!("{file} {}", op.name), &schema, defs);
