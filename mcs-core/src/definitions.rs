@@ -70,8 +70,52 @@ const MAX_DEPTH: usize = 64;
 /// The note a schema cut at [`MAX_DEPTH`] carries.
 const CUT_DEEP: &str = "(not described: nested too deeply)";
 
-/// The note a schema cut at [`HARD_BUDGET`] carries.
+/// The note a schema cut at [`HARD_BUDGET`] (or a model's budget) carries.
 const CUT_LARGE: &str = "(not described: the schema is too large)";
+
+/// What a reference left unexpanded for a model says after the definition's description.
+const NOT_EXPANDED: &str = "its fields are not listed here, to keep the description short";
+
+/// How much a schema shown to a model may hold, in characters (about 5,000 tokens): past it,
+/// references deep in the schema are summarised rather than expanded.
+pub(crate) const MODEL_BUDGET: usize = 20_000;
+
+/// What one assembly may spend.
+#[derive(Clone, Copy)]
+struct Limits {
+    /// Characters (roughly: keywords, names and texts) before what is left is cut.
+    chars: usize,
+    /// How many references deep definitions are expanded; deeper ones are summarised.
+    expand: usize,
+}
+
+const NO_LIMITS: Limits = Limits {
+    chars: usize::MAX,
+    expand: usize::MAX,
+};
+
+/// `schema` made self-contained for a model: fully when that fits in `budget` characters,
+/// otherwise with definitions expanded fewer references deep (the top of the schema
+/// described, what lies deep below named and summarised) until it fits. Validation uses the
+/// whole schema ([`self_contained`]); this bounds only what a model is asked to read.
+pub(crate) fn for_model(schema: &Value, shared: &Definitions, budget: usize) -> Value {
+    let mut last = Value::Null;
+    for expand in [usize::MAX, 6, 4, 3, 2, 1, 0] {
+        let (assembled, fits) = assemble(
+            schema,
+            shared,
+            Limits {
+                chars: budget,
+                expand,
+            },
+        );
+        if fits {
+            return assembled;
+        }
+        last = assembled;
+    }
+    last
+}
 
 /// Named schemas that parameter schemas refer to as `{"$ref": "#/$defs/NAME"}`, held once
 /// and shared (cloning is a reference-count increment).
@@ -160,6 +204,15 @@ impl From<Map<String, Value>> for Definitions {
     }
 }
 
+/// Whether `schema` holds a `$ref` anywhere.
+pub(crate) fn refers(schema: &Value) -> bool {
+    match schema {
+        Value::Object(map) => map.contains_key("$ref") || map.values().any(refers),
+        Value::Array(items) => items.iter().any(refers),
+        _ => false,
+    }
+}
+
 /// The name a `{"$ref": "#/$defs/NAME"}` refers to (the pointer segment unescaped).
 pub(crate) fn defs_name(reference: &str) -> Option<String> {
     let rest = reference.strip_prefix("#/$defs/")?;
@@ -175,6 +228,11 @@ fn defs_ref(name: &str) -> Value {
 /// reference with the definition carried in the result's `$defs`. References the schema
 /// resolves itself (its own `$defs`) are left as they are.
 pub(crate) fn self_contained(schema: &Value, shared: &Definitions) -> Value {
+    assemble(schema, shared, NO_LIMITS).0
+}
+
+/// The assembled schema, and whether it fit in `limits.chars`.
+fn assemble(schema: &Value, shared: &Definitions, limits: Limits) -> (Value, bool) {
     let own = schema.get("$defs").and_then(Value::as_object);
     let mut assembly = Assembly {
         shared,
@@ -185,10 +243,14 @@ pub(crate) fn self_contained(schema: &Value, shared: &Definitions) -> Value {
         active: Vec::new(),
         recursive: HashSet::new(),
         nodes: 0,
+        chars: 0,
+        limits,
+        overflowed: false,
     };
     let mut result = assembly.node(schema, 0, 0);
+    let fits = !assembly.overflowed;
     if assembly.defs.is_empty() {
-        return result;
+        return (result, fits);
     }
     match &mut result {
         Value::Object(root) => {
@@ -200,10 +262,10 @@ pub(crate) fn self_contained(schema: &Value, shared: &Definitions) -> Value {
                     defs.entry(name).or_insert(definition);
                 }
             }
-            result
+            (result, fits)
         }
         // A boolean root refers to nothing.
-        _ => result,
+        _ => (result, fits),
     }
 }
 
@@ -214,13 +276,17 @@ struct Assembly<'d> {
     defs: Map<String, Value>,
     /// Names that are (or are being put) in `defs`: references to them stay references.
     placed: HashSet<String>,
-    /// Definitions already inlined once, assembled, with their size in nodes.
-    cache: HashMap<String, (Value, usize)>,
+    /// Definitions already inlined once, assembled, with their size in nodes and characters.
+    cache: HashMap<String, (Value, usize, usize)>,
     /// Definitions being inlined, with the instance level each began at.
     active: Vec<(String, usize)>,
     /// Definitions found to contain themselves.
     recursive: HashSet<String>,
     nodes: usize,
+    chars: usize,
+    limits: Limits,
+    /// Whether something was cut for want of characters.
+    overflowed: bool,
 }
 
 impl Assembly<'_> {
@@ -230,13 +296,15 @@ impl Assembly<'_> {
         if depth > MAX_DEPTH {
             return json!({ "description": CUT_DEEP });
         }
-        if self.nodes > HARD_BUDGET {
+        if self.nodes > HARD_BUDGET || self.chars > self.limits.chars {
+            self.overflowed |= self.chars > self.limits.chars;
             return json!({ "description": CUT_LARGE });
         }
         self.nodes += 1;
         let Value::Object(map) = value else {
             return value.clone();
         };
+        self.chars += weight(map);
         if let Some(name) = map.get("$ref").and_then(Value::as_str).and_then(defs_name)
             && self.own.is_none_or(|own| !own.contains_key(&name))
             && self.shared.get(&name).is_some()
@@ -313,9 +381,13 @@ impl Assembly<'_> {
         let Some(target) = shared.get(name) else {
             return defs_ref(name);
         };
-        if let Some((cached, size)) = self.cache.get(name) {
-            if self.nodes + size <= INLINE_BUDGET {
+        if depth >= self.limits.expand {
+            return summary(name, target);
+        }
+        if let Some((cached, size, chars)) = self.cache.get(name) {
+            if self.nodes + size <= INLINE_BUDGET && self.chars + chars <= self.limits.chars {
                 self.nodes += *size;
+                self.chars += *chars;
                 return cached.clone();
             }
             // Too big to inline once more: the definition moves to `$defs`, assembled
@@ -328,7 +400,7 @@ impl Assembly<'_> {
             return defs_ref(name);
         }
         self.active.push((name.to_owned(), level));
-        let start = self.nodes;
+        let (start, start_chars) = (self.nodes, self.chars);
         let assembled = self.node(target, depth + 1, level);
         self.active.pop();
         if self.recursive.contains(name) {
@@ -336,10 +408,54 @@ impl Assembly<'_> {
             return defs_ref(name);
         }
         let size = self.nodes - start;
+        let chars = self.chars - start_chars;
         self.cache
-            .insert(name.to_owned(), (assembled.clone(), size));
+            .insert(name.to_owned(), (assembled.clone(), size, chars));
         assembled
     }
+}
+
+/// About how many characters a schema object adds when written out, not counting the
+/// schemas inside it (they are counted as they are visited).
+fn weight(map: &Map<String, Value>) -> usize {
+    map.iter()
+        .map(|(key, value)| {
+            key.len()
+                + 4
+                + match value {
+                    Value::String(text) => text.len() + 2,
+                    Value::Array(items) => items
+                        .iter()
+                        .map(|item| match item {
+                            Value::String(text) => text.len() + 3,
+                            _ => 6,
+                        })
+                        .sum(),
+                    Value::Object(_) => 2,
+                    _ => 6,
+                }
+        })
+        .sum()
+}
+
+/// A definition named rather than expanded: its type and description, and that its fields
+/// are left out.
+fn summary(name: &str, target: &Value) -> Value {
+    let mut out = Map::new();
+    if let Some(kind) = target.get("type") {
+        out.insert("type".to_owned(), kind.clone());
+    }
+    let own = target
+        .get("description")
+        .and_then(Value::as_str)
+        .map(str::trim)
+        .filter(|text| !text.is_empty());
+    let text = match own {
+        Some(own) => format!("{own} (a {name}; {NOT_EXPANDED})"),
+        None => format!("A {name}; {NOT_EXPANDED}."),
+    };
+    out.insert("description".to_owned(), Value::String(text));
+    Value::Object(out)
 }
 
 /// `{"anyOf": [S, {"type": "null"}]}` — how a reference is made nullable — written as `S`
@@ -499,6 +615,55 @@ mod tests {
         assert_eq!(
             schema["$defs"]["N"]["properties"]["next"]["anyOf"][1],
             json!({"type": "null"})
+        );
+    }
+
+    #[test]
+    fn a_model_reads_the_top_of_a_large_schema_and_names_what_is_below() {
+        // A tree of 400 entities, 20 described properties each: thousands of nodes whole.
+        let mut map = Map::new();
+        for n in 0..400 {
+            let mut properties = Map::new();
+            for p in 0..20 {
+                properties.insert(
+                    format!("p{p}"),
+                    json!({"type": "string", "description": format!("Property {p} of entity {n}.")}),
+                );
+            }
+            for child in [2 * n + 1, 2 * n + 2].into_iter().filter(|c| *c < 400) {
+                properties.insert(
+                    format!("e{child}"),
+                    json!({"$ref": format!("#/$defs/E{child}")}),
+                );
+            }
+            map.insert(
+                format!("E{n}"),
+                json!({"type": "object", "description": format!("Entity {n}."), "properties": properties}),
+            );
+        }
+        let defs = Definitions::new(map);
+        let schema = json!({"$ref": "#/$defs/E0"});
+        let whole = self_contained(&schema, &defs);
+        assert!(whole.to_string().len() > 100_000);
+        let shown = for_model(&schema, &defs, MODEL_BUDGET);
+        let text = shown.to_string();
+        assert!(
+            text.len() <= MODEL_BUDGET + MODEL_BUDGET / 4,
+            "{} chars",
+            text.len()
+        );
+        // The top is described, and nothing is cut mid-way: deep entities are named.
+        assert_eq!(
+            shown["properties"]["p0"]["description"],
+            "Property 0 of entity 0."
+        );
+        assert!(!text.contains(CUT_LARGE), "{text}");
+        assert!(text.contains(NOT_EXPANDED));
+        // A small schema is shown whole.
+        let small = json!({"$ref": "#/$defs/E399"});
+        assert_eq!(
+            for_model(&small, &defs, MODEL_BUDGET),
+            self_contained(&small, &defs)
         );
     }
 

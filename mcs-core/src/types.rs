@@ -8,7 +8,7 @@ use std::borrow::Cow;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
-use crate::definitions::{Definitions, self_contained};
+use crate::definitions::{Definitions, MODEL_BUDGET, for_model, refers, self_contained};
 
 /// How a driver reaches its backend, e.g. `rest` / `http` / `OpenAPI`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -165,13 +165,23 @@ impl ToolParameter {
 
     /// The parameter's schema as a model should see it: the declared schema (a string when
     /// there is none) with the parameter's description in front of the type's own.
+    /// Self-contained; one that refers to shared definitions is assembled within about
+    /// 5,000 tokens, deep parts summarised when the whole would not fit (validation still
+    /// checks them: see [`resolved_schema`](Self::resolved_schema)).
     pub fn property_schema(&self) -> Value {
-        let mut schema = match self.resolved_schema() {
-            // `true` accepts anything, as `{}` does; only the object can carry a description.
-            Some(schema) if *schema == Value::Bool(true) => json!({}),
-            Some(schema) => schema.into_owned(),
-            None => json!({ "type": "string" }),
+        self.property_schema_within(MODEL_BUDGET)
+    }
+
+    fn property_schema_within(&self, budget: usize) -> Value {
+        let mut schema = match (&self.schema, &self.definitions) {
+            (Some(schema), Some(shared)) if !shared.is_empty() => for_model(schema, shared, budget),
+            (Some(schema), _) => schema.clone(),
+            (None, _) => json!({ "type": "string" }),
         };
+        // `true` accepts anything, as `{}` does; only the object can carry a description.
+        if schema == Value::Bool(true) {
+            schema = json!({});
+        }
         merge_description(&mut schema, &self.description);
         schema
     }
@@ -241,8 +251,46 @@ pub(crate) fn object_schema(parameters: &[ToolParameter]) -> Value {
     let mut properties = Map::new();
     let mut required = Vec::new();
     let mut definitions = Map::new();
-    for parameter in parameters {
-        let mut schema = parameter.property_schema();
+    // Parameters that refer to shared definitions share the budget of what a model reads:
+    // each is assembled whole when together they fit; otherwise those that fit in an even
+    // share stay whole and the rest split what they leave.
+    let shares = |p: &ToolParameter| {
+        p.definitions.as_ref().is_some_and(|d| !d.is_empty())
+            && p.schema.as_ref().is_some_and(refers)
+    };
+    let mut schemas: Vec<Value> = parameters
+        .iter()
+        .map(|p| p.property_schema_within(MODEL_BUDGET))
+        .collect();
+    let sharing: Vec<usize> = (0..parameters.len())
+        .filter(|&i| shares(&parameters[i]))
+        .collect();
+    let mut large: Vec<(usize, usize)> = sharing
+        .iter()
+        .map(|&i| (i, schemas[i].to_string().len()))
+        .collect();
+    let mut left = MODEL_BUDGET;
+    if large.iter().map(|(_, size)| size).sum::<usize>() > left {
+        loop {
+            let share = left / large.len().max(1);
+            let before = large.len();
+            large.retain(|&(_, size)| {
+                let keep = size > share;
+                if !keep {
+                    left -= size;
+                }
+                keep
+            });
+            if large.len() == before || large.is_empty() {
+                break;
+            }
+        }
+        let budget = (left / large.len().max(1)).max(MODEL_BUDGET / 24);
+        for (i, _) in large {
+            schemas[i] = parameters[i].property_schema_within(budget);
+        }
+    }
+    for (parameter, mut schema) in parameters.iter().zip(schemas) {
         if let Value::Object(object) = &mut schema
             && let Some(Value::Object(defs)) = object.remove("$defs")
         {

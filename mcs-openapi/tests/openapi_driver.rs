@@ -362,5 +362,8 @@ async fn tools_share_one_copy_of_the_schemas_they_use() {
         .execute_tool("addPet", json!({"name": ""}))
         .await
         .unwrap_err();
-    assert!(matches!(error, ToolError::InvalidArguments { .. }), "{error}");
+    assert!(
+        matches!(error, ToolError::InvalidArguments { .. }),
+        "{error}"
+    );
 }

@@ -9,8 +9,11 @@
 //!
 //! With `MCS_SCALE=1` the document is synthetic and built here: 22,330 operations under 770
 //! tags (`MCS_SCALE_TAGS=77` for a tenth of it), each taking or returning one of 400 entity
-//! schemas that reference each other (as Graph's `microsoft.graph.*` schemas do). With a path, that document is measured. The figures go to
-//! BENCHMARKS.md; nothing is asserted (this is a measurement, not a check).
+//! schemas (`MCS_SCALE_ENTITIES`) that reference each other (as Graph's `microsoft.graph.*`
+//! schemas do); `MCS_SCALE_PROSE=<chars>` gives each operation a description that long, and
+//! `MCS_SCALE_LINKED=1` links every entity back to the first. With a path, that document is
+//! measured. The figures go to BENCHMARKS.md; nothing is asserted (this is a measurement,
+//! not a check).
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -20,15 +23,33 @@ use mcs_openapi::{ReadOptions, read_str};
 use mcs_orchestrator::{ConflictPolicy, Discovery, Orchestrator, Registration};
 use serde_json::{Map, Value, json};
 
-const ENTITIES: usize = 400;
+/// How many entity schemas there are: 400 by default, `MCS_SCALE_ENTITIES` for more
+/// (Graph's beta description has about 4,000).
+fn entities() -> usize {
+    env_number("MCS_SCALE_ENTITIES").unwrap_or(400)
+}
+
+/// How many characters of prose each operation's description has: none by default,
+/// `MCS_SCALE_PROSE=1000` to bring the document to Graph's 47 MB.
+fn prose() -> usize {
+    env_number("MCS_SCALE_PROSE").unwrap_or(0)
+}
+
+fn tokens(text: &str) -> usize {
+    tiktoken_rs::o200k_base()
+        .expect("o200k is built into tiktoken-rs")
+        .encode_ordinary(text)
+        .len()
+}
+
+fn env_number(name: &str) -> Option<usize> {
+    std::env::var(name).ok().and_then(|n| n.parse().ok())
+}
 
 /// How many tags (of 29 operations each) the synthetic document has: 770 by default,
 /// `MCS_SCALE_TAGS` to measure how the cost grows.
 fn tags() -> usize {
-    std::env::var("MCS_SCALE_TAGS")
-        .ok()
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(770)
+    env_number("MCS_SCALE_TAGS").unwrap_or(770)
 }
 
 /// Entity `n`: twenty scalar properties and references to the entities below it in a
@@ -48,10 +69,10 @@ fn entity(n: usize) -> Value {
     let root = if std::env::var_os("MCS_SCALE_LINKED").is_some() {
         0
     } else {
-        ENTITIES
+        entities()
     };
     for (k, other) in [2 * n + 1, 2 * n + 2, root].into_iter().enumerate() {
-        if other < ENTITIES && other != n {
+        if other < entities() && other != n {
             properties.insert(
                 format!("related{k}"),
                 json!({"$ref": format!("#/components/schemas/entity{other}")}),
@@ -59,6 +80,49 @@ fn entity(n: usize) -> Value {
         }
     }
     json!({"type": "object", "description": format!("Entity {n}."), "properties": properties})
+}
+
+/// `chars` characters of varied prose.
+fn words(chars: usize, seed: usize) -> String {
+    const WORDS: &[&str] = &[
+        "the",
+        "service",
+        "returns",
+        "each",
+        "item",
+        "in",
+        "a",
+        "collection",
+        "with",
+        "its",
+        "properties",
+        "when",
+        "caller",
+        "has",
+        "permission",
+        "to",
+        "read",
+        "them",
+        "and",
+        "changes",
+        "are",
+        "applied",
+        "after",
+        "validation",
+        "of",
+        "request",
+        "body",
+    ];
+    let mut text = String::with_capacity(chars + 16);
+    let mut n = seed;
+    while text.len() < chars {
+        n = n
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        text.push_str(WORDS[(n >> 33) % WORDS.len()]);
+        text.push(' ');
+    }
+    text.trim_end().to_owned()
 }
 
 fn synthetic() -> String {
@@ -75,7 +139,7 @@ fn synthetic() -> String {
     for tag in 0..tags() {
         let tag_name = format!("area{}.resource{}", tag % 35, tag / 35);
         for sub in 0..6 {
-            let entity_ref = json!({"$ref": format!("#/components/schemas/entity{}", (tag * 6 + sub) % ENTITIES)});
+            let entity_ref = json!({"$ref": format!("#/components/schemas/entity{}", (tag * 6 + sub) % entities())});
             let collection = format!("/area{}/resource{}/sub{sub}", tag % 35, tag / 35);
             let item = format!("{collection}/{{id}}");
             for (path, (method, verb)) in [
@@ -92,6 +156,7 @@ fn synthetic() -> String {
                 let mut operation = json!({
                     "operationId": format!("{}.sub{sub}.{verb}", tag_name),
                     "summary": format!("{verb} sub{sub} of {tag_name}"),
+                    "description": words(prose(), operations),
                     "tags": [tag_name],
                     "responses": {"200": {"description": "OK",
                         "content": {"application/json": {"schema": entity_ref}}}},
@@ -112,7 +177,7 @@ fn synthetic() -> String {
             }
         }
     }
-    let schemas: Map<String, Value> = (0..ENTITIES)
+    let schemas: Map<String, Value> = (0..entities())
         .map(|n| (format!("entity{n}"), entity(n)))
         .collect();
     json!({
@@ -177,10 +242,24 @@ async fn a_graph_sized_document() {
             .unwrap();
     }
     let search = started.elapsed() / 4;
+    // The synthetic document's `create` tools take an entity: the schema is assembled from
+    // the shared definitions; in a real document, the first tool found.
+    let wanted = if which == "1" {
+        "area0_resource0_sub1_create".to_owned()
+    } else {
+        first["results"][0]["name"].as_str().unwrap().to_owned()
+    };
+    let started = Instant::now();
+    let described = orchestrator
+        .execute_tool("describe_tool", json!({"name": wanted}))
+        .await
+        .unwrap();
+    let describe = started.elapsed();
     println!(
         "{source}: {:.1} MB of JSON, {tools} tools; read {:.2} s, registered {:.2} s, first \
          prompt {} chars; first search (index built) {:.2} s, then {:.2} ms a search; \
-         resident {:.0} MB (from {before:.0} MB, text included), peak {:.0} MB; first result {}",
+         resident {:.0} MB (from {before:.0} MB, text included), peak {:.0} MB; first result \
+         {}; describe_tool {:.2} ms, {} chars, {} o200k tokens; first prompt {} tokens",
         text.len() as f64 / 1e6,
         read.as_secs_f64(),
         registered.as_secs_f64(),
@@ -190,5 +269,9 @@ async fn a_graph_sized_document() {
         memory("VmRSS:").unwrap_or(0.0),
         memory("VmHWM:").unwrap_or(0.0),
         first["results"][0]["name"],
+        describe.as_secs_f64() * 1e3,
+        described.to_string().len(),
+        tokens(&described.to_string()),
+        tokens(&prompt),
     );
 }
