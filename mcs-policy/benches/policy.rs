@@ -47,7 +47,10 @@ fn arguments() -> Value {
 }
 
 fn call<D: ToolDriver>(driver: &D, arguments: Value) -> Result<Value, mcs::ToolError> {
-    match driver.execute_tool(black_box("ping"), arguments).into_ready() {
+    match driver
+        .execute_tool(black_box("ping"), arguments)
+        .into_ready()
+    {
         Ok(result) => result,
         Err(_) => unreachable!("a synchronous tool is ready"),
     }
@@ -87,9 +90,7 @@ fn dispatch(c: &mut Criterion) {
     for (label, guarded) in &variants {
         group.bench_function(*label, |b| match guarded {
             None => b.iter_batched(arguments, |a| call(&Probe, a), BatchSize::SmallInput),
-            Some(guarded) => {
-                b.iter_batched(arguments, |a| call(guarded, a), BatchSize::SmallInput)
-            }
+            Some(guarded) => b.iter_batched(arguments, |a| call(guarded, a), BatchSize::SmallInput),
         });
     }
 

@@ -9,7 +9,9 @@ use serde_json::Value;
 use tokio::sync::{Semaphore, SemaphorePermit};
 use tracing::{Instrument, Span};
 
-use mcs_core::{DriverMeta, Tool, ToolAnnotations, ToolDriver, ToolError, ToolFuture, ToolsListener};
+use mcs_core::{
+    DriverMeta, Tool, ToolAnnotations, ToolDriver, ToolError, ToolFuture, ToolsListener,
+};
 use mcs_hybrid::HybridOptions;
 
 use crate::approval::{ApprovalRequest, Decision};
@@ -210,9 +212,16 @@ impl<D: ToolDriver> Guarded<D> {
     fn try_permit(&self) -> Result<Option<SemaphorePermit<'_>>, Refusal> {
         match &self.shared.permits {
             None => Ok(None),
-            Some((semaphore, _)) => semaphore.try_acquire().map(Some).map_err(|_| Refusal::Busy {
-                limit: self.shared.policy.max_concurrent.map_or(1, |(limit, _)| limit.max(1)),
-            }),
+            Some((semaphore, _)) => semaphore
+                .try_acquire()
+                .map(Some)
+                .map_err(|_| Refusal::Busy {
+                    limit: self
+                        .shared
+                        .policy
+                        .max_concurrent
+                        .map_or(1, |(limit, _)| limit.max(1)),
+                }),
         }
     }
 
@@ -274,11 +283,8 @@ impl<D: ToolDriver> Guarded<D> {
             return self.refuse(name, refusal, &span);
         }
         let permit = match &self.shared.permits {
-            Some((semaphore, WhenBusy::Wait)) => match semaphore.acquire().await {
-                Ok(permit) => Some(permit),
-                // The semaphore is never closed.
-                Err(_) => None,
-            },
+            // The semaphore is never closed, so the wait ends with a place.
+            Some((semaphore, WhenBusy::Wait)) => semaphore.acquire().await.ok(),
             _ => match self.try_permit() {
                 Ok(permit) => permit,
                 Err(refusal) => {

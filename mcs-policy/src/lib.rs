@@ -14,7 +14,7 @@
 //! use mcs_core::{Driver, ToolDriver};
 //! use mcs_policy::{ApprovalRequest, Decision, Policy};
 //! # use std::sync::Arc;
-//! # use mcs_core::{DriverMeta, Tool, ToolAnnotations, ToolFuture};
+//! # use mcs_core::{DriverMeta, Tool, ToolAnnotations, ToolFuture, ToolParameter};
 //! # struct Repos(DriverMeta, Arc<[Tool]>);
 //! # impl ToolDriver for Repos {
 //! #     fn meta(&self) -> &DriverMeta { &self.0 }
@@ -25,6 +25,7 @@
 //! # }
 //! # let repos = Repos(DriverMeta::new("repos", "Repos", "1"), vec![
 //! #     Tool::new("delete_repository", "Deletes a repository.")
+//! #         .with_parameter(ToolParameter::new("name", "The repository."))
 //! #         .with_annotations(ToolAnnotations::new().destructive(true)),
 //! # ].into());
 //!

@@ -73,7 +73,11 @@ mod tests {
             ("a*b*c", "aXXbYYbZ", false),
         ];
         for (pattern, name, expected) in cases {
-            assert_eq!(Pattern::new(pattern).matches(name), expected, "{pattern} ~ {name}");
+            assert_eq!(
+                Pattern::new(pattern).matches(name),
+                expected,
+                "{pattern} ~ {name}"
+            );
         }
     }
 }

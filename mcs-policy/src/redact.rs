@@ -68,7 +68,9 @@ impl Redaction {
     /// and `tokenizer` are not secrets but `refresh_token` is.
     pub(crate) fn is_secret_key(&self, key: &str) -> bool {
         let key = normalise(key);
-        self.keys.iter().any(|secret| key.ends_with(secret.as_str()))
+        self.keys
+            .iter()
+            .any(|secret| key.ends_with(secret.as_str()))
     }
 
     /// `value` with secret members replaced and secret literals cut out of strings.

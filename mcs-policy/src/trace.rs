@@ -94,7 +94,8 @@ pub(crate) fn outcome(
 
 /// `error.type`: the refusal's kind, or the kind of tool error.
 fn error_type(error: &ToolError) -> &'static str {
-    if let Some(refusal) = std::error::Error::source(error).and_then(|s| s.downcast_ref::<Refusal>())
+    if let Some(refusal) =
+        std::error::Error::source(error).and_then(|s| s.downcast_ref::<Refusal>())
     {
         return refusal.kind();
     }

@@ -119,7 +119,10 @@ async fn declined_native_call_does_not_run_and_says_why() {
         text.contains("the user declined this call: that repository is in use"),
         "{text}"
     );
-    assert!(text.contains("Do not retry it unless the user asks"), "{text}");
+    assert!(
+        text.contains("Do not retry it unless the user asks"),
+        "{text}"
+    );
     let asked = asked.lock().unwrap();
     assert_eq!(asked.len(), 1);
     assert_eq!(asked[0].tool.name(), "delete_repo");
@@ -146,7 +149,10 @@ async fn an_approver_that_does_not_answer_in_time_declines() {
             after: Duration::from_secs(90)
         }
     );
-    assert!(error.to_string().contains("none came within 90 s"), "{error}");
+    assert!(
+        error.to_string().contains("none came within 90 s"),
+        "{error}"
+    );
 }
 
 #[tokio::test]
@@ -227,11 +233,17 @@ async fn approval_through_text_calls() {
         )
         .await;
         if runs {
-            assert!(response.call_executed && !response.call_failed, "{response:?}");
+            assert!(
+                response.call_executed && !response.call_failed,
+                "{response:?}"
+            );
             assert_eq!(response.tool_call_result, Some(json!("deleted mcs")));
             assert_eq!(log.entries(), ["delete_repo mcs"]);
         } else {
-            assert!(response.call_failed && !response.call_executed, "{response:?}");
+            assert!(
+                response.call_failed && !response.call_executed,
+                "{response:?}"
+            );
             assert!(log.is_empty());
             let retry = response.retry_prompt.unwrap();
             assert!(
@@ -240,7 +252,10 @@ async fn approval_through_text_calls() {
             );
             // The messages carry it to the model.
             let messages = serde_json::to_string(&response.messages).unwrap();
-            assert!(messages.contains("the user declined this call"), "{messages}");
+            assert!(
+                messages.contains("the user declined this call"),
+                "{messages}"
+            );
         }
     }
 }
@@ -312,10 +327,7 @@ fn office(guarded_member: bool, decision: Decision) -> (Orchestrator, Log, Log) 
 
 #[tokio::test]
 async fn a_driver_guarded_before_registration_is_guarded_in_the_orchestrator() {
-    for (decision, runs) in [
-        (Decision::Approve, true),
-        (Decision::decline("no"), false),
-    ] {
+    for (decision, runs) in [(Decision::Approve, true), (Decision::decline("no"), false)] {
         let (orchestrator, github, gitlab) = office(true, decision);
         let text = text_call("github__delete_repo", json!({"name": "mcs"}));
         let response = process_text(&orchestrator, &text).await;

@@ -36,7 +36,9 @@ async fn a_tool_past_its_time_is_cancelled_and_the_model_told() {
         })
     );
     assert!(
-        error.to_string().contains("did not finish within 2 s and was cancelled"),
+        error
+            .to_string()
+            .contains("did not finish within 2 s and was cancelled"),
         "{error}"
     );
     // The tool's future was dropped mid-way: it never finished.
@@ -45,7 +47,9 @@ async fn a_tool_past_its_time_is_cancelled_and_the_model_told() {
     // Within its time it finishes.
     let (driver, log) = repos();
     let guarded = Policy::new().timeout(Duration::from_secs(10)).wrap(driver);
-    let result = guarded.execute_tool("build", json!({"millis": 5_000})).await;
+    let result = guarded
+        .execute_tool("build", json!({"millis": 5_000}))
+        .await;
     assert_eq!(result.unwrap(), "built");
     assert_eq!(log.entries(), ["build started 5000", "build finished"]);
 }
@@ -124,15 +128,22 @@ async fn concurrent_calls_beyond_the_limit_can_be_refused() {
     let refused: Vec<&ToolError> = results.iter().filter_map(|r| r.as_ref().err()).collect();
     assert_eq!(refused.len(), 1, "{results:?}");
     assert_eq!(refusal(refused[0]), Some(&Refusal::Busy { limit: 2 }));
-    assert!(refused[0].to_string().contains("Try it again after they finish"));
+    assert!(
+        refused[0]
+            .to_string()
+            .contains("Try it again after they finish")
+    );
     assert_eq!(guarded.inner().most.load(Ordering::SeqCst), 2);
     // The places are free again.
     assert!(guarded.execute_tool("wait", json!({})).await.is_ok());
 }
 
 /// Runs the futures together on this task (no `futures` crate needed).
-async fn futures_join_all<F: std::future::Future>(futures: impl Iterator<Item = F>) -> Vec<F::Output> {
-    let mut pending: Vec<Option<std::pin::Pin<Box<F>>>> = futures.map(|f| Some(Box::pin(f))).collect();
+async fn futures_join_all<F: std::future::Future>(
+    futures: impl Iterator<Item = F>,
+) -> Vec<F::Output> {
+    let mut pending: Vec<Option<std::pin::Pin<Box<F>>>> =
+        futures.map(|f| Some(Box::pin(f))).collect();
     let mut outputs: Vec<Option<F::Output>> = pending.iter().map(|_| None).collect();
     std::future::poll_fn(|cx| {
         let mut done = true;
@@ -167,15 +178,26 @@ async fn calls_per_conversation_are_limited_and_a_new_conversation_starts_over()
         .execute_tool("list_repos", json!({}))
         .await
         .unwrap_err();
-    assert_eq!(refusal(&error), Some(&Refusal::ConversationLimit { limit: 2 }));
-    assert!(error.to_string().contains("Answer with what you have"), "{error}");
+    assert_eq!(
+        refusal(&error),
+        Some(&Refusal::ConversationLimit { limit: 2 })
+    );
+    assert!(
+        error.to_string().contains("Answer with what you have"),
+        "{error}"
+    );
     assert_eq!(log.entries().len(), 2);
     assert_eq!(guarded.calls_in_conversation(), 2);
 
     // Through the model's side too.
     let response = process_text(&guarded, &text_call("list_repos", json!({}))).await;
     assert!(response.call_failed);
-    assert!(response.retry_prompt.unwrap().contains("limit of 2 tool calls"));
+    assert!(
+        response
+            .retry_prompt
+            .unwrap()
+            .contains("limit of 2 tool calls")
+    );
 
     // Another conversation on the same driver has its own count…
     let other = guarded.conversation();
@@ -194,11 +216,14 @@ async fn declined_calls_do_not_use_up_the_conversation() {
     let guarded = Policy::new()
         .max_calls_per_conversation(1)
         .approve_tools(["delete_repo"])
-        .approver(|_: mcs_policy::ApprovalRequest| async {
-            mcs_policy::Decision::decline("no")
-        })
+        .approver(|_: mcs_policy::ApprovalRequest| async { mcs_policy::Decision::decline("no") })
         .wrap(driver);
-    assert!(guarded.execute_tool("delete_repo", json!({"name": "a"})).await.is_err());
+    assert!(
+        guarded
+            .execute_tool("delete_repo", json!({"name": "a"}))
+            .await
+            .is_err()
+    );
     assert_eq!(guarded.calls_in_conversation(), 0);
     assert!(guarded.execute_tool("list_repos", json!({})).await.is_ok());
     assert_eq!(log.entries(), ["list_repos"]);
@@ -209,9 +234,15 @@ async fn a_policy_without_rules_changes_nothing() {
     let (driver, log) = repos();
     let guarded = Policy::new().wrap(driver);
     assert_eq!(guarded.list_tools().len(), 7);
-    assert_eq!(guarded.tool_position("build"), guarded.inner().tool_position("build"));
     assert_eq!(
-        guarded.execute_tool("delete_repo", json!({"name": "a"})).await.unwrap(),
+        guarded.tool_position("build"),
+        guarded.inner().tool_position("build")
+    );
+    assert_eq!(
+        guarded
+            .execute_tool("delete_repo", json!({"name": "a"}))
+            .await
+            .unwrap(),
         "deleted a"
     );
     let error = guarded.execute_tool("nope", json!({})).await.unwrap_err();

@@ -43,18 +43,27 @@ async fn read_only_mode_refuses_the_rest_without_running_them() {
         // Says it destroys nothing, but not that it only reads.
         ("comment", json!({"text": "hi"})),
     ] {
-        let error = guarded.execute_tool(tool, arguments.clone()).await.unwrap_err();
+        let error = guarded
+            .execute_tool(tool, arguments.clone())
+            .await
+            .unwrap_err();
         assert!(
             matches!(&error, ToolError::UnknownTool { name, .. } if name == tool),
             "{error:?}"
         );
         // Through the model's side the call is not this driver's: passed through.
         let response = process_text(&guarded, &text_call(tool, arguments.clone())).await;
-        assert!(!response.call_executed && !response.call_failed, "{response:?}");
+        assert!(
+            !response.call_executed && !response.call_failed,
+            "{response:?}"
+        );
         assert!(response.messages.is_none());
         let message = openai_call(tool, arguments);
         let response = process_message(&guarded, &message).await;
-        assert!(!response.call_executed && !response.call_failed, "{response:?}");
+        assert!(
+            !response.call_executed && !response.call_failed,
+            "{response:?}"
+        );
     }
     assert!(log.is_empty(), "{:?}", log.entries());
     // Read-only tools run.
@@ -76,7 +85,11 @@ async fn a_read_only_orchestrator_follows_registrations() {
         .unwrap();
     let guarded = Policy::new().read_only().wrap(Arc::clone(&orchestrator));
     let before = guarded.list_tools();
-    assert!(names(&before).iter().all(|n| n.ends_with("list_repos") || n.ends_with("build")));
+    assert!(
+        names(&before)
+            .iter()
+            .all(|n| n.ends_with("list_repos") || n.ends_with("build"))
+    );
 
     // A listener on the guarded driver hears of the change, and the list it reads then is
     // the new one, filtered.
@@ -92,7 +105,11 @@ async fn a_read_only_orchestrator_follows_registrations() {
     assert!(heard.load(Ordering::SeqCst) >= 1);
     let after = guarded.list_tools();
     assert!(after.len() > before.len(), "{:?}", names(&after));
-    assert!(names(&after).contains(&"gitlab__list_repos"), "{:?}", names(&after));
+    assert!(
+        names(&after).contains(&"gitlab__list_repos"),
+        "{:?}",
+        names(&after)
+    );
     assert!(!names(&after).iter().any(|n| n.contains("delete")));
 
     let error = guarded
@@ -100,7 +117,12 @@ async fn a_read_only_orchestrator_follows_registrations() {
         .await
         .unwrap_err();
     assert!(matches!(error, ToolError::UnknownTool { .. }), "{error:?}");
-    assert!(guarded.execute_tool("gitlab__list_repos", json!({})).await.is_ok());
+    assert!(
+        guarded
+            .execute_tool("gitlab__list_repos", json!({}))
+            .await
+            .is_ok()
+    );
     assert!(first_log.is_empty());
     assert_eq!(second_log.entries(), ["list_repos"]);
 }

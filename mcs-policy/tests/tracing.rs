@@ -108,7 +108,9 @@ impl Capture {
         let captured = self.captured.lock().unwrap();
         let mut ids: Vec<&u64> = captured.spans.keys().collect();
         ids.sort();
-        ids.into_iter().map(|id| captured.spans[id].clone()).collect()
+        ids.into_iter()
+            .map(|id| captured.spans[id].clone())
+            .collect()
     }
 
     /// The `decision` of the events of the span named `otel_name`.
@@ -164,7 +166,10 @@ async fn spans_carry_the_genai_attributes_and_no_secret() {
         .execute_tool("push", json!({"api_key": SECRET}))
         .await
         .unwrap_err();
-    assert!(error.to_string().contains(SECRET), "the model sees the real text");
+    assert!(
+        error.to_string().contains(SECRET),
+        "the model sees the real text"
+    );
     // The secret in a text call, and in an approver's reason.
     let text = text_call("delete_repo", json!({"name": format!("repo-{SECRET}")}));
     let response = process_text(&guarded, &text).await;
@@ -172,7 +177,10 @@ async fn spans_carry_the_genai_attributes_and_no_secret() {
 
     let all = capture.all_text();
     assert!(!all.contains(SECRET), "a secret reached a trace:\n{all}");
-    assert!(!all.contains("hunter2"), "part of a secret reached a trace:\n{all}");
+    assert!(
+        !all.contains("hunter2"),
+        "part of a secret reached a trace:\n{all}"
+    );
     assert!(all.contains("[REDACTED]"), "{all}");
 
     // The approver saw the arguments redacted too.
@@ -186,7 +194,10 @@ async fn spans_carry_the_genai_attributes_and_no_secret() {
     for (span, tool) in spans.iter().zip(["login", "push", "delete_repo"]) {
         assert_eq!(span.name, "execute_tool");
         let field = |name: &str| span.fields.get(name).map(String::as_str);
-        assert_eq!(field("otel.name"), Some(format!("execute_tool {tool}").as_str()));
+        assert_eq!(
+            field("otel.name"),
+            Some(format!("execute_tool {tool}").as_str())
+        );
         assert_eq!(field("gen_ai.operation.name"), Some("execute_tool"));
         assert_eq!(field("gen_ai.tool.name"), Some(tool));
         assert_eq!(field("mcs.driver.id"), Some(guarded.meta().id.as_str()));
@@ -198,7 +209,11 @@ async fn spans_carry_the_genai_attributes_and_no_secret() {
         Some(r#"{"user":"ada","password":"[REDACTED]"}"#)
     );
     assert_eq!(field(0, "error.type"), None);
-    assert!(field(0, "gen_ai.tool.call.result").unwrap().contains(r#""session_token":"[REDACTED]""#));
+    assert!(
+        field(0, "gen_ai.tool.call.result")
+            .unwrap()
+            .contains(r#""session_token":"[REDACTED]""#)
+    );
     assert_eq!(field(1, "error.type").as_deref(), Some("execution"));
     assert_eq!(field(1, "otel.status_code").as_deref(), Some("ERROR"));
     assert_eq!(field(2, "error.type").as_deref(), Some("declined"));
