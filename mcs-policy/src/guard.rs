@@ -74,8 +74,17 @@ impl<D: fmt::Debug> fmt::Debug for Guarded<D> {
     }
 }
 
+// Here rather than with the rules, so that they need nothing of the wrapper.
+impl Policy {
+    /// Puts `driver` under this policy. The policy is copied into the wrapper; one policy
+    /// can wrap many drivers, each with limits of its own.
+    pub fn wrap<D: ToolDriver>(&self, driver: D) -> Guarded<D> {
+        Guarded::new(driver, self.clone())
+    }
+}
+
 impl<D: ToolDriver> Guarded<D> {
-    pub(crate) fn new(inner: D, policy: Policy) -> Self {
+    fn new(inner: D, policy: Policy) -> Self {
         let permits = policy
             .max_concurrent
             .map(|(limit, when_busy)| (Semaphore::new(limit.max(1)), when_busy));

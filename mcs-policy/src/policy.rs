@@ -6,10 +6,9 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use mcs_core::{ToolAnnotations, ToolDriver};
+use mcs_core::ToolAnnotations;
 
 use crate::approval::Approver;
-use crate::guard::Guarded;
 use crate::pattern::Pattern;
 use crate::redact::Redaction;
 
@@ -35,7 +34,7 @@ enum ByAnnotation {
     DeclaredDestructive,
 }
 
-/// The rules a [`Guarded`] driver enforces: built once, then [`wrap`](Self::wrap)ped
+/// The rules a [`Guarded`](crate::Guarded) driver enforces: built once, then [`wrap`](Self::wrap)ped
 /// around any number of drivers.
 ///
 /// A policy with no rules changes nothing and costs next to nothing (see the crate
@@ -98,12 +97,6 @@ impl Policy {
     /// A policy with no rules: every call runs as it would without it.
     pub fn new() -> Self {
         Policy::default()
-    }
-
-    /// Puts `driver` under this policy. The policy is copied into the wrapper; one policy
-    /// can wrap many drivers, each with limits of its own.
-    pub fn wrap<D: ToolDriver>(&self, driver: D) -> Guarded<D> {
-        Guarded::new(driver, self.clone())
     }
 
     /// Calls to tools that may destroy something need approval, read the way MCP reads
@@ -187,8 +180,9 @@ impl Policy {
     /// At most `limit` calls per conversation; later ones are refused
     /// ([`Refusal::ConversationLimit`](crate::Refusal::ConversationLimit)). A call counts
     /// when it reaches the driver; a declined call or one refused as busy does not. A
-    /// conversation is one [`Guarded`] handle: start another with
-    /// [`Guarded::conversation`] or [`Guarded::reset_conversation`].
+    /// conversation is one [`Guarded`](crate::Guarded) handle: start another with
+    /// [`Guarded::conversation`](crate::Guarded::conversation) or
+    /// [`Guarded::reset_conversation`](crate::Guarded::reset_conversation).
     #[must_use]
     pub fn max_calls_per_conversation(mut self, limit: usize) -> Self {
         self.max_calls = Some(limit);
