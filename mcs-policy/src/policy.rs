@@ -34,8 +34,8 @@ enum ByAnnotation {
     DeclaredDestructive,
 }
 
-/// The rules a [`Guarded`](crate::Guarded) driver enforces: built once, then [`wrap`](Self::wrap)ped
-/// around any number of drivers.
+/// The rules a [`Guarded`](crate::Guarded) driver enforces: built once, then
+/// [`wrap`](Self::wrap)ped around any number of drivers.
 ///
 /// A policy with no rules changes nothing and costs next to nothing (see the crate
 /// documentation). Each rule is one builder call:
