@@ -298,6 +298,7 @@ impl<D: ToolDriver> Guarded<D> {
                 Ok(permit) => permit,
                 Err(refusal) => {
                     self.uncount();
+                    trace::decision(&span, "busy");
                     return self.refuse(name, refusal, &span);
                 }
             },
