@@ -2,8 +2,8 @@
 //!
 //! The package is `model-context-standard` on crates.io; its library is `mcs`. It re-exports
 //! the crates of the workspace by feature (`mcs-core`, `mcs-extract`, `mcs-hybrid`, `mcs-llm`,
-//! `mcs-orchestrator`, `mcs-rest`, `mcs-openapi`) with the macros, so a program depends on it
-//! alone.
+//! `mcs-orchestrator`, `mcs-policy`, `mcs-rest`, `mcs-openapi`) with the macros, so a program
+//! depends on it alone.
 //!
 //! Give a language model typed tools with one attribute. Plain Rust methods become an MCS
 //! [`ToolDriver`]: their doc comments describe them to the model, their parameter types
@@ -164,6 +164,9 @@ pub use mcs_openapi as openapi;
 #[doc(inline)]
 #[cfg(feature = "orchestrator")]
 pub use mcs_orchestrator as orchestrator;
+#[doc(inline)]
+#[cfg(feature = "policy")]
+pub use mcs_policy as policy;
 #[doc(inline)]
 #[cfg(feature = "rest")]
 pub use mcs_rest as rest;

@@ -1,0 +1,120 @@
+//! The span of each call and the events of the policy's decisions, named after the
+//! OpenTelemetry semantic conventions for generative AI (`execute_tool` spans).
+//!
+//! Everything recorded is redacted first; with no subscriber interested the span is
+//! disabled and nothing is formatted.
+
+use serde_json::Value;
+use tracing::field::Empty;
+use tracing::{Level, Span};
+
+use mcs_core::ToolError;
+
+use crate::redact::Redaction;
+use crate::refusal::Refusal;
+
+/// The target of the policy's spans and events.
+const TARGET: &str = "mcs_policy";
+
+/// The `execute_tool` span of a call to `tool` on the driver `driver`.
+pub(crate) fn call_span(driver: &str, tool: &str) -> Span {
+    let span = tracing::span!(
+        target: TARGET,
+        Level::INFO,
+        "execute_tool",
+        "otel.name" = Empty,
+        "otel.kind" = "internal",
+        "otel.status_code" = Empty,
+        "gen_ai.operation.name" = "execute_tool",
+        "gen_ai.tool.name" = tool,
+        "gen_ai.tool.type" = "function",
+        "gen_ai.tool.call.arguments" = Empty,
+        "gen_ai.tool.call.result" = Empty,
+        "mcs.driver.id" = driver,
+        "error.type" = Empty,
+    );
+    if !span.is_disabled() {
+        // The span's name as OpenTelemetry wants it (`execute_tool {gen_ai.tool.name}`);
+        // tracing-opentelemetry reads `otel.name`.
+        span.record("otel.name", format!("execute_tool {tool}"));
+    }
+    span
+}
+
+/// Records the call's arguments, when content is traced.
+pub(crate) fn arguments(span: &Span, redaction: &Redaction, arguments: &Value) {
+    span.record(
+        "gen_ai.tool.call.arguments",
+        redaction.value(arguments).to_string(),
+    );
+}
+
+/// An approver's or a limit's decision.
+pub(crate) fn decision(span: &Span, decision: &'static str) {
+    tracing::event!(target: TARGET, parent: span, Level::INFO, decision, "policy decision");
+}
+
+/// The end of a call: its outcome, and the error's kind and (redacted) text.
+pub(crate) fn outcome(
+    span: &Span,
+    redaction: &Redaction,
+    content: bool,
+    result: &Result<Value, ToolError>,
+) {
+    if span.is_disabled() {
+        return;
+    }
+    match result {
+        Ok(value) => {
+            if content {
+                span.record(
+                    "gen_ai.tool.call.result",
+                    redaction.value(value).to_string(),
+                );
+            }
+            tracing::event!(target: TARGET, parent: span, Level::INFO, outcome = "ok", "tool call finished");
+        }
+        Err(error) => {
+            let kind = error_type(error);
+            span.record("error.type", kind);
+            span.record("otel.status_code", "ERROR");
+            let text = error.to_string();
+            tracing::event!(
+                target: TARGET,
+                parent: span,
+                Level::WARN,
+                outcome = "error",
+                "error.type" = kind,
+                error = %redaction.text(&text),
+                "tool call failed"
+            );
+        }
+    }
+}
+
+/// `error.type`: the refusal's kind, or the kind of tool error.
+fn error_type(error: &ToolError) -> &'static str {
+    if let Some(refusal) =
+        std::error::Error::source(error).and_then(|s| s.downcast_ref::<Refusal>())
+    {
+        return refusal.kind();
+    }
+    match error {
+        ToolError::UnknownTool { .. } => "unknown_tool",
+        ToolError::InvalidArguments { .. } => "invalid_arguments",
+        ToolError::Rejected { .. } => "rejected",
+        _ => "execution",
+    }
+}
+
+/// An approver's refusal, with its (redacted) reason.
+pub(crate) fn declined(span: &Span, redaction: &Redaction, reason: &str) {
+    tracing::event!(
+        target: TARGET,
+        parent: span,
+        Level::INFO,
+        decision = "declined",
+        reason = %redaction.text(reason),
+        "policy decision"
+    );
+}
