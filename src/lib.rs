@@ -124,12 +124,15 @@
 pub use mcs_derive::{hybrid, tool, tool_driver};
 
 pub use mcs_core::{
-    ArgumentError, ArgumentErrorKind, Binding, BoxError, BoxFuture, Driver, DriverMeta,
-    DriverResponse, DriverStream, LlmResponse, MissingToolText, StreamSession, StreamedResponse,
-    Tool, ToolAnnotations, ToolCallRecord, ToolDriver, ToolError, ToolFuture, ToolParameter,
-    ToolsListener, ToolsWatchers,
+    ArgumentError, ArgumentErrorKind, Binding, BoxError, BoxFuture, Definitions, Driver,
+    DriverMeta, DriverResponse, DriverStream, LlmResponse, MissingToolText, StreamSession,
+    StreamedResponse, Tool, ToolAnnotations, ToolCallRecord, ToolDriver, ToolError, ToolFuture,
+    ToolParameter, ToolsListener, ToolsWatchers,
 };
 pub use mcs_core::{export, schema, validate};
+// The call spans the crates that run tools share (mcs-mcp's served calls among them).
+#[doc(hidden)]
+pub use mcs_core::telemetry;
 
 /// Finding the tool calls in a model's output, whole (see [`stream`] for output that is still
 /// being written). The crate `mcs-extract`.

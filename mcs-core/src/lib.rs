@@ -21,6 +21,8 @@ pub mod export;
 mod output;
 pub mod schema;
 pub mod stream;
+#[doc(hidden)]
+pub mod telemetry;
 mod types;
 pub mod validate;
 

@@ -10,11 +10,15 @@ use super::messages;
 use super::options::{HybridOptions, UnknownToolPolicy};
 use super::outcome::{Failure, Outcome};
 use crate::prompt::{CALL_FORMAT, DESCRIBE_TOOL, describe_tool};
+use std::time::Instant;
+
 use mcs_core::ToolError;
+use mcs_core::telemetry::{self, TARGET};
 use mcs_core::validate;
 use mcs_core::{DriverResponse, Tool, ToolCallRecord};
 use mcs_core::{LlmResponse, ToolDriver};
 use mcs_extract::{self as extract, CallSource, Extraction, FoundCall, MalformedCall};
+use tracing::{Instrument, Level};
 
 /// Finds the tool calls in `response`, executes the ones `driver` owns, and says what
 /// happened.
@@ -34,13 +38,41 @@ pub fn process_llm_response<'a, D: ToolDriver + ?Sized>(
     // Extraction is synchronous: done here, the future holds only what the calls need (it
     // is moved and boxed on every output, and its size is what that costs).
     let tools = driver.list_tools();
+    let started = tracing::enabled!(target: TARGET, Level::DEBUG).then(Instant::now);
     let extraction = if tools.len() > SCAN_LIMIT {
         let index = |name: &str| driver.tool_position(name);
         extract::extract_indexed(response, &tools, &index)
     } else {
         extract::extract(response, &tools)
     };
+    if let Some(started) = started {
+        extracted(&extraction, started.elapsed());
+    }
     respond_to(driver, options, tools, response, extraction, Vec::new())
+}
+
+/// The `debug` event of an extraction: where the calls came from, their formats, how many
+/// were read and how many were not, and the time it took. Names only, never arguments.
+pub(super) fn extracted(extraction: &Extraction, took: std::time::Duration) {
+    let mut formats: Vec<String> = Vec::new();
+    let found = extraction.calls.iter().map(|call| call.format);
+    let failed = extraction.malformed.iter().map(|call| call.format);
+    for format in found.chain(failed) {
+        let name = format!("{format:?}");
+        if !formats.contains(&name) {
+            formats.push(name);
+        }
+    }
+    tracing::debug!(
+        target: TARGET,
+        source = ?extraction.source,
+        formats = %formats.join(","),
+        calls = extraction.calls.len(),
+        malformed = extraction.malformed.len(),
+        repaired = extraction.calls.iter().filter(|call| call.repaired).count(),
+        micros = took.as_micros() as u64,
+        "calls extracted"
+    );
 }
 
 /// Which calls a driver takes: those for its tools, and the compact listing's
@@ -142,18 +174,34 @@ pub(super) async fn run<D: ToolDriver + ?Sized>(
     }
     let result = match tool {
         Some(tool) => match validate::validate_arguments(tool, &arguments) {
-            Err(problems) => Err(Failure::Invalid(ToolError::InvalidArguments {
-                tool: name.clone(),
-                problems,
-            })),
+            Err(problems) => {
+                // Where the arguments were wrong, not what they held (values may be secret).
+                tracing::debug!(
+                    target: TARGET,
+                    tool = %name,
+                    call_id = id.as_deref(),
+                    problems = problems.len(),
+                    paths = %problems.iter().map(|p| p.argument.as_str()).collect::<Vec<_>>().join(","),
+                    "invalid arguments"
+                );
+                Err(Failure::Invalid(ToolError::InvalidArguments {
+                    tool: name.clone(),
+                    problems,
+                }))
+            }
             Ok(()) => {
                 // The tool gets the arguments themselves; the record keeps a copy in which
                 // long strings are a note of their length (a refused 100 MB write is not
                 // copied).
                 let recorded = ToolCallRecord::recorded_arguments(&arguments);
-                let executed = driver
-                    .execute_tool(&name, std::mem::replace(&mut arguments, recorded))
-                    .await;
+                let span = telemetry::execute_tool_span(&driver.meta().id, &name, id.as_deref());
+                // A synchronous tool runs inside `execute_tool` itself: inside the span too.
+                let future = {
+                    let _entered = span.enter();
+                    driver.execute_tool(&name, std::mem::replace(&mut arguments, recorded))
+                };
+                let executed = future.instrument(span.clone()).await;
+                telemetry::record_outcome(&span, &executed);
                 match executed {
                     Ok(value) => Ok(value),
                     Err(

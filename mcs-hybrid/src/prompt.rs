@@ -205,12 +205,23 @@ impl Prompts {
     /// The system prompt for `model`: its template filled with the driver's name, the
     /// listing (full, or compact for many tools), and the call format.
     pub fn system_message(&self, driver: &str, tools: &[Tool], model: Option<&str>) -> String {
-        let listing = if self.is_compact(tools) {
+        let compact = self.is_compact(tools);
+        let listing = if compact {
             compact_listing(tools)
         } else {
             function_description(tools)
         };
-        fill(self.template_for(model), driver, &listing)
+        let message = fill(self.template_for(model), driver, &listing);
+        tracing::debug!(
+            target: mcs_core::telemetry::TARGET,
+            driver,
+            model,
+            tools = tools.len(),
+            compact,
+            chars = message.len(),
+            "system prompt rendered"
+        );
+        message
     }
 }
 

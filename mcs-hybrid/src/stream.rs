@@ -98,6 +98,8 @@ impl<'a, D: ToolDriver + ?Sized> StreamSession<'a> for HybridStream<'a, D> {
             let mut this = *self;
             let reader = std::mem::replace(&mut this.reader, StreamReader::new(Vec::new()));
             let end = reader.finish();
+            // Reading went on all along; what the event can time is the last step.
+            super::process::extracted(&end.extraction, std::time::Duration::ZERO);
             let mut events = this.run_completed(end.events).await;
             let ran = std::mem::take(&mut this.ran);
             let already = ran.len();

@@ -613,7 +613,35 @@ impl McpToolDriver {
         if let Some(error) = self.over_limit(&request).await {
             return Err(failure(error));
         }
-        match tokio::time::timeout(self.call_timeout, self.peer.call_tool(request)).await {
+        let span = tracing::info_span!(
+            target: mcs::telemetry::TARGET,
+            "mcp_request",
+            "otel.name" = "tools/call",
+            "otel.kind" = "client",
+            "otel.status_code" = tracing::field::Empty,
+            "mcp.method.name" = "tools/call",
+            "gen_ai.tool.name" = server_name,
+            "mcs.mcp.server" = %self.state.server,
+            "error.type" = tracing::field::Empty,
+        );
+        let answer = tracing::Instrument::instrument(
+            tokio::time::timeout(self.call_timeout, self.peer.call_tool(request)),
+            span.clone(),
+        )
+        .await;
+        if !span.is_disabled() {
+            let error = match &answer {
+                Ok(Ok(result)) if result.is_error == Some(true) => Some("tool_error"),
+                Ok(Ok(_)) => None,
+                Ok(Err(_)) => Some("mcp_error"),
+                Err(_) => Some("timeout"),
+            };
+            if let Some(error) = error {
+                span.record("error.type", error);
+                span.record("otel.status_code", "ERROR");
+            }
+        }
+        match answer {
             // An mcs server names its own tool in its errors: the model reads the name listed.
             Ok(Ok(result)) => convert::read_result(name, result).map_err(|e| e.for_tool(name)),
             Ok(Err(ServiceError::McpError(error)))

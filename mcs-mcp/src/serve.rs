@@ -323,7 +323,14 @@ impl<D: ToolDriver + 'static> McpServer<D> {
                 problems,
             });
         }
-        self.shared.driver.execute_tool(name, arguments).await
+        let span = mcs::telemetry::execute_tool_span(&self.shared.driver.meta().id, name, None);
+        let future = {
+            let _entered = span.enter();
+            self.shared.driver.execute_tool(name, arguments)
+        };
+        let result = tracing::Instrument::instrument(future, span.clone()).await;
+        mcs::telemetry::record_outcome(&span, &result);
+        result
     }
 
     /// `result`, or, when it would make a message over the outgoing limit, a tool error that

@@ -600,9 +600,22 @@ impl Orchestrator {
                 arguments.clone()
             }
             .unwrap_or_default();
+            tracing::debug!(
+                target: mcs_core::telemetry::TARGET,
+                tool = name,
+                driver = %member.driver.meta().id,
+                original = original.as_str(),
+                "call routed"
+            );
             let result = member.driver.execute_tool(original, given).await;
             match result {
                 Err(ToolError::UnknownTool { .. } | ToolError::Rejected { .. }) if !last => {
+                    tracing::debug!(
+                        target: mcs_core::telemetry::TARGET,
+                        tool = name,
+                        driver = %member.driver.meta().id,
+                        "declined; offered to the next driver"
+                    );
                     continue;
                 }
                 // The model called the listed name; errors speak of that name.

@@ -85,6 +85,8 @@ impl Policy {
 
 impl<D: ToolDriver> Guarded<D> {
     fn new(inner: D, policy: Policy) -> Self {
+        // A call's span may be the model side's, which records the outcome after us.
+        mcs_core::telemetry::classify_errors_with(trace::refusal_kind);
         let permits = policy
             .max_concurrent
             .map(|(limit, when_busy)| (Semaphore::new(limit.max(1)), when_busy));

@@ -5,7 +5,6 @@
 //! disabled and nothing is formatted.
 
 use serde_json::Value;
-use tracing::field::Empty;
 use tracing::{Level, Span};
 
 use mcs_core::ToolError;
@@ -16,29 +15,11 @@ use crate::refusal::Refusal;
 /// The target of the policy's spans and events.
 const TARGET: &str = "mcs_policy";
 
-/// The `execute_tool` span of a call to `tool` on the driver `driver`.
+/// The `execute_tool` span of a call to `tool` on the driver `driver`: the one the model
+/// side opened for this call when there is one (a guarded driver's own `Driver` side, or an
+/// orchestrator's around a guarded member), so that a call is one span whoever runs it.
 pub(crate) fn call_span(driver: &str, tool: &str) -> Span {
-    let span = tracing::span!(
-        target: TARGET,
-        Level::INFO,
-        "execute_tool",
-        "otel.name" = Empty,
-        "otel.kind" = "internal",
-        "otel.status_code" = Empty,
-        "gen_ai.operation.name" = "execute_tool",
-        "gen_ai.tool.name" = tool,
-        "gen_ai.tool.type" = "function",
-        "gen_ai.tool.call.arguments" = Empty,
-        "gen_ai.tool.call.result" = Empty,
-        "mcs.driver.id" = driver,
-        "error.type" = Empty,
-    );
-    if !span.is_disabled() {
-        // The span's name as OpenTelemetry wants it (`execute_tool {gen_ai.tool.name}`);
-        // tracing-opentelemetry reads `otel.name`.
-        span.record("otel.name", format!("execute_tool {tool}"));
-    }
-    span
+    mcs_core::telemetry::execute_tool_span(driver, tool, None)
 }
 
 /// Records the call's arguments, when content is traced.
@@ -92,19 +73,15 @@ pub(crate) fn outcome(
     }
 }
 
-/// `error.type`: the refusal's kind, or the kind of tool error.
+/// `error.type`: the refusal's kind, or the kind of tool error (mcs-core's rule, which
+/// asks [`refusal_kind`] once a policy exists).
 fn error_type(error: &ToolError) -> &'static str {
-    if let Some(refusal) =
-        std::error::Error::source(error).and_then(|s| s.downcast_ref::<Refusal>())
-    {
-        return refusal.kind();
-    }
-    match error {
-        ToolError::UnknownTool { .. } => "unknown_tool",
-        ToolError::InvalidArguments { .. } => "invalid_arguments",
-        ToolError::Rejected { .. } => "rejected",
-        _ => "execution",
-    }
+    mcs_core::telemetry::error_type(error)
+}
+
+/// The kind of a policy's refusal, for whoever records a call's outcome.
+pub(crate) fn refusal_kind(error: &(dyn std::error::Error + 'static)) -> Option<&'static str> {
+    error.downcast_ref::<Refusal>().map(Refusal::kind)
 }
 
 /// An approver's refusal, with its (redacted) reason.

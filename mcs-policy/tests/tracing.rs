@@ -30,6 +30,8 @@ struct CapturedSpan {
 #[derive(Default)]
 struct Captured {
     spans: HashMap<u64, CapturedSpan>,
+    /// Each span's metadata, for `current_span`.
+    metadata: HashMap<u64, &'static Metadata<'static>>,
     /// Each event's fields, with the id of its parent span.
     events: Vec<(Option<u64>, HashMap<String, String>)>,
 }
@@ -65,7 +67,9 @@ impl Subscriber for Capture {
             ..CapturedSpan::default()
         };
         attributes.record(&mut Fields(&mut span.fields));
-        self.captured.lock().unwrap().spans.insert(id, span);
+        let mut captured = self.captured.lock().unwrap();
+        captured.spans.insert(id, span);
+        captured.metadata.insert(id, attributes.metadata());
         Id::from_u64(id)
     }
 
@@ -85,9 +89,34 @@ impl Subscriber for Capture {
         self.captured.lock().unwrap().events.push((parent, fields));
     }
 
-    fn enter(&self, _: &Id) {}
+    // The spans entered on this thread, innermost last: what `Span::current` reads (a layer
+    // that joins a span already open for the call needs it, as tracing-subscriber has it).
+    fn enter(&self, span: &Id) {
+        ENTERED.with(|entered| entered.borrow_mut().push(span.into_u64()));
+    }
 
-    fn exit(&self, _: &Id) {}
+    fn exit(&self, span: &Id) {
+        ENTERED.with(|entered| {
+            let mut entered = entered.borrow_mut();
+            if let Some(at) = entered.iter().rposition(|id| *id == span.into_u64()) {
+                entered.remove(at);
+            }
+        });
+    }
+
+    fn current_span(&self) -> tracing_core::span::Current {
+        let Some(id) = ENTERED.with(|entered| entered.borrow().last().copied()) else {
+            return tracing_core::span::Current::none();
+        };
+        match self.captured.lock().unwrap().metadata.get(&id) {
+            Some(metadata) => tracing_core::span::Current::new(Id::from_u64(id), metadata),
+            None => tracing_core::span::Current::none(),
+        }
+    }
+}
+
+thread_local! {
+    static ENTERED: std::cell::RefCell<Vec<u64>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 impl Capture {

@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use serde::Serialize;
 use serde_json::{Map, Value};
+use tracing::Instrument;
 
 use mcs_core::schema::describe_received;
 use mcs_core::{
@@ -331,11 +332,61 @@ impl RestDriver {
                  one with `with_transport`",
             ));
         };
-        let answer = transport
-            .send(request)
-            .await
-            .map_err(|e| response::transport_error(operation, e))?;
+        let span = request_span(operation);
+        let answer = transport.send(request).instrument(span.clone()).await;
+        if !span.is_disabled() {
+            match &answer {
+                Ok(answer) => {
+                    span.record("http.response.status_code", answer.status);
+                    if answer.status >= 400 {
+                        span.record("error.type", answer.status.to_string());
+                        span.record("otel.status_code", "ERROR");
+                    }
+                }
+                Err(error) => {
+                    span.record("error.type", transport_error_type(error));
+                    span.record("otel.status_code", "ERROR");
+                }
+            }
+        }
+        let answer = answer.map_err(|e| response::transport_error(operation, e))?;
         response::interpret(operation, answer)
+    }
+}
+
+/// The client span of an operation's request, named and attributed after OpenTelemetry's
+/// HTTP conventions: the method and the route template (`/repos/{owner}/{repo}`), never the
+/// URL, its query or the headers, where credentials travel.
+fn request_span(operation: &Operation) -> tracing::Span {
+    let span = tracing::info_span!(
+        target: mcs_core::telemetry::TARGET,
+        "http_request",
+        "otel.name" = tracing::field::Empty,
+        "otel.kind" = "client",
+        "otel.status_code" = tracing::field::Empty,
+        "http.request.method" = %operation.method,
+        "url.template" = %operation.path,
+        "http.response.status_code" = tracing::field::Empty,
+        "error.type" = tracing::field::Empty,
+        "mcs.operation" = %operation.name,
+    );
+    if !span.is_disabled() {
+        span.record(
+            "otel.name",
+            format!("{} {}", operation.method, operation.path),
+        );
+    }
+    span
+}
+
+/// `error.type` of a request that got no answer.
+fn transport_error_type(error: &super::transport::TransportError) -> &'static str {
+    use super::transport::TransportError;
+    match error {
+        TransportError::Timeout(_) => "timeout",
+        TransportError::Connect(_) => "connect",
+        TransportError::TooLarge { .. } => "response_too_large",
+        _ => "transport",
     }
 }
 
