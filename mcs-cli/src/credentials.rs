@@ -145,8 +145,8 @@ impl CredentialArgs {
                     .map(|s| {
                         let (variable, option) = self.variable(&s.kind);
                         format!(
-                            "`{}` ({}: set {variable} in the server's environment, or name \
-                             another variable with {option})",
+                            "`{}` takes {}: set {variable} in the environment `mcs serve` \
+                             runs in, or name another variable with {option}",
                             s.name,
                             describe(&s.kind)
                         )

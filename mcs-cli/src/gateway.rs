@@ -9,9 +9,9 @@
 //! discovery mode the gateway lists the orchestrator's
 //! [`prompt_tools`](Orchestrator::prompt_tools) — `search_tools`, `load_toolset`,
 //! `describe_tool` — and one more, [`CALL_TOOL`], through which the model calls a tool it
-//! found: a host only lets a model call tools it listed. Nothing is remembered between
-//! calls; a tool found in one turn is called by name in any later one. A host that calls a
-//! found tool by its own name (some pass through whatever the model wrote) is served too.
+//! found: a host only lets a model call tools it listed (and the MCP server refuses a name
+//! it did not list). Nothing is remembered between calls; a tool found in one turn is
+//! called by name in any later one.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -32,12 +32,13 @@ pub(crate) struct Gateway {
     missing: HashMap<String, String>,
 }
 
+/// Both drivers are large values held for the server's life: boxed, so the enum is small.
 enum Listing {
     /// Every operation is listed.
-    All(RestDriver),
+    All(Box<RestDriver>),
     /// The discovery tools and [`CALL_TOOL`] are listed; `tools` is that listing.
     Discovery {
-        orchestrator: Orchestrator,
+        orchestrator: Box<Orchestrator>,
         tools: Arc<[Tool]>,
     },
 }
@@ -46,18 +47,34 @@ impl Gateway {
     /// Every tool of `driver`, listed.
     pub(crate) fn all(driver: RestDriver, missing: HashMap<String, String>) -> Self {
         Gateway {
-            listing: Listing::All(driver),
+            listing: Listing::All(Box::new(driver)),
             missing,
         }
     }
 
-    /// The tools of `orchestrator` (in discovery mode) reached through discovery.
-    pub(crate) fn discovery(orchestrator: Orchestrator, missing: HashMap<String, String>) -> Self {
-        let mut tools = orchestrator.prompt_tools().to_vec();
-        tools.push(call_tool(orchestrator.list_tools().len()));
+    /// The `reached` tools of `orchestrator` (in discovery mode), found through discovery.
+    pub(crate) fn discovery(
+        orchestrator: Orchestrator,
+        reached: usize,
+        missing: HashMap<String, String>,
+    ) -> Self {
+        // The orchestrator's texts say a found tool is called "like the tools listed here",
+        // true in its own prompt; here the way is call_tool, which they are told after it.
+        let mut tools: Vec<Tool> = orchestrator
+            .prompt_tools()
+            .iter()
+            .map(|tool| match tool.name() {
+                SEARCH_TOOLS | LOAD_TOOLSET => {
+                    let description = format!("{} {}", tool.description(), through_call_tool());
+                    tool.clone().with_description(description)
+                }
+                _ => tool.clone(),
+            })
+            .collect();
+        tools.push(call_tool(reached));
         Gateway {
             listing: Listing::Discovery {
-                orchestrator,
+                orchestrator: Box::new(orchestrator),
                 tools: tools.into(),
             },
             missing,
@@ -68,11 +85,10 @@ impl Gateway {
     pub(crate) fn instructions(&self) -> Option<String> {
         match &self.listing {
             Listing::All(_) => None,
-            Listing::Discovery { orchestrator, .. } => Some(format!(
-                "This server reaches {} tools of one API, listed only on demand: find them \
-                 with {SEARCH_TOOLS} or {LOAD_TOOLSET}, read a tool's arguments with \
-                 describe_tool, and call it through {CALL_TOOL} with its name and arguments.",
-                orchestrator.list_tools().len()
+            Listing::Discovery { .. } => Some(format!(
+                "This server reaches the many tools of one API, listed only on demand: find \
+                 them with {SEARCH_TOOLS} or {LOAD_TOOLSET}, read a tool's arguments with \
+                 describe_tool, and call it through {CALL_TOOL} with its name and arguments."
             )),
         }
     }
@@ -83,7 +99,7 @@ impl Gateway {
             Listing::Discovery { orchestrator, .. } if name == CALL_TOOL => {
                 let (target, arguments) = unwrap_call(&arguments)?;
                 let result = orchestrator.execute_tool(target, arguments).await;
-                (target, result)
+                (target, result.map_err(unknown_as_argument))
             }
             Listing::Discovery { orchestrator, .. } => {
                 let result = orchestrator.execute_tool(name, arguments).await;
@@ -104,9 +120,8 @@ impl Gateway {
             (ToolError::Execution { tool, message, .. }, Some(how)) => ToolError::execution(
                 tool,
                 format!(
-                    "{message}. This server was started without a credential for it; it needs \
-                     {how}. A person has to configure that where the server is started: the \
-                     model cannot supply it"
+                    "{message}. {how}. A person configures that where the MCP server is \
+                     started; the model cannot supply it"
                 ),
             ),
             (error, _) => error,
@@ -115,8 +130,8 @@ impl Gateway {
 
     fn driver(&self) -> &dyn ToolDriver {
         match &self.listing {
-            Listing::All(driver) => driver,
-            Listing::Discovery { orchestrator, .. } => orchestrator,
+            Listing::All(driver) => &**driver,
+            Listing::Discovery { orchestrator, .. } => &**orchestrator,
         }
     }
 }
@@ -150,6 +165,14 @@ impl ToolDriver for Gateway {
     }
 }
 
+/// What the discovery tools' descriptions and answers add here.
+fn through_call_tool() -> String {
+    format!(
+        "Here, call a tool you found through {CALL_TOOL}: {{\"name\": \"<tool>\", \
+         \"arguments\": {{…}}}}."
+    )
+}
+
 /// The tool that calls what discovery found; `tools` is how many it reaches.
 fn call_tool(tools: usize) -> Tool {
     Tool::new(
@@ -164,8 +187,11 @@ fn call_tool(tools: usize) -> Tool {
     // What it calls may read, write or delete: no hint beyond reaching outside.
     .with_annotations(ToolAnnotations::new().open_world(true))
     .with_parameter(
-        ToolParameter::new("name", "The tool's name, as search or describe_tool gave it.")
-            .with_schema(json!({"type": "string", "minLength": 1})),
+        ToolParameter::new(
+            "name",
+            "The tool's name, as search or describe_tool gave it.",
+        )
+        .with_schema(json!({"type": "string", "minLength": 1})),
     )
     .with_parameter(
         ToolParameter::new("arguments", "The tool's arguments, by name.")
@@ -197,12 +223,31 @@ fn unwrap_call(arguments: &Value) -> Result<(&str, Value), ToolError> {
     Ok((target, inner))
 }
 
+/// A name `call_tool` does not know is a mistake in its `name` argument, which the model
+/// reads and corrects, not an unknown tool: over MCP that is a protocol error the host shows
+/// to the user, if anyone.
+fn unknown_as_argument(error: ToolError) -> ToolError {
+    match error {
+        ToolError::UnknownTool { name, suggestion } => {
+            let expected = match suggestion {
+                Some(close) => format!("the name of a tool of this API, such as `{close}`"),
+                None => format!(
+                    "the name of a tool of this API, as {SEARCH_TOOLS} or {LOAD_TOOLSET} \
+                     gives it"
+                ),
+            };
+            ToolError::invalid_argument(
+                CALL_TOOL,
+                ArgumentError::invalid("name", expected, format!("`{name}`")),
+            )
+        }
+        other => other,
+    }
+}
+
 /// A search or toolset answer, its note saying how a found tool is called here.
 fn point_to_call_tool(mut answer: Value) -> Value {
-    let how = format!(
-        "Here, call a tool you found through {CALL_TOOL}: {{\"name\": \"<tool>\", \
-         \"arguments\": {{…}}}}."
-    );
+    let how = through_call_tool();
     match answer.get_mut("note") {
         Some(Value::String(note)) => {
             note.push(' ');

@@ -42,7 +42,7 @@ enum Command {
     /// variables named by the --*-env options) and are never printed. Without a credential
     /// an operation needs, the tools are still listed and a call answers with an error that
     /// says which variable to set.
-    Serve(serve::ServeArgs),
+    Serve(Box<serve::ServeArgs>),
     /// List the tools a document yields: name, method and path, title, and where each
     /// argument goes.
     Tools(codegen::ToolsArgs),
@@ -64,7 +64,7 @@ fn main() -> ExitCode {
     };
     let result = runtime.block_on(async {
         match cli.command {
-            Command::Serve(arguments) => serve::run(arguments).await,
+            Command::Serve(arguments) => serve::run(*arguments).await,
             Command::Tools(arguments) => codegen::tools(arguments).await,
             Command::Generate(arguments) => codegen::generate(arguments).await,
         }

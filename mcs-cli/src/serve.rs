@@ -43,7 +43,11 @@ pub(crate) struct ServeArgs {
     /// With --transport http, let web pages from this origin call the server (repeatable;
     /// `https://app.example.com`, `http://localhost:*`). By default only pages from this
     /// machine may; programs (no Origin header) always can.
-    #[arg(long = "allow-origin", value_name = "ORIGIN", help_heading = "Transport")]
+    #[arg(
+        long = "allow-origin",
+        value_name = "ORIGIN",
+        help_heading = "Transport"
+    )]
     allow_origins: Vec<String>,
     /// With --transport http, serve requests addressed to this host name (repeatable;
     /// `mcp.example.com`) instead of only localhost, 127.0.0.1 and ::1.
@@ -132,7 +136,7 @@ pub(crate) async fn run(arguments: ServeArgs) -> Result<(), String> {
             "mcs: discovery mode: {tools} tools, reached through search_tools, load_toolset, \
              describe_tool and call_tool"
         );
-        Gateway::discovery(orchestrator, missing)
+        Gateway::discovery(orchestrator, tools, missing)
     } else {
         Gateway::all(driver, missing)
     };
@@ -205,8 +209,8 @@ fn warn_missing(missing: &std::collections::HashMap<String, String>, total: usiz
     ways.sort_unstable();
     for (how, count) in ways {
         eprintln!(
-            "mcs: warning: {count} of {total} tools need {how}; they are listed, and calling \
-             one answers with this message"
+            "mcs: warning: {count} of {total} tools need a credential that was not given \
+             ({how}); they are listed, and a call answers with this"
         );
     }
 }
