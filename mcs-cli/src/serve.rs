@@ -41,8 +41,8 @@ pub(crate) struct ServeArgs {
     )]
     listen: String,
     /// With --transport http, let web pages from this origin call the server (repeatable;
-    /// `https://app.example.com`, `http://localhost:*`). By default only pages from this
-    /// machine may; programs (no Origin header) always can.
+    /// `https://app.example.com`, `http://localhost:*`), instead of only pages from this
+    /// machine. Programs (no Origin header) always can.
     #[arg(
         long = "allow-origin",
         value_name = "ORIGIN",
