@@ -4,8 +4,8 @@
 Usage: scripts/import-graph.py [SRC_DIR] [--under DIR] [--with-tests] [--edges]
 
 Without SRC_DIR, the `src` of each crate that was once the runtime (mcs-core, mcs-extract,
-mcs-hybrid, mcs-rest, mcs-openapi, mcs-llm, mcs-orchestrator, mcs-http), and of mcs-policy,
-is checked in turn, and the exit status is 1 if any has a cycle. Every `.rs` file is one node. An edge A -> B means
+mcs-hybrid, mcs-rest, mcs-openapi, mcs-llm, mcs-orchestrator, mcs-http), and of mcs-policy
+and mcs-cli, is checked in turn, and the exit status is 1 if any has a cycle. Every `.rs` file is one node. An edge A -> B means
 code in A names something that lives in B:
 
 - a `use` statement (`use crate::…`, `use super::…`, `use self::…`, or a path that
@@ -332,6 +332,7 @@ RUNTIME_CRATES = [
     "mcs-orchestrator",
     "mcs-policy",
     "mcs-http",
+    "mcs-cli",
 ]
 
 

@@ -36,11 +36,14 @@
 //! operations instead, with one `cargo:warning` each.
 //!
 //! The same generator backs a small CLI: `cargo run -p mcs-codegen -- tools SPEC` lists the
-//! tools a document yields, `... generate SPEC` prints the module.
+//! tools a document yields, `... generate SPEC` prints the module. `mcs` (the `mcs-cli`
+//! package) offers both commands too, and `mcs serve SPEC`, which serves a document as an
+//! MCP server.
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod docs;
 mod emit;
+mod listing;
 mod names;
 
 use std::fmt;
@@ -51,6 +54,11 @@ use mcs_rest::Api;
 use proc_macro2::TokenStream;
 
 pub use mcs_openapi::{OpenApiError, Skipped};
+
+// What `tools SPEC` prints, for this crate's CLI and `mcs` (mcs-cli): one piece of code for
+// both, and not part of the generator's API.
+#[doc(hidden)]
+pub use listing::tool_listing;
 
 /// Turns one OpenAPI document into a driver module.
 #[derive(Clone, Debug)]

@@ -8,11 +8,9 @@
 //!          --lenient  --keep-examples  --output FILE (generate only)
 //! ```
 
-use std::fmt::Write as _;
 use std::process::ExitCode;
 
 use mcs_codegen::Generator;
-use mcs_rest::{Api, BodyArgument, Operation};
 
 const USAGE: &str = "usage: mcs-codegen (tools | generate) SPEC [--driver-name NAME] [--tag TAG]... \
                      [--exclude OPERATION]... [--lenient] [--keep-examples] [--output FILE]";
@@ -59,7 +57,7 @@ fn run(arguments: &[String]) -> Result<(), String> {
     match command {
         "tools" => {
             let document = generator.read().map_err(|e| e.to_string())?;
-            print!("{}", listing(&document.api));
+            print!("{}", mcs_codegen::tool_listing(&document.api));
             for skipped in &document.skipped {
                 eprintln!("skipped {skipped}");
             }
@@ -81,68 +79,4 @@ fn run(arguments: &[String]) -> Result<(), String> {
         }
         other => Err(format!("unknown command `{other}`\n{USAGE}")),
     }
-}
-
-/// One block per tool: name, title, method and path, then each argument and where it goes.
-fn listing(api: &Api) -> String {
-    let mut out = format!(
-        "{} {} — {} tools\n",
-        api.title,
-        api.version,
-        api.operations.len()
-    );
-    if let Some(server) = api.servers.first() {
-        let _ = writeln!(out, "server: {}", server.url);
-    }
-    for operation in api.operations.iter() {
-        let _ = writeln!(
-            out,
-            "\n{}  {} {}",
-            operation.name, operation.method, operation.path
-        );
-        if let Some(title) = &operation.title {
-            let _ = writeln!(out, "  {title}");
-        }
-        if operation.deprecated {
-            let _ = writeln!(out, "  (deprecated)");
-        }
-        for line in argument_lines(operation) {
-            let _ = writeln!(out, "  - {line}");
-        }
-    }
-    out
-}
-
-fn argument_lines(operation: &Operation) -> Vec<String> {
-    let mut lines: Vec<String> = operation
-        .parameters
-        .iter()
-        .map(|p| {
-            let wire = if p.argument == p.name {
-                String::new()
-            } else {
-                format!(" as `{}`", p.name)
-            };
-            let need = if p.required { "required" } else { "optional" };
-            format!("{}: {} {}{wire}", p.argument, need, p.location.as_str())
-        })
-        .collect();
-    if let Some(body) = &operation.body {
-        let need = if body.required {
-            "required"
-        } else {
-            "optional"
-        };
-        match &body.argument {
-            BodyArgument::Whole(name) => {
-                lines.push(format!("{name}: {need} body ({})", body.media_type));
-            }
-            BodyArgument::Properties(names) => {
-                for name in names.iter() {
-                    lines.push(format!("{name}: body property ({})", body.media_type));
-                }
-            }
-        }
-    }
-    lines
 }

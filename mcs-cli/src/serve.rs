@@ -1,0 +1,255 @@
+//! `mcs serve`: a document's operations as an MCP server.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use clap::{Args, ValueEnum};
+use mcs::ToolDriver;
+use mcs::orchestrator::{ConflictPolicy, Discovery, Orchestrator, Registration};
+use mcs::rest::RestDriver;
+use mcs_mcp::{MCP_PATH, McpServer};
+
+use crate::credentials::CredentialArgs;
+use crate::document::DocumentArgs;
+use crate::gateway::Gateway;
+
+/// `--discovery auto` switches discovery on above this many tools.
+///
+/// Forty: Cursor sends a model at most 40 tools from all its MCP servers together, and
+/// past a few dozen tools models pick worse and every request pays for the whole listing
+/// (GitHub's 1,000 operations are about a million characters of schemas). Below it a
+/// listing is cheap enough that the extra discovery round trip is not worth it.
+pub(crate) const DISCOVERY_ABOVE: usize = 40;
+
+/// `mcs serve SPEC`.
+#[derive(Args)]
+pub(crate) struct ServeArgs {
+    #[command(flatten)]
+    document: DocumentArgs,
+
+    /// How MCP clients connect: stdio (the host starts `mcs serve` and talks over its
+    /// stdin and stdout) or http (streamable HTTP at http://ADDRESS/mcp).
+    #[arg(long, value_enum, default_value_t = Transport::Stdio, help_heading = "Transport")]
+    transport: Transport,
+    /// The address to listen on with --transport http (port 0 picks a free port; the URL
+    /// is printed on stderr).
+    #[arg(
+        long,
+        value_name = "ADDRESS",
+        default_value = "127.0.0.1:8000",
+        help_heading = "Transport"
+    )]
+    listen: String,
+    /// With --transport http, let web pages from this origin call the server (repeatable;
+    /// `https://app.example.com`, `http://localhost:*`), instead of only pages from this
+    /// machine. Programs (no Origin header) always can.
+    #[arg(
+        long = "allow-origin",
+        value_name = "ORIGIN",
+        help_heading = "Transport"
+    )]
+    allow_origins: Vec<String>,
+    /// With --transport http, serve requests addressed to this host name (repeatable;
+    /// `mcp.example.com`) instead of only localhost, 127.0.0.1 and ::1.
+    #[arg(long = "allow-host", value_name = "HOST", help_heading = "Transport")]
+    allow_hosts: Vec<String>,
+    /// List every tool (off), only the discovery tools (on: search_tools, load_toolset,
+    /// describe_tool, and call_tool to call what they find), or decide by size (auto: on
+    /// above 40 tools).
+    #[arg(long, value_enum, default_value_t = DiscoveryMode::Auto, help_heading = "Transport")]
+    discovery: DiscoveryMode,
+
+    /// Send requests to this URL instead of the document's first server (may hold
+    /// `{variables}`, filled by --server-var).
+    #[arg(long, value_name = "URL", help_heading = "The API")]
+    base_url: Option<String>,
+    /// A variable of the server URL, `NAME=VALUE` (repeatable; `region=us`).
+    #[arg(long = "server-var", value_name = "NAME=VALUE", value_parser = name_value, help_heading = "The API")]
+    server_variables: Vec<(String, String)>,
+    /// A header sent with every request, `"Name: value"` (repeatable). Not printed, but
+    /// visible in process lists like any argument: put secrets in the credential variables.
+    #[arg(long = "header", value_name = "NAME: VALUE", help_heading = "The API")]
+    headers: Vec<String>,
+    /// How long one request to the API may take, in seconds.
+    #[arg(long, value_name = "SECONDS", default_value_t = 30.0, value_parser = seconds, help_heading = "The API")]
+    timeout: f64,
+
+    #[command(flatten)]
+    credentials: CredentialArgs,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Transport {
+    Stdio,
+    Http,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum DiscoveryMode {
+    Auto,
+    On,
+    Off,
+}
+
+impl DiscoveryMode {
+    fn is_on(self, tools: usize) -> bool {
+        match self {
+            DiscoveryMode::Auto => tools > DISCOVERY_ABOVE,
+            DiscoveryMode::On => true,
+            DiscoveryMode::Off => false,
+        }
+    }
+}
+
+pub(crate) async fn run(arguments: ServeArgs) -> Result<(), String> {
+    let document = arguments.document.read().await?;
+    let api = &document.api;
+    let (title, version) = (api.title.to_string(), api.version.to_string());
+    let label = label_of(&api.name);
+    if api.operations.is_empty() {
+        eprintln!("mcs: warning: the document yields no tools (check --tag and --exclude)");
+    }
+    let driver = configure(document.into_driver(), &arguments)?;
+    let (driver, given) = arguments.credentials.apply(driver)?;
+    let missing = arguments.credentials.missing(driver.api(), given);
+    warn_missing(&missing, driver.api().operations.len());
+    match driver.base_url() {
+        Err(message) => eprintln!(
+            "mcs: warning: {message} (with --base-url URL or --server-var NAME=VALUE); every \
+             call will fail until then"
+        ),
+        Ok(url) if !url.starts_with("http://") && !url.starts_with("https://") => eprintln!(
+            "mcs: warning: the document's server `{url}` is not an absolute URL: pass \
+             --base-url URL"
+        ),
+        Ok(_) => {}
+    }
+
+    let tools = driver.list_tools().len();
+    let gateway = if arguments.discovery.is_on(tools) {
+        let orchestrator = Orchestrator::new(title.clone(), ConflictPolicy::Reject)
+            .with_discovery(Discovery::Always);
+        orchestrator
+            .register(label, Arc::new(driver), Registration::new())
+            .map_err(|error| format!("cannot set up discovery: {error}"))?;
+        eprintln!(
+            "mcs: discovery mode: {tools} tools, reached through search_tools, load_toolset, \
+             describe_tool and call_tool"
+        );
+        Gateway::discovery(orchestrator, tools, missing)
+    } else {
+        Gateway::all(driver, missing)
+    };
+    let instructions = gateway.instructions();
+    let mut server = McpServer::new(gateway).with_implementation(title, version);
+    if let Some(instructions) = instructions {
+        server = server.with_instructions(instructions);
+    }
+
+    match arguments.transport {
+        Transport::Stdio => server
+            .serve_stdio()
+            .await
+            .map_err(|error| format!("serving over stdio: {error}")),
+        Transport::Http => {
+            let listener = tokio::net::TcpListener::bind(&arguments.listen)
+                .await
+                .map_err(|error| format!("cannot listen on {}: {error}", arguments.listen))?;
+            let address = listener
+                .local_addr()
+                .map_err(|error| format!("cannot listen on {}: {error}", arguments.listen))?;
+            // Scripts and tests read this line to learn the port (`--listen 127.0.0.1:0`).
+            eprintln!("mcs: serving MCP at http://{address}{MCP_PATH}");
+            let mut http = server.http();
+            if !arguments.allow_origins.is_empty() {
+                http = http.allowed_origins(arguments.allow_origins.iter().cloned());
+            }
+            if !arguments.allow_hosts.is_empty() {
+                http = http.allowed_hosts(arguments.allow_hosts.iter().cloned());
+            }
+            http.serve(listener, async {
+                let _ = tokio::signal::ctrl_c().await;
+            })
+            .await
+            .map_err(|error| error.to_string())
+        }
+    }
+}
+
+/// `driver` with the API options (not the credentials) applied.
+fn configure(mut driver: RestDriver, arguments: &ServeArgs) -> Result<RestDriver, String> {
+    if let Some(url) = &arguments.base_url {
+        driver = driver.with_base_url(url);
+    }
+    for (name, value) in &arguments.server_variables {
+        driver = driver.with_server_variable(name, value);
+    }
+    for (position, text) in arguments.headers.iter().enumerate() {
+        let (name, value) = header(text).ok_or_else(|| {
+            // Not the text itself: it may hold a secret.
+            format!(
+                "--header number {} is not `Name: value` (such as `X-Tenant: acme`)",
+                position + 1
+            )
+        })?;
+        driver = driver.with_header(name, value);
+    }
+    Ok(driver.with_timeout(Duration::from_secs_f64(arguments.timeout)))
+}
+
+/// One warning per distinct way out, with how many tools it concerns.
+fn warn_missing(missing: &std::collections::HashMap<String, String>, total: usize) {
+    let mut ways: Vec<(&str, usize)> = Vec::new();
+    for how in missing.values() {
+        match ways.iter_mut().find(|(way, _)| *way == how.as_str()) {
+            Some((_, count)) => *count += 1,
+            None => ways.push((how, 1)),
+        }
+    }
+    ways.sort_unstable();
+    for (how, count) in ways {
+        eprintln!(
+            "mcs: warning: {count} of {total} tools need a credential that was not given \
+             ({how}); they are listed, and a call answers with this"
+        );
+    }
+}
+
+/// The orchestrator label (the start of toolset ids): the API's name in lower case.
+fn label_of(name: &str) -> String {
+    let label: String = name
+        .chars()
+        .filter(char::is_ascii_alphanumeric)
+        .map(|c| c.to_ascii_lowercase())
+        .collect();
+    if label.is_empty() {
+        "api".to_owned()
+    } else {
+        label
+    }
+}
+
+fn name_value(text: &str) -> Result<(String, String), String> {
+    match text.split_once('=') {
+        Some((name, value)) if !name.trim().is_empty() => {
+            Ok((name.trim().to_owned(), value.to_owned()))
+        }
+        _ => Err("expected NAME=VALUE, such as `region=us`".to_owned()),
+    }
+}
+
+/// `Name: value` split, or `None`. Parsed after clap rather than by a clap value parser,
+/// whose error would print the text, and a header may hold a secret.
+fn header(text: &str) -> Option<(&str, &str)> {
+    let (name, value) = text.split_once(':')?;
+    let name = name.trim();
+    let token = !name.is_empty() && name.bytes().all(|b| b.is_ascii_graphic());
+    token.then(|| (name, value.trim()))
+}
+
+fn seconds(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(seconds) if seconds.is_finite() && seconds > 0.0 && seconds <= 86_400.0 => Ok(seconds),
+        _ => Err("expected a number of seconds, more than 0 and at most 86400".to_owned()),
+    }
+}
