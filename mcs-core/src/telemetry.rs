@@ -30,6 +30,11 @@ pub const EXECUTE_TOOL: &str = "execute_tool";
 /// the model gave one; or the current span, when it is already this call's (a policy's
 /// layer inside a driver's own processing).
 pub fn execute_tool_span(driver: &str, tool: &str, call_id: Option<&str>) -> Span {
+    // No subscriber wants the span: nothing to join either, and `Span::current` (a lookup
+    // of the thread's dispatcher) is not paid.
+    if !tool_spans_enabled() {
+        return Span::none();
+    }
     let current = Span::current();
     if current
         .metadata()
@@ -58,6 +63,12 @@ pub fn execute_tool_span(driver: &str, tool: &str, call_id: Option<&str>) -> Spa
         span.record("otel.name", format!("{EXECUTE_TOOL} {tool}"));
     }
     span
+}
+
+/// Whether a subscriber may want `execute_tool` spans: callers that would hold a span
+/// across an await can skip building one (and the state to hold it) when it is `false`.
+pub fn tool_spans_enabled() -> bool {
+    tracing::span_enabled!(target: TARGET, Level::INFO)
 }
 
 /// Records how the call ended: `error.type` and an error status when it failed.

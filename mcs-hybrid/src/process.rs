@@ -194,14 +194,15 @@ pub(super) async fn run<D: ToolDriver + ?Sized>(
                 // long strings are a note of their length (a refused 100 MB write is not
                 // copied).
                 let recorded = ToolCallRecord::recorded_arguments(&arguments);
-                let span = telemetry::execute_tool_span(&driver.meta().id, &name, id.as_deref());
-                // A synchronous tool runs inside `execute_tool` itself: inside the span too.
-                let future = {
-                    let _entered = span.enter();
-                    driver.execute_tool(&name, std::mem::replace(&mut arguments, recorded))
+                let given = std::mem::replace(&mut arguments, recorded);
+                // Traced in a future of its own: a span held across the await here would
+                // grow this future, which every output moves and boxes, and cost calls
+                // that nobody traces (BENCHMARKS.md, "Tracing").
+                let executed = if telemetry::tool_spans_enabled() {
+                    Box::pin(traced(driver, &name, id.as_deref(), given)).await
+                } else {
+                    driver.execute_tool(&name, given).await
                 };
-                let executed = future.instrument(span.clone()).await;
-                telemetry::record_outcome(&span, &executed);
                 match executed {
                     Ok(value) => Ok(value),
                     Err(
@@ -220,6 +221,24 @@ pub(super) async fn run<D: ToolDriver + ?Sized>(
         id,
         result,
     }
+}
+
+/// `execute_tool` inside the call's `execute_tool` span, its outcome recorded.
+async fn traced<D: ToolDriver + ?Sized>(
+    driver: &D,
+    name: &str,
+    id: Option<&str>,
+    arguments: Value,
+) -> Result<Value, ToolError> {
+    let span = telemetry::execute_tool_span(&driver.meta().id, name, id);
+    // A synchronous tool runs inside `execute_tool` itself: inside the span too.
+    let future = {
+        let _entered = span.enter();
+        driver.execute_tool(name, arguments)
+    };
+    let executed = future.instrument(span.clone()).await;
+    telemetry::record_outcome(&span, &executed);
+    executed
 }
 
 /// Up to this many tools, a scan of the list is cheaper than asking the driver's index (a
