@@ -4,7 +4,7 @@
 //! Everything that runs lives in `mcs::rest`; what is written here is data and thin glue,
 //! so large documents stay cheap to compile and a fix in the runtime reaches every driver.
 
-use mcs_core::Definitions;
+use mcs_core::{Definitions, ToolAnnotations};
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 use serde_json::Value;
@@ -531,5 +531,23 @@ fn operation(out: &mut Writer, operation: &Operation) {
     out.field("tags", &texts(operation.tags.iter().map(AsRef::as_ref)));
     out.field("deprecated", &operation.deprecated.to_string());
     out.field("schema", &raw_text(&operation.schema));
+    out.field("annotations", &annotations(operation.annotations));
     out.close("},");
+}
+
+/// A `const` expression of `annotations`: what the method implies, written out (a row
+/// says what the tool does without a reader having to know the rule).
+fn annotations(annotations: ToolAnnotations) -> String {
+    let mut text = String::from("::mcs::ToolAnnotations::new()");
+    for (setter, value) in [
+        ("read_only", annotations.read_only),
+        ("destructive", annotations.destructive),
+        ("idempotent", annotations.idempotent),
+        ("open_world", annotations.open_world),
+    ] {
+        if let Some(value) = value {
+            text.push_str(&format!(".{setter}({value})"));
+        }
+    }
+    text
 }

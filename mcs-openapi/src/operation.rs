@@ -11,6 +11,7 @@ use super::reader::Reader;
 use super::schema::SchemaBuilder;
 use super::security::Schemes;
 use super::source::Loc;
+use mcs_core::ToolAnnotations;
 use mcs_core::export::unused_argument_key;
 use mcs_rest::{Location, Method, Operation, Parameter, Style};
 
@@ -221,7 +222,62 @@ pub(crate) fn build(
             .into(),
         deprecated,
         schema: Value::Object(schema).to_string().into(),
+        annotations: annotations(reader, candidate)?,
     })
+}
+
+/// The keys `x-mcs-annotations` takes: MCP's names, and the words of `#[tool(...)]`.
+const HINTS: [(&str, &str); 4] = [
+    ("readOnlyHint", "read_only"),
+    ("destructiveHint", "destructive"),
+    ("idempotentHint", "idempotent"),
+    ("openWorldHint", "open_world"),
+];
+
+/// What the operation does: what its method says, with what the document's
+/// `x-mcs-annotations` says instead (`{readOnlyHint: true}`, or `{read_only: true}`): a
+/// `POST` that only searches, a `GET` with side effects.
+fn annotations(
+    reader: &Reader<'_>,
+    candidate: &Candidate<'_>,
+) -> Result<ToolAnnotations, OpenApiError> {
+    let mut annotations = candidate.method.annotations();
+    let Some(given) = candidate.op.get("x-mcs-annotations") else {
+        return Ok(annotations);
+    };
+    let loc = candidate.op_loc.child("x-mcs-annotations");
+    let Value::Object(given) = given else {
+        return Err(reader
+            .sources
+            .error(&loc, "`x-mcs-annotations` is not an object"));
+    };
+    for (key, value) in given {
+        let Some(index) = HINTS
+            .iter()
+            .position(|(mcp, word)| key == mcp || key == word)
+        else {
+            let known: Vec<&str> = HINTS.iter().map(|(mcp, _)| *mcp).collect();
+            return Err(reader.sources.error(
+                &loc.child(key),
+                format!(
+                    "`{key}` is not an annotation; expected one of {}",
+                    known.join(", ")
+                ),
+            ));
+        };
+        let Some(flag) = value.as_bool() else {
+            return Err(reader
+                .sources
+                .error(&loc.child(key), format!("`{key}` must be true or false")));
+        };
+        annotations = match index {
+            0 => annotations.read_only(flag),
+            1 => annotations.destructive(flag),
+            2 => annotations.idempotent(flag),
+            _ => annotations.open_world(flag),
+        };
+    }
+    Ok(annotations)
 }
 
 fn implicit_path_parameter(name: &str) -> Parameter {

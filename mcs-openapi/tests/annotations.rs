@@ -1,6 +1,6 @@
 //! A generated tool says what its HTTP method says it does: `GET` only reads, `PUT` and
 //! `DELETE` are idempotent, `DELETE` destroys, and every operation reaches a service
-//! beyond the program.
+//! beyond the program — unless the document says otherwise with `x-mcs-annotations`.
 
 use mcs_core::{ToolAnnotations, ToolDriver};
 use mcs_openapi::{ReadOptions, read_str};
@@ -48,4 +48,96 @@ fn annotations_follow_the_http_method() {
         of("deletePet"),
         open.read_only(false).destructive(true).idempotent(true)
     );
+}
+
+/// A `POST` that only searches, a `GET` that counts a view: the document's word wins, under
+/// MCP's names or `#[tool(...)]`'s, key by key.
+#[test]
+fn the_document_can_say_otherwise() {
+    let document = r#"
+openapi: 3.0.3
+info: { title: Search, version: "1" }
+paths:
+  /search:
+    post:
+      operationId: search
+      x-mcs-annotations: { readOnlyHint: true, idempotentHint: true, destructiveHint: false }
+      responses: { "200": { description: OK } }
+  /articles/{id}:
+    parameters: [{ name: id, in: path, required: true, schema: { type: string } }]
+    get:
+      operationId: readArticle
+      x-mcs-annotations: { read_only: false }
+      responses: { "200": { description: OK } }
+    delete:
+      operationId: archiveArticle
+      x-mcs-annotations: { destructive: false, open_world: false }
+      responses: { "200": { description: OK } }
+"#;
+    let read = read_str(document, "search.yaml", None, &ReadOptions::default()).unwrap();
+    let driver = read.into_driver();
+    let tools = driver.list_tools();
+    let of = |name: &str| {
+        *tools
+            .iter()
+            .find(|t| t.name() == name)
+            .unwrap()
+            .annotations()
+    };
+    let open = ToolAnnotations::default().open_world(true);
+    assert_eq!(
+        of("search"),
+        open.read_only(true).idempotent(true).destructive(false)
+    );
+    assert_eq!(
+        of("readArticle"),
+        open.read_only(false).destructive(false).idempotent(true)
+    );
+    assert_eq!(
+        of("archiveArticle"),
+        ToolAnnotations::default()
+            .open_world(false)
+            .read_only(false)
+            .destructive(false)
+            .idempotent(true)
+    );
+}
+
+#[test]
+fn a_wrong_annotation_says_what_and_where() {
+    let document = |annotations: &str| {
+        format!(
+            "openapi: 3.0.3\ninfo: {{ title: T, version: '1' }}\npaths:\n  /a:\n    post:\n      \
+             operationId: a\n      x-mcs-annotations: {annotations}\n      responses: {{ '200': {{ description: OK }} }}\n"
+        )
+    };
+    let error = |annotations: &str| {
+        read_str(
+            &document(annotations),
+            "t.yaml",
+            None,
+            &ReadOptions::default(),
+        )
+        .unwrap_err()
+        .to_string()
+    };
+    let text = error("{ readonly: true }");
+    assert!(text.contains("`readonly` is not an annotation"), "{text}");
+    assert!(text.contains("readOnlyHint"), "{text}");
+    assert!(
+        text.contains("/paths/~1a/post/x-mcs-annotations/readonly"),
+        "{text}"
+    );
+    let text = error("{ destructiveHint: 'yes' }");
+    assert!(
+        text.contains("`destructiveHint` must be true or false"),
+        "{text}"
+    );
+    let text = error("[readOnlyHint]");
+    assert!(text.contains("is not an object"), "{text}");
+    // Leniently, the operation is skipped and the reason kept.
+    let options = ReadOptions::default().lenient(true);
+    let read = read_str(&document("{ readonly: true }"), "t.yaml", None, &options).unwrap();
+    assert!(read.api.operations.is_empty());
+    assert!(read.skipped[0].reason.contains("not an annotation"));
 }

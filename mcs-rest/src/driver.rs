@@ -11,15 +11,14 @@ use tracing::Instrument;
 
 use mcs_core::schema::describe_received;
 use mcs_core::{
-    ArgumentError, Binding, Definitions, DriverMeta, Tool, ToolAnnotations, ToolDriver, ToolError,
-    ToolFuture,
+    ArgumentError, Binding, Definitions, DriverMeta, Tool, ToolDriver, ToolError, ToolFuture,
 };
 #[cfg(feature = "hybrid")]
 use mcs_hybrid::HybridOptions;
 
 use super::auth::{Credential, Credentials, Secret};
 use super::settings::Settings;
-use super::table::{Api, Method, Operation};
+use super::table::{Api, Operation};
 use super::transport::HttpTransport;
 use super::{request, response};
 
@@ -418,22 +417,7 @@ fn tool_of(operation: &Operation, definitions: &Definitions) -> Tool {
     Tool::try_new(operation.name.to_string(), title, description)
         .unwrap_or_else(|missing| Tool::with_only_title(missing.name, fallback))
         .with_parameters(parameters)
-        .with_annotations(annotations_of(operation.method))
-}
-
-/// What an operation's HTTP method says it does (RFC 9110's safe and idempotent methods):
-/// `GET` and `HEAD` only read, `PUT` and `DELETE` are idempotent, `DELETE` destroys; every
-/// operation reaches a service beyond the program (open world).
-fn annotations_of(method: Method) -> ToolAnnotations {
-    let open = ToolAnnotations::default().open_world(true);
-    match method {
-        Method::Get | Method::Head | Method::Options | Method::Trace => {
-            open.read_only(true).destructive(false).idempotent(true)
-        }
-        Method::Put => open.read_only(false).idempotent(true),
-        Method::Delete => open.read_only(false).destructive(true).idempotent(true),
-        Method::Post | Method::Patch => open.read_only(false),
-    }
+        .with_annotations(operation.annotations)
 }
 
 impl ToolDriver for RestDriver {

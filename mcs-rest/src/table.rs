@@ -9,7 +9,7 @@
 
 use std::borrow::Cow;
 
-use mcs_core::Definitions;
+use mcs_core::{Definitions, ToolAnnotations};
 use serde_json::Value;
 
 /// Text in a table row: a `'static` literal in generated code, owned when read at run time.
@@ -120,8 +120,13 @@ pub struct Operation {
     /// The document marks the operation as deprecated.
     pub deprecated: bool,
     /// The JSON Schema of the whole arguments object, as JSON text: an object whose
-    /// properties are the arguments, self-contained (recursion through `$defs`).
+    /// properties are the arguments. Schemas the API shares are references
+    /// (`{"$ref": "#/$defs/Pet"}`) into [`Api::definitions`]; [`Api::arguments_schema`]
+    /// gives it self-contained.
     pub schema: Text,
+    /// What the tool does to the world: from the method ([`Method::annotations`]), with
+    /// what the document's `x-mcs-annotations` says instead.
+    pub annotations: ToolAnnotations,
 }
 
 /// An HTTP method.
@@ -146,6 +151,22 @@ pub enum Method {
 }
 
 impl Method {
+    /// What an operation's HTTP method says it does (RFC 9110's safe and idempotent
+    /// methods): `GET` and `HEAD` only read, `PUT` and `DELETE` are idempotent, `DELETE`
+    /// destroys; every operation reaches a service beyond the program (open world). A
+    /// document may say otherwise ([`Operation::annotations`]).
+    pub const fn annotations(self) -> ToolAnnotations {
+        let open = ToolAnnotations::new().open_world(true);
+        match self {
+            Method::Get | Method::Head | Method::Options | Method::Trace => {
+                open.read_only(true).destructive(false).idempotent(true)
+            }
+            Method::Put => open.read_only(false).idempotent(true),
+            Method::Delete => open.read_only(false).destructive(true).idempotent(true),
+            Method::Post | Method::Patch => open.read_only(false),
+        }
+    }
+
     /// Every method, in the order OpenAPI lists them in a path item.
     pub const ALL: [Method; 8] = [
         Method::Get,

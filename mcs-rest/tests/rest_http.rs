@@ -53,6 +53,7 @@ impl Op {
             tags: Cow::Borrowed(&[]),
             deprecated: false,
             schema: Cow::Borrowed(r#"{"type":"object","properties":{}}"#),
+            annotations: method.annotations(),
         })
     }
 
