@@ -531,13 +531,19 @@ fn operation(out: &mut Writer, operation: &Operation) {
     out.field("tags", &texts(operation.tags.iter().map(AsRef::as_ref)));
     out.field("deprecated", &operation.deprecated.to_string());
     out.field("schema", &raw_text(&operation.schema));
-    out.field("annotations", &annotations(operation.annotations));
+    out.field(
+        "annotations",
+        &annotations(operation.method, operation.annotations),
+    );
     out.close("},");
 }
 
-/// A `const` expression of `annotations`: what the method implies, written out (a row
-/// says what the tool does without a reader having to know the rule).
-fn annotations(annotations: ToolAnnotations) -> String {
+/// A `const` expression of `annotations`: the method's rule when the document left it at
+/// that (`Method::Get.annotations()`), otherwise each hint written out.
+fn annotations(method: Method, annotations: ToolAnnotations) -> String {
+    if annotations == method.annotations() {
+        return format!("Method::{method:?}.annotations()");
+    }
     let mut text = String::from("::mcs::ToolAnnotations::new()");
     for (setter, value) in [
         ("read_only", annotations.read_only),

@@ -195,7 +195,7 @@ pub mod library {
                     tags: B(&[B("books")]),
                     deprecated: false,
                     schema: B(r#"{"type":"object","properties":{"q":{"type":"string","minLength":2,"description":"Words of the title or the author's name."},"format":{"type":["string","null"],"enum":["hardcover","paperback","ebook",null]},"published_after":{"type":"integer","exclusiveMinimum":1450},"page_size":{"type":"integer","default":20,"description":"Sent as the query parameter `page[size]`."}},"required":["q"]}"#),
-                    annotations: ::mcs::ToolAnnotations::new().read_only(true).destructive(false).idempotent(true).open_world(true),
+                    annotations: Method::Get.annotations(),
                 },
                 Operation {
                     name: B("addBook"),
@@ -217,7 +217,7 @@ pub mod library {
                     tags: B(&[B("books")]),
                     deprecated: false,
                     schema: B(r##"{"type":"object","properties":{"isbn":{"type":"string"},"title":{"type":"string"},"authors":{"type":"array","minItems":1,"items":{"$ref":"#/$defs/Author"}},"series":{"oneOf":[{"type":"null"},{"$ref":"#/$defs/Series"}]}},"required":["isbn","title","authors"]}"##),
-                    annotations: ::mcs::ToolAnnotations::new().read_only(false).open_world(true),
+                    annotations: Method::Post.annotations(),
                 },
                 Operation {
                     name: B("getBook"),
@@ -243,7 +243,7 @@ pub mod library {
                     tags: B(&[B("books")]),
                     deprecated: false,
                     schema: B(r#"{"type":"object","properties":{"isbn":{"type":"string","pattern":"^[0-9]{13}$"}},"required":["isbn"]}"#),
-                    annotations: ::mcs::ToolAnnotations::new().read_only(true).destructive(false).idempotent(true).open_world(true),
+                    annotations: Method::Get.annotations(),
                 },
                 Operation {
                     name: B("withdrawBook"),
@@ -291,7 +291,7 @@ pub mod library {
                     tags: B(&[B("loans")]),
                     deprecated: false,
                     schema: B(r#"{"type":"object","properties":{"isbn":{"type":"string"},"member":{"type":"integer","minimum":1},"due":{"type":"string","format":"date","description":"The day the book comes back; three weeks from today if absent."},"note":{"const":"gift-wrapped"}},"required":["isbn","member"]}"#),
-                    annotations: ::mcs::ToolAnnotations::new().read_only(false).open_world(true),
+                    annotations: Method::Post.annotations(),
                 },
             ]),
             tags: B(&[

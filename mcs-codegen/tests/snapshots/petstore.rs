@@ -204,7 +204,7 @@ pub mod petstore {
                     tags: B(&[B("pets")]),
                     deprecated: false,
                     schema: B(r#"{"type":"object","properties":{"tags":{"type":"array","items":{"type":"string"},"description":"Only pets with one of these tags."},"limit":{"type":"integer","minimum":1,"maximum":100,"default":20,"description":"How many pets to return at most."}}}"#),
-                    annotations: ::mcs::ToolAnnotations::new().read_only(true).destructive(false).idempotent(true).open_world(true),
+                    annotations: Method::Get.annotations(),
                 },
                 Operation {
                     name: B("addPet"),
@@ -226,7 +226,7 @@ pub mod petstore {
                     tags: B(&[B("pets")]),
                     deprecated: false,
                     schema: B(r#"{"type":"object","properties":{"name":{"type":"string","description":"The pet's name.","minLength":1},"tag":{"type":"string","description":"A tag such as `dog` or `cat`."},"status":{"type":"string","enum":["available","pending","sold"],"description":"Where the pet is in the sale."}},"required":["name"]}"#),
-                    annotations: ::mcs::ToolAnnotations::new().read_only(false).open_world(true),
+                    annotations: Method::Post.annotations(),
                 },
                 Operation {
                     name: B("getPet"),
@@ -252,7 +252,7 @@ pub mod petstore {
                     tags: B(&[B("pets")]),
                     deprecated: false,
                     schema: B(r#"{"type":"object","properties":{"petId":{"type":"integer","format":"int64","description":"The pet's id."}},"required":["petId"]}"#),
-                    annotations: ::mcs::ToolAnnotations::new().read_only(true).destructive(false).idempotent(true).open_world(true),
+                    annotations: Method::Get.annotations(),
                 },
                 Operation {
                     name: B("deletePet"),
@@ -287,7 +287,7 @@ pub mod petstore {
                     tags: B(&[B("pets")]),
                     deprecated: false,
                     schema: B(r#"{"type":"object","properties":{"petId":{"type":"integer","format":"int64","description":"The pet's id."},"X-Reason":{"type":"string","description":"Why the pet leaves the shop (kept in the shop's records)."}},"required":["petId"]}"#),
-                    annotations: ::mcs::ToolAnnotations::new().read_only(false).destructive(true).idempotent(true).open_world(true),
+                    annotations: Method::Delete.annotations(),
                 },
                 Operation {
                     name: B("placeOrder"),
@@ -309,7 +309,7 @@ pub mod petstore {
                     tags: B(&[B("store")]),
                     deprecated: false,
                     schema: B(r#"{"type":"object","properties":{"petId":{"type":"integer","description":"The pet to order."},"email":{"type":"string","format":"email","description":"Where the confirmation goes."},"pickup":{"type":"string","format":"date","description":"The day the pet is collected."}},"required":["petId","email"]}"#),
-                    annotations: ::mcs::ToolAnnotations::new().read_only(false).open_world(true),
+                    annotations: Method::Post.annotations(),
                 },
                 Operation {
                     name: B("getInventory"),
@@ -323,7 +323,7 @@ pub mod petstore {
                     tags: B(&[B("store")]),
                     deprecated: true,
                     schema: B(r#"{"type":"object","properties":{}}"#),
-                    annotations: ::mcs::ToolAnnotations::new().read_only(true).destructive(false).idempotent(true).open_world(true),
+                    annotations: Method::Get.annotations(),
                 },
             ]),
             tags: B(&[

@@ -156,7 +156,7 @@ pub mod weather {
                     tags: B(&[B("readings")]),
                     deprecated: false,
                     schema: B(r#"{"type":"object","properties":{"sensors":{"type":"array","items":{"type":"string","enum":["temperature","humidity","pressure"]}},"since":{"type":"string","format":"date-time"},"X-Station":{"type":"string"}},"required":["sensors"]}"#),
-                    annotations: ::mcs::ToolAnnotations::new().read_only(true).destructive(false).idempotent(true).open_world(true),
+                    annotations: Method::Get.annotations(),
                 },
                 Operation {
                     name: B("recordReading"),
@@ -178,7 +178,7 @@ pub mod weather {
                     tags: B(&[B("readings")]),
                     deprecated: false,
                     schema: B(r#"{"type":"object","properties":{"sensor":{"type":"string"},"value":{"type":"number"},"unit":{"type":["string","null"]}},"required":["sensor","value"]}"#),
-                    annotations: ::mcs::ToolAnnotations::new().read_only(false).open_world(true),
+                    annotations: Method::Post.annotations(),
                 },
                 Operation {
                     name: B("uploadPhoto"),
@@ -200,7 +200,7 @@ pub mod weather {
                     tags: B(&[]),
                     deprecated: false,
                     schema: B(r#"{"type":"object","properties":{"photo":{"type":"object","description":"A file: {\"base64\": ..., \"filename\": ...} or {\"path\": ...}","properties":{"base64":{"type":"string","contentEncoding":"base64"},"filename":{"type":"string"},"content_type":{"type":"string"},"path":{"type":"string"}},"anyOf":[{"required":["base64"]},{"required":["path"]}]},"caption":{"type":"string"}},"required":["photo"]}"#),
-                    annotations: ::mcs::ToolAnnotations::new().read_only(false).open_world(true),
+                    annotations: Method::Post.annotations(),
                 },
             ]),
             tags: B(&[
