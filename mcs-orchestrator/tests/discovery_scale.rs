@@ -597,3 +597,98 @@ async fn a_document_with_770_tags_is_browsable_through_categories() {
         categories.len()
     );
 }
+
+/// A document whose schemas all reach each other (as Graph's navigation properties make
+/// them): 200 entities of 20 described properties, each linking to two below it and back to
+/// the first, every operation taking or returning one. Held once, a tool's schema is whole
+/// tens of thousands of nodes; `describe_tool` still answers under 8,000 tokens, naming what
+/// it cannot expand, and validation still checks the whole.
+#[tokio::test]
+async fn describing_a_tool_of_densely_linked_schemas_stays_under_8k_tokens() {
+    const ENTITIES: usize = 200;
+    let mut schemas = serde_json::Map::new();
+    for n in 0..ENTITIES {
+        let mut properties = serde_json::Map::new();
+        for p in 0..20 {
+            properties.insert(
+                format!("property{p}"),
+                json!({"type": "string", "description": format!("Property {p} of entity {n}, as the service keeps it.")}),
+            );
+        }
+        for (k, other) in [2 * n + 1, 2 * n + 2, 0].into_iter().enumerate() {
+            if other < ENTITIES && other != n {
+                properties.insert(
+                    format!("related{k}"),
+                    json!({"$ref": format!("#/components/schemas/entity{other}")}),
+                );
+            }
+        }
+        schemas.insert(
+            format!("entity{n}"),
+            json!({"type": "object", "description": format!("Entity {n}."), "properties": properties}),
+        );
+    }
+    let mut paths = serde_json::Map::new();
+    for n in 0..ENTITIES {
+        let entity = json!({"$ref": format!("#/components/schemas/entity{n}")});
+        paths.insert(
+            format!("/entities{n}"),
+            json!({"post": {
+                "operationId": format!("create_entity{n}"),
+                "summary": format!("Create an entity{n}"),
+                "requestBody": {"required": true, "content": {"application/json": {"schema": entity}}},
+                "responses": {"200": {"description": "OK", "content": {"application/json": {"schema": entity}}}},
+            }}),
+        );
+    }
+    let document = json!({
+        "openapi": "3.0.3",
+        "info": {"title": "Linked", "version": "1"},
+        "servers": [{"url": "https://linked.invalid"}],
+        "paths": paths,
+        "components": {"schemas": schemas},
+    })
+    .to_string();
+    let driver = mcs_openapi::read_str(&document, "linked.json", None, &ReadOptions::default())
+        .unwrap()
+        .into_driver();
+    // Held once: the stored definitions are the document's schemas, not a copy per tool.
+    assert!(driver.api().definitions.len() < 2 * document.len());
+    let orchestrator =
+        Orchestrator::new("linked", ConflictPolicy::Reject).with_discovery(Discovery::Always);
+    orchestrator
+        .register("linked", Arc::new(driver), Registration::new())
+        .unwrap();
+    let mut largest = 0;
+    for n in [0, 1, ENTITIES / 2, ENTITIES - 1] {
+        let answer = call(
+            &orchestrator,
+            "describe_tool",
+            json!({"name": format!("create_entity{n}")}),
+        )
+        .await;
+        let text = answer.to_string();
+        let count = tokens(&text);
+        assert!(count < 8_000, "create_entity{n}: {count} tokens");
+        largest = largest.max(count);
+        if n == 0 {
+            // The top is described; deeper entities are named rather than expanded.
+            assert!(text.contains("Property 0 of entity 0"), "{text}");
+            assert!(text.contains("its fields are not listed here"), "{text}");
+        }
+    }
+    println!("densely linked: largest describe_tool answer {largest} tokens");
+    // The whole schema still validates: a wrong type deep in a linked entity is refused.
+    let error = orchestrator
+        .execute_tool(
+            "create_entity0",
+            json!({"related0": {"related0": {"related0": {"property1": 5}}}}),
+        )
+        .await
+        .unwrap_err();
+    let text = error.to_string();
+    assert!(
+        text.contains("related0.related0.related0.property1"),
+        "{text}"
+    );
+}
