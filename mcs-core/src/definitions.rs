@@ -323,27 +323,19 @@ impl Assembly<'_> {
             let converted = if key_str == "$defs" || key_str == "definitions" {
                 // The schema's own definitions resolve in it, as they are.
                 child.clone()
+            } else if let (true, Value::Array(items)) = (
+                // A list of schemas; under `items`, the draft-07 tuple form.
+                SCHEMA_KEYWORDS.contains(&key_str) || SCHEMA_LIST_KEYWORDS.contains(&key_str),
+                child,
+            ) {
+                Value::Array(
+                    items
+                        .iter()
+                        .map(|item| self.node(item, depth, inner))
+                        .collect(),
+                )
             } else if SCHEMA_KEYWORDS.contains(&key_str) {
-                match child {
-                    // Draft-07 tuple form: `items` as a list of schemas.
-                    Value::Array(items) => Value::Array(
-                        items
-                            .iter()
-                            .map(|item| self.node(item, depth, inner))
-                            .collect(),
-                    ),
-                    child => self.node(child, depth, inner),
-                }
-            } else if SCHEMA_LIST_KEYWORDS.contains(&key_str) {
-                match child {
-                    Value::Array(items) => Value::Array(
-                        items
-                            .iter()
-                            .map(|item| self.node(item, depth, inner))
-                            .collect(),
-                    ),
-                    other => other.clone(),
-                }
+                self.node(child, depth, inner)
             } else if SCHEMA_MAP_KEYWORDS.contains(&key_str) {
                 match child {
                     Value::Object(members) => Value::Object(

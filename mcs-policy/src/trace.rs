@@ -56,7 +56,8 @@ pub(crate) fn outcome(
             tracing::event!(target: TARGET, parent: span, Level::INFO, outcome = "ok", "tool call finished");
         }
         Err(error) => {
-            let kind = error_type(error);
+            // mcs-core's rule, which asks `refusal_kind` once a policy exists.
+            let kind = mcs_core::telemetry::error_type(error);
             span.record("error.type", kind);
             span.record("otel.status_code", "ERROR");
             let text = error.to_string();
@@ -71,12 +72,6 @@ pub(crate) fn outcome(
             );
         }
     }
-}
-
-/// `error.type`: the refusal's kind, or the kind of tool error (mcs-core's rule, which
-/// asks [`refusal_kind`] once a policy exists).
-fn error_type(error: &ToolError) -> &'static str {
-    mcs_core::telemetry::error_type(error)
 }
 
 /// The kind of a policy's refusal, for whoever records a call's outcome.
