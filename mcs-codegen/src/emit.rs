@@ -14,8 +14,12 @@ use mcs_rest::{
     SchemeKind, SecurityScheme, Server, Style,
 };
 
+use mcs_openapi::{Answer, Responses};
+use serde_json::Map;
+
 use crate::docs::doc_text;
 use crate::names::{Scope, pascal, snake, type_name};
+use crate::types::{TypeSpace, Use};
 
 /// Methods the driver type has already (from the runtime's macro), which operations'
 /// methods must not take.
@@ -47,7 +51,7 @@ const DRIVER_METHODS: &[&str] = &[
     "with_hybrid_options",
 ];
 
-fn ident(name: &str) -> proc_macro2::Ident {
+pub(crate) fn ident(name: &str) -> proc_macro2::Ident {
     match name.strip_prefix("r#") {
         Some(raw) => format_ident!("r#{}", raw),
         None => format_ident!("{}", name),
@@ -56,7 +60,7 @@ fn ident(name: &str) -> proc_macro2::Ident {
 
 /// `#[doc]` attributes, one per line, each starting with a space: rendered as `/// line`.
 /// A lone carriage return ends a line too: rustc refuses a bare CR in a `///` comment.
-fn doc(text: &str) -> TokenStream {
+pub(crate) fn doc(text: &str) -> TokenStream {
     let lines = text.lines().flat_map(|line| line.split('\r')).map(|line| {
         let line = if line.is_empty() {
             String::new()
@@ -69,7 +73,11 @@ fn doc(text: &str) -> TokenStream {
 }
 
 /// The module holding the whole driver, named after the driver in `snake_case`.
-pub(crate) fn driver_module(api: &Api, source: &str) -> TokenStream {
+pub(crate) fn driver_module(
+    api: &Api,
+    source: &str,
+    typing: &Typing<'_>,
+) -> (TokenStream, Vec<crate::Method>) {
     let module = ident(&snake(&api.name));
     let driver_name = type_name(&api.name);
     let driver = ident(&driver_name);
@@ -88,31 +96,114 @@ pub(crate) fn driver_module(api: &Api, source: &str) -> TokenStream {
 
     let mut struct_names = Scope::with_reserved(&[driver_name.as_str(), "B", "API"]);
     let mut method_names = Scope::with_reserved(DRIVER_METHODS);
+    // Names are settled before any type is made, so argument structs and methods keep the
+    // names they have without types.
+    let named: Vec<(proc_macro2::Ident, proc_macro2::Ident)> = api
+        .operations
+        .iter()
+        .map(|operation| {
+            let struct_name =
+                ident(&struct_names.claim(format!("{}Arguments", pascal(&operation.name))));
+            let method_name = ident(&method_names.claim(snake(&operation.name)));
+            (struct_name, method_name)
+        })
+        .collect();
+    let definitions = api.shared_definitions();
+    let schemas: Vec<Value> = api
+        .operations
+        .iter()
+        .map(|operation| serde_json::from_str(&operation.schema).unwrap_or(Value::Null))
+        .collect();
+    let answers = |index: usize| {
+        typing
+            .responses
+            .and_then(|responses| responses.operations.get(index))
+            .map_or(&[][..], Vec::as_slice)
+    };
+    // Every schema that gets a type, with how it is used, so that each definition derives
+    // what all its uses need.
+    let mut roots: Vec<(&Value, Use)> = Vec::new();
+    for (index, operation) in api.operations.iter().enumerate() {
+        if !typing.covers(operation) {
+            continue;
+        }
+        if typing.requests
+            && let Some(Value::Object(properties)) = schemas[index].get("properties")
+        {
+            roots.extend(properties.values().map(|schema| (schema, Use::SENT)));
+        }
+        roots.extend(
+            answers(index)
+                .iter()
+                .filter_map(|answer| answer.schema.as_ref())
+                .map(|schema| (schema, Use::ANSWERED)),
+        );
+    }
+    let own_definitions = match typing.definitions {
+        Some(_) => Map::new(),
+        None => match serde_json::from_str(&api.definitions) {
+            Ok(Value::Object(map)) => map,
+            _ => Map::new(),
+        },
+    };
+    let mut space = TypeSpace::new(
+        typing.definitions.unwrap_or(&own_definitions),
+        &mut struct_names,
+        &roots,
+        typing.derives,
+    );
     let mut structs = Vec::new();
     let mut methods = Vec::new();
-    let definitions = api.shared_definitions();
-    for operation in api.operations.iter() {
-        let struct_name =
-            ident(&struct_names.claim(format!("{}Arguments", pascal(&operation.name))));
-        let method_name = ident(&method_names.claim(snake(&operation.name)));
-        let (definition, method) =
-            typed_operation(operation, &definitions, &driver, &struct_name, &method_name);
+    for (index, (operation, (struct_name, method_name))) in
+        api.operations.iter().zip(&named).enumerate()
+    {
+        let typed = typing.covers(operation);
+        let space = typed.then_some(&mut space);
+        let names = Names {
+            driver: &driver,
+            arguments: struct_name,
+            method: method_name,
+        };
+        let (definition, method) = typed_operation(
+            operation,
+            &schemas[index],
+            &definitions,
+            &names,
+            space,
+            typing,
+            answers(index),
+        );
         structs.push(definition);
         methods.push(method);
     }
+    structs.extend(space.finish());
     let table: TokenStream = TABLE_PLACEHOLDER
         .parse()
         .unwrap_or_else(|_| unreachable!("the placeholder is one item of Rust"));
 
     let module_doc = doc(&module_doc);
     let driver_doc = doc(&driver_doc);
-    quote! {
+    // Types named after two schemas that would share a name get `_2`.
+    let camel = typing.any().then(|| quote!(non_camel_case_types,));
+    let listing = api
+        .operations
+        .iter()
+        .zip(&named)
+        .map(|(operation, (arguments, method))| crate::Method {
+            tool: operation.name.to_string(),
+            method: method.to_string(),
+            arguments: arguments.to_string(),
+            typed_answers: typing.responses.is_some() && typing.covers(operation),
+        })
+        .collect();
+    let tokens = quote! {
         #module_doc
         #[allow(
             clippy::doc_lazy_continuation,
             clippy::doc_overindented_list_items,
             clippy::too_long_first_doc_paragraph,
             clippy::large_enum_variant,
+            #camel
             rustdoc::bare_urls,
             rustdoc::broken_intra_doc_links,
             rustdoc::invalid_html_tags,
@@ -136,23 +227,78 @@ pub(crate) fn driver_module(api: &Api, source: &str) -> TokenStream {
             #table
         }
         pub use #module::#driver;
+    };
+    (tokens, listing)
+}
+
+/// What the generated code of one operation is called.
+struct Names<'a> {
+    driver: &'a proc_macro2::Ident,
+    arguments: &'a proc_macro2::Ident,
+    method: &'a proc_macro2::Ident,
+}
+
+/// Which operations get Rust types beyond their argument scalars, and which types.
+pub(crate) struct Typing<'a> {
+    /// Argument structs' objects, enums and unions typed.
+    pub requests: bool,
+    /// The answers the document gives, when methods return them typed.
+    pub responses: Option<&'a Responses>,
+    /// Only operations with one of these tags are typed (none: all).
+    pub tags: &'a [String],
+    /// Derives added to every generated type and argument struct.
+    pub derives: &'a [String],
+    /// The definitions types are made from, when they are more than the API's own (every
+    /// schema answers refer to as well).
+    pub definitions: Option<&'a Map<String, Value>>,
+}
+
+impl Typing<'_> {
+    /// No types beyond argument scalars: what a driver for a model needs.
+    pub(crate) const OFF: Typing<'static> = Typing {
+        requests: false,
+        responses: None,
+        tags: &[],
+        derives: &[],
+        definitions: None,
+    };
+
+    fn any(&self) -> bool {
+        self.requests || self.responses.is_some() || !self.derives.is_empty()
+    }
+
+    fn covers(&self, operation: &Operation) -> bool {
+        (self.requests || self.responses.is_some())
+            && (self.tags.is_empty()
+                || operation
+                    .tags
+                    .iter()
+                    .any(|tag| self.tags.iter().any(|t| t == tag)))
     }
 }
 
 /// The argument struct of one operation and the typed method that calls it.
 fn typed_operation(
     operation: &Operation,
+    schema: &Value,
     definitions: &Definitions,
-    driver: &proc_macro2::Ident,
-    struct_name: &proc_macro2::Ident,
-    method_name: &proc_macro2::Ident,
+    names: &Names<'_>,
+    mut space: Option<&mut TypeSpace<'_>>,
+    typing: &Typing<'_>,
+    answers: &[Answer],
 ) -> (TokenStream, TokenStream) {
-    let schema: Value = serde_json::from_str(&operation.schema).unwrap_or(Value::Null);
-    // The types are read from what the arguments are, through the shared definitions.
-    let schema = if definitions.is_empty() {
-        schema
+    let Names {
+        driver,
+        arguments: struct_name,
+        method: method_name,
+    } = names;
+    let typed_requests = typing.requests && space.is_some();
+    // Without types, the fields' types are read from what the arguments are, through the
+    // shared definitions; with them, from the schemas as written, references and all.
+    let schema = if definitions.is_empty() || typed_requests {
+        schema.clone()
     } else {
-        definitions.self_contained(&schema)
+        definitions.self_contained(schema)
     };
     let required: Vec<&str> = schema
         .get("required")
@@ -161,11 +307,25 @@ fn typed_operation(
         .unwrap_or_default();
     let mut field_names = Scope::default();
     let mut fields = Vec::new();
+    let mut has_default = true;
+    let hint_base = pascal(&operation.name);
     if let Some(properties) = schema.get("properties").and_then(Value::as_object) {
         for (name, property) in properties {
             let field = ident(&field_names.claim(snake(name)));
             let is_required = required.contains(&name.as_str());
-            let ty = field_type(property, is_required);
+            let ty = match space.as_deref_mut() {
+                Some(space) if typed_requests => {
+                    let ty = space.ty(
+                        property,
+                        &format!("{hint_base}{}", pascal(name)),
+                        Use::SENT,
+                        None,
+                    );
+                    has_default &= !is_required || ty.nullable || ty.has_default;
+                    space.field_type(&ty, is_required, None)
+                }
+                _ => field_type(property, is_required),
+            };
             let doc = property
                 .get("description")
                 .and_then(Value::as_str)
@@ -191,9 +351,14 @@ fn typed_operation(
     let where_ = format!("`{} {}`", operation.method, operation.path);
     let struct_doc = format!("The arguments of [`{driver}::{method_name}`] ({where_}).");
     let struct_doc = doc(&struct_doc);
-    let definition = quote! {
+    let default = has_default.then(|| quote!(Default,));
+    let extra = extra_derives(
+        typing.derives,
+        &["Clone", "Debug", "Default", "PartialEq", "Serialize"],
+    );
+    let mut definition = quote! {
         #struct_doc
-        #[derive(Clone, Debug, Default, PartialEq, ::mcs::serde::Serialize)]
+        #[derive(Clone, Debug, #default PartialEq, ::mcs::serde::Serialize #(, #extra)*)]
         #[serde(crate = "::mcs::serde")]
         pub struct #struct_name {
             #(#fields)*
@@ -224,20 +389,225 @@ fn typed_operation(
         .deprecated
         .then(|| quote!(#[deprecated = "the API marks this operation as deprecated"]));
     let tool = Literal::string(&operation.name);
-    let method_doc = doc(&method_doc);
     // `#[inline]` makes rustc compile a typed method (and the serialization of its argument
     // struct) in the crate that calls it, not here: a crate whose model calls tools through
     // `execute_tool` compiles none of them, and one that calls a few pays for those few. A
     // crate that calls every method pays what it did before (BENCHMARKS.md, "all used").
-    let method = quote! {
-        #method_doc
-        #deprecated
-        #[inline]
-        pub fn #method_name(&self, arguments: &#struct_name) -> ::mcs::ToolFuture<'_> {
-            self.inner.call(#tool, arguments)
+    let method = match space {
+        Some(space) if typing.responses.is_some() => {
+            let (success, decode_success, success_item) =
+                answer_type(space, answers, true, &hint_base);
+            let (failure, decode_failure, failure_item) =
+                answer_type(space, answers, false, &hint_base);
+            definition.extend(success_item);
+            definition.extend(failure_item);
+            method_doc.push_str(
+                "\n\nAnswers the body of a success decoded, with the status and headers; a \
+                 failing status is [`ApiError::Status`](::mcs::rest::ApiError::Status) with its \
+                 body decoded as the document describes it.",
+            );
+            let method_doc = doc(&method_doc);
+            quote! {
+                #method_doc
+                #deprecated
+                #[inline]
+                pub fn #method_name<'a>(
+                    &'a self,
+                    arguments: &#struct_name,
+                ) -> impl ::core::future::Future<Output = ::mcs::rest::Answered<#success, #failure>>
+                       + Send
+                       + use<'a> {
+                    self.inner.call_typed(#tool, arguments, #decode_success, #decode_failure)
+                }
+            }
+        }
+        _ => {
+            let method_doc = doc(&method_doc);
+            quote! {
+                #method_doc
+                #deprecated
+                #[inline]
+                pub fn #method_name(&self, arguments: &#struct_name) -> ::mcs::ToolFuture<'_> {
+                    self.inner.call(#tool, arguments)
+                }
+            }
         }
     };
     (definition, method)
+}
+
+/// `derives` that are not among `known` (compared by their last path segment), as paths.
+fn extra_derives(derives: &[String], known: &[&str]) -> Vec<TokenStream> {
+    derives
+        .iter()
+        .filter(|path| {
+            let last = path.rsplit(':').next().unwrap_or_default().trim();
+            !known.contains(&last)
+        })
+        .filter_map(|path| path.parse().ok())
+        .collect()
+}
+
+/// What an answer's body is, for a type.
+#[derive(Clone)]
+enum Body {
+    /// No content.
+    Empty,
+    /// JSON of this type.
+    Json(TokenStream),
+    /// Bytes (a body that is not JSON).
+    Bytes,
+}
+
+impl Body {
+    fn key(&self) -> String {
+        match self {
+            Body::Empty => "()".to_owned(),
+            Body::Json(ty) => ty.to_string(),
+            Body::Bytes => "bytes".to_owned(),
+        }
+    }
+}
+
+/// The type of an operation's successful (`success`) or failing answers, the function
+/// that decodes a body into it, and the status enum it needed, if any.
+///
+/// One shape for every status is that type (`Option` when some statuses have no content);
+/// statuses of different shapes make an enum with a variant per status. Nothing
+/// documented is a `Value`.
+fn answer_type(
+    space: &mut TypeSpace<'_>,
+    answers: &[Answer],
+    success: bool,
+    hint: &str,
+) -> (TokenStream, TokenStream, Option<TokenStream>) {
+    let suffix = if success { "Response" } else { "Failure" };
+    let mut bodies: Vec<(&Answer, Body)> = Vec::new();
+    for answer in answers.iter().filter(|a| a.is_success() == success) {
+        let body = match (&answer.schema, &answer.media_type) {
+            (Some(schema), _) => {
+                let ty = space.ty(schema, &format!("{hint}{suffix}"), Use::ANSWERED, None);
+                let ty = space.field_type(&ty, true, None);
+                Body::Json(ty)
+            }
+            (None, None) => Body::Empty,
+            (None, Some(media)) if is_json(media) => Body::Json(quote!(::mcs::serde_json::Value)),
+            (None, Some(_)) => Body::Bytes,
+        };
+        bodies.push((answer, body));
+    }
+    let value = quote!(::mcs::serde_json::Value);
+    let json = |ty: &TokenStream| quote!(::mcs::rest::json::<#ty>);
+    let mut shapes: Vec<&Body> = Vec::new();
+    for (_, body) in &bodies {
+        if !shapes.iter().any(|known| known.key() == body.key()) {
+            shapes.push(body);
+        }
+    }
+    let with_content: Vec<&&Body> = shapes
+        .iter()
+        .filter(|b| !matches!(b, Body::Empty))
+        .collect();
+    match (shapes.len(), with_content.as_slice()) {
+        (0, _) => (value.clone(), json(&value), None),
+        (1, []) => (quote!(()), quote!(::mcs::rest::empty), None),
+        (1, [Body::Bytes]) => (
+            quote!(::std::vec::Vec<u8>),
+            quote!(::mcs::rest::bytes),
+            None,
+        ),
+        (1, [Body::Json(ty)]) => (ty.clone(), json(ty), None),
+        (2, [Body::Json(ty)]) => {
+            let ty = quote!(::core::option::Option<#ty>);
+            let decode = json(&ty);
+            (ty, decode, None)
+        }
+        _ => status_enum(space, &bodies, &format!("{hint}{suffix}")),
+    }
+}
+
+fn is_json(media: &str) -> bool {
+    let essence = media.split(';').next().unwrap_or_default().trim();
+    essence == "*/*"
+        || essence
+            .split_once('/')
+            .is_some_and(|(_, sub)| sub == "json" || sub.ends_with("+json"))
+}
+
+/// An enum with a variant per status, and the function that picks it by status.
+fn status_enum(
+    space: &mut TypeSpace<'_>,
+    bodies: &[(&Answer, Body)],
+    hint: &str,
+) -> (TokenStream, TokenStream, Option<TokenStream>) {
+    let name = ident(&space.claim(pascal(&format!("{hint}ByStatus"))));
+    let mut variants = Vec::new();
+    let mut exact = Vec::new();
+    let mut ranges = Vec::new();
+    let mut fallback = None;
+    for (answer, body) in bodies {
+        let label = match answer.status.as_str() {
+            "default" => format_ident!("Default"),
+            status => format_ident!("Status{}", status.to_ascii_uppercase()),
+        };
+        let status_doc = doc(&format!("Status `{}`.", answer.status));
+        let decode = match body {
+            Body::Empty => {
+                variants.push(quote!(#status_doc #label,));
+                quote!(::core::result::Result::Ok(#name::#label))
+            }
+            Body::Json(ty) => {
+                variants.push(quote!(#status_doc #label(#ty),));
+                quote!(::mcs::rest::json::<#ty>(status, body).map(#name::#label))
+            }
+            Body::Bytes => {
+                variants.push(quote!(#status_doc #label(::std::vec::Vec<u8>),));
+                quote!(::mcs::rest::bytes(status, body).map(#name::#label))
+            }
+        };
+        if let Some(code) = answer.code() {
+            exact.push(quote!(#code => #decode,));
+        } else if answer.status == "default" {
+            fallback = Some(quote!(_ => #decode,));
+        } else if let Some(class) = answer
+            .status
+            .chars()
+            .next()
+            .and_then(|c| c.to_digit(10))
+            .and_then(|c| u16::try_from(c).ok())
+        {
+            let (low, high) = (class * 100, class * 100 + 99);
+            ranges.push(quote!(#low..=#high => #decode,));
+        }
+    }
+    let fallback = fallback.unwrap_or_else(|| {
+        quote!(_ => ::core::result::Result::Err(::std::format!(
+            "the document gives no answer of status {status}"
+        )),)
+    });
+    let about = doc(&format!(
+        "The answers of {} statuses, each decoded as the document describes it.",
+        bodies.len()
+    ));
+    let item = quote! {
+        #about
+        #[derive(Clone, Debug, PartialEq)]
+        pub enum #name {
+            #(#variants)*
+        }
+        impl #name {
+            /// The answer of `status` with `body`, decoded as its status says.
+            pub fn decode(status: u16, body: &[u8]) -> ::core::result::Result<Self, ::std::string::String> {
+                #[allow(unreachable_patterns)]
+                match status {
+                    #(#exact)*
+                    #(#ranges)*
+                    #fallback
+                }
+            }
+        }
+    };
+    (quote!(#name), quote!(#name::decode), Some(item))
 }
 
 /// The Rust type of an argument: scalars and arrays of scalars typed, anything richer a

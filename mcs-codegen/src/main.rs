@@ -6,6 +6,8 @@
 //!
 //! OPTIONS: --driver-name NAME  --tag TAG (repeatable)  --exclude OPERATION (repeatable)
 //!          --lenient  --keep-examples  --output FILE (generate only)
+//!          --typed-requests  --typed-responses  --types-for-tag TAG (repeatable)
+//!          --derive PATH (repeatable)
 //! ```
 
 use std::process::ExitCode;
@@ -13,7 +15,9 @@ use std::process::ExitCode;
 use mcs_codegen::Generator;
 
 const USAGE: &str = "usage: mcs-codegen (tools | generate) SPEC [--driver-name NAME] [--tag TAG]... \
-                     [--exclude OPERATION]... [--lenient] [--keep-examples] [--output FILE]";
+                     [--exclude OPERATION]... [--lenient] [--keep-examples] [--output FILE] \
+                     [--typed-requests] [--typed-responses] [--types-for-tag TAG]... \
+                     [--derive PATH]...";
 
 fn main() -> ExitCode {
     let arguments: Vec<String> = std::env::args().skip(1).collect();
@@ -35,6 +39,8 @@ fn run(arguments: &[String]) -> Result<(), String> {
     let mut output = None;
     let mut tags = Vec::new();
     let mut excluded = Vec::new();
+    let mut typed_tags = Vec::new();
+    let mut derives = Vec::new();
     let mut options = rest.iter();
     while let Some(option) = options.next() {
         let mut value = || {
@@ -50,10 +56,18 @@ fn run(arguments: &[String]) -> Result<(), String> {
             "--output" | "-o" => output = Some(value()?),
             "--lenient" => generator = generator.lenient(true),
             "--keep-examples" => generator = generator.keep_examples(true),
+            "--typed-requests" => generator = generator.typed_requests(true),
+            "--typed-responses" => generator = generator.typed_responses(true),
+            "--types-for-tag" => typed_tags.push(value()?),
+            "--derive" => derives.push(value()?),
             other => return Err(format!("unknown option `{other}`\n{USAGE}")),
         }
     }
-    let generator = generator.include_tags(tags).exclude_operations(excluded);
+    let generator = generator
+        .include_tags(tags)
+        .exclude_operations(excluded)
+        .types_for_tags(typed_tags)
+        .derive(derives);
     match command {
         "tools" => {
             let document = generator.read().map_err(|e| e.to_string())?;

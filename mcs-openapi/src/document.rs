@@ -11,6 +11,7 @@ use super::names::{dedupe, driver_name, fallback_name, sanitize_name};
 use super::operation::{self, Candidate};
 use super::options::{Document, ReadOptions};
 use super::reader::{Reader, Version};
+use super::responses::{self, Responses};
 use super::schema::SchemaBuilder;
 use super::security::Schemes;
 use super::source::{Loc, Sources};
@@ -70,6 +71,7 @@ pub(crate) fn read(sources: &Sources, options: &ReadOptions) -> Result<Document,
         operations,
         used_schemes,
         definitions,
+        responses,
     } = build_operations(&reader, &schemes, &candidates, names, &mut skipped)?;
     let tags = tags(root, &operations, options.max_description_chars);
 
@@ -90,6 +92,7 @@ pub(crate) fn read(sources: &Sources, options: &ReadOptions) -> Result<Document,
         },
         skipped,
         files: sources.files_read(),
+        responses,
     })
 }
 
@@ -100,6 +103,8 @@ struct Built {
     used_schemes: HashSet<String>,
     /// The schemas they refer to.
     definitions: Map<String, Value>,
+    /// What they answer, when asked.
+    responses: Option<Responses>,
 }
 
 /// The operations the filters keep, built; in lenient mode one that fails is skipped.
@@ -114,6 +119,7 @@ fn build_operations(
     let mut builder = SchemaBuilder::new(reader);
     let mut operations = Vec::new();
     let mut used_schemes = HashSet::new();
+    let mut kept = Vec::new();
     for (candidate, name) in candidates.iter().zip(names) {
         let tagged = options.include_tags.is_empty()
             || candidate
@@ -136,6 +142,7 @@ fn build_operations(
                 for requirement in operation.security.iter() {
                     used_schemes.extend(requirement.schemes.iter().map(ToString::to_string));
                 }
+                kept.push(candidate);
                 operations.push(operation);
             }
             Err(error) if options.lenient => {
@@ -144,11 +151,28 @@ fn build_operations(
             Err(error) => return Err(error),
         }
     }
+    let responses = options.responses.then(|| {
+        // What the requests' schemas named is converted again, read-only parts kept.
+        let (mut answers, again) = builder.for_answers();
+        for target in again {
+            // One that fails is left out: the types that refer to it become untyped values.
+            let _ = answers.convert_again(target);
+        }
+        let operations = kept
+            .iter()
+            .map(|candidate| responses::read(reader, &mut answers, candidate))
+            .collect();
+        Responses {
+            operations,
+            definitions: answers.into_defs(),
+        }
+    });
     let definitions = used_definitions(builder.into_defs(), &operations);
     Ok(Built {
         operations,
         used_schemes,
         definitions,
+        responses,
     })
 }
 

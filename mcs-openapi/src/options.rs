@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 
 use super::error::Skipped;
+use super::responses::Responses;
 use mcs_rest::Api;
 
 /// How a document is read. `ReadOptions::default()` reads every operation strictly.
@@ -14,6 +15,7 @@ pub struct ReadOptions {
     pub(crate) lenient: bool,
     pub(crate) max_description_chars: usize,
     pub(crate) keep_examples: bool,
+    pub(crate) responses: bool,
 }
 
 impl Default for ReadOptions {
@@ -25,6 +27,7 @@ impl Default for ReadOptions {
             lenient: false,
             max_description_chars: ReadOptions::DEFAULT_MAX_DESCRIPTION_CHARS,
             keep_examples: false,
+            responses: false,
         }
     }
 }
@@ -88,6 +91,14 @@ impl ReadOptions {
         self.keep_examples = keep;
         self
     }
+
+    /// Also reads what each operation answers (its `responses`: statuses, media types and
+    /// JSON schemas) into [`Document::responses`], for a generator of typed clients. Off by
+    /// default: a driver for a model does not need them, and they cost time and memory.
+    pub fn responses(mut self, read: bool) -> Self {
+        self.responses = read;
+        self
+    }
 }
 
 /// A document read into rows.
@@ -100,4 +111,6 @@ pub struct Document {
     /// Every file read (the document, when read from a file, and every file a reference
     /// named), for `cargo:rerun-if-changed`.
     pub files: Vec<PathBuf>,
+    /// What the operations answer, when [`ReadOptions::responses`] asked for it.
+    pub responses: Option<Responses>,
 }

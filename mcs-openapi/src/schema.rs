@@ -41,6 +41,9 @@ pub(crate) struct SchemaBuilder<'r> {
     taken: HashSet<String>,
     /// Referenced schemas named but not converted yet.
     pending: Vec<Loc>,
+    /// Whether `readOnly` properties are kept (marked so) rather than left out: for the
+    /// schemas of answers, where they are what the API fills in.
+    keep_read_only: bool,
 }
 
 impl<'r> SchemaBuilder<'r> {
@@ -52,7 +55,47 @@ impl<'r> SchemaBuilder<'r> {
             def_of: HashMap::new(),
             taken: HashSet::new(),
             pending: Vec::new(),
+            keep_read_only: false,
         }
+    }
+
+    /// A builder for the schemas of answers: `readOnly` properties kept, and every schema
+    /// this one named converted again under the same name, so a type made from a request's
+    /// schema and one made from an answer's agree on what `#/$defs/Pet` is.
+    /// It is given with what is to be converted again, one by one through
+    /// [`convert_again`](Self::convert_again), so that one that fails here (a read-only
+    /// part the requests never read) loses only itself.
+    pub(crate) fn for_answers(&self) -> (SchemaBuilder<'r>, Vec<Loc>) {
+        let mut again: Vec<Loc> = self
+            .def_of
+            .iter()
+            .filter(|(_, name)| self.defs.contains_key(name.as_str()))
+            .map(|(loc, _)| loc.clone())
+            .collect();
+        // Converted in name order: the result must not depend on a hash map's order.
+        again.sort_by(|a, b| self.def_of[a].cmp(&self.def_of[b]));
+        let builder = SchemaBuilder {
+            reader: self.reader,
+            defs: Map::new(),
+            def_of: self.def_of.clone(),
+            taken: self.taken.clone(),
+            pending: Vec::new(),
+            keep_read_only: true,
+        };
+        (builder, again)
+    }
+
+    /// Converts the schema at `target` (named already) and what it refers to, unless that
+    /// was done; on failure nothing of this run is kept.
+    pub(crate) fn convert_again(&mut self, target: Loc) -> Result<(), OpenApiError> {
+        let done = self
+            .def_of
+            .get(&target)
+            .is_none_or(|name| self.defs.contains_key(name.as_str()));
+        if !done {
+            self.pending.push(target);
+        }
+        self.complete()
     }
 
     /// The definitions of the whole document (empty when nothing referred to any).
@@ -281,11 +324,17 @@ impl<'r> SchemaBuilder<'r> {
                     let mut converted = Map::new();
                     for (name, schema) in members {
                         let member_loc = map_loc.child(name);
-                        if key == "properties" && self.is_read_only(schema, &member_loc) {
+                        let read_only_here =
+                            key == "properties" && self.is_read_only(schema, &member_loc);
+                        if read_only_here && !self.keep_read_only {
                             read_only.push(name.clone());
                             continue;
                         }
-                        converted.insert(name.clone(), self.node(schema, &member_loc, depth + 1)?);
+                        let mut member = self.node(schema, &member_loc, depth + 1)?;
+                        if read_only_here {
+                            member = with_key(member, "readOnly", Value::Bool(true));
+                        }
+                        converted.insert(name.clone(), member);
                     }
                     out.insert(key.clone(), Value::Object(converted));
                 }

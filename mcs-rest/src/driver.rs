@@ -19,7 +19,7 @@ use mcs_hybrid::HybridOptions;
 use super::auth::{Credential, Credentials, Secret};
 use super::settings::Settings;
 use super::table::{Api, Operation};
-use super::transport::HttpTransport;
+use super::transport::{HttpResponse, HttpTransport};
 use super::{request, response};
 
 /// The default timeout of one request.
@@ -283,6 +283,20 @@ impl RestDriver {
     }
 
     async fn execute(&self, name: &str, arguments: Value) -> Result<Value, ToolError> {
+        let (operation, answer) = self.exchange(name, arguments, Checks::Schema).await?;
+        response::interpret(operation, answer)
+    }
+
+    /// Sends the call `name` with `arguments` and gives the answer as it came, whatever its
+    /// status. `checks` says whether the arguments are first coerced and validated against
+    /// the operation's schema (a model's call) or taken as they are (a typed Rust call,
+    /// whose types already did that work).
+    pub(crate) async fn exchange(
+        &self,
+        name: &str,
+        arguments: Value,
+        checks: Checks,
+    ) -> Result<(&Operation, HttpResponse), ToolError> {
         let built = self.built();
         let Some(&index) = built.index.get(name) else {
             return Err(ToolError::unknown_tool_among(
@@ -309,19 +323,25 @@ impl RestDriver {
                 ));
             }
         };
-        let mut object = Value::Object(arguments);
-        mcs_core::validate::coerce_arguments(tool, &mut object);
-        mcs_core::validate::validate_arguments(tool, &object).map_err(|problems| {
-            ToolError::InvalidArguments {
-                tool: name.to_owned(),
-                problems,
+        let arguments = match checks {
+            Checks::Schema => {
+                let mut object = Value::Object(arguments);
+                mcs_core::validate::coerce_arguments(tool, &mut object);
+                mcs_core::validate::validate_arguments(tool, &object).map_err(|problems| {
+                    ToolError::InvalidArguments {
+                        tool: name.to_owned(),
+                        problems,
+                    }
+                })?;
+                let Value::Object(arguments) = object else {
+                    return Err(ToolError::execution(
+                        name,
+                        "internal error: arguments changed shape",
+                    ));
+                };
+                arguments
             }
-        })?;
-        let Value::Object(arguments) = object else {
-            return Err(ToolError::execution(
-                name,
-                "internal error: arguments changed shape",
-            ));
+            Checks::Types => arguments,
         };
         let request = request::build(self.api(), operation, arguments, &self.settings)?;
         let Some(transport) = self.transport() else {
@@ -349,8 +369,17 @@ impl RestDriver {
             }
         }
         let answer = answer.map_err(|e| response::transport_error(operation, e))?;
-        response::interpret(operation, answer)
+        Ok((operation, answer))
     }
+}
+
+/// What is checked of a call's arguments before it is sent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Checks {
+    /// Coerced and validated against the operation's schema: a model's call.
+    Schema,
+    /// Taken as they are: a typed Rust call, whose types stand for the schema.
+    Types,
 }
 
 /// The client span of an operation's request, named and attributed after OpenTelemetry's

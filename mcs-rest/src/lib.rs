@@ -30,6 +30,7 @@ mod response;
 mod settings;
 mod table;
 mod transport;
+mod typed;
 
 pub use auth::{Credential, Credentials, Secret};
 pub use driver::{DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT, RestDriver};
@@ -40,6 +41,7 @@ pub use table::{
 #[cfg(feature = "http")]
 pub use transport::ReqwestTransport;
 pub use transport::{HttpRequest, HttpResponse, HttpTransport, TransportError};
+pub use typed::{Answered, ApiError, Decode, Response, bytes, empty, json};
 
 /// What the generated drivers' macro (`__rest_driver!`) refers to. Not a stable API.
 #[doc(hidden)]

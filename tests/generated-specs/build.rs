@@ -36,6 +36,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         mcs_codegen::Generator::new(&github)
             .driver_name("GitHub")
             .write_to_out_dir("github.rs")?;
+        let typed = mcs_codegen::Generator::new(&github)
+            .driver_name("GitHub")
+            .typed_requests(true)
+            .typed_responses(true)
+            .derive(["::mcs::serde::Deserialize"])
+            .write_to_out_dir("github_typed.rs")?;
+        write_typed_calls("GitHub", &typed)?;
         println!("cargo:rustc-cfg=github_spec");
     }
     if !specs.is_dir() {
@@ -50,6 +57,60 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         mcs_codegen::Generator::new(specs.join(file))
             .driver_name(name)
             .write_to_out_dir(&format!("{}.rs", name.to_lowercase()))?;
+        // The same document typed all the way, for the typed calls through Prism. Argument
+        // structs and types also derive `Deserialize`, so the test can build typed
+        // arguments from the JSON it makes from each tool's schema.
+        let typed = mcs_codegen::Generator::new(specs.join(file))
+            .driver_name(name)
+            .typed_requests(true)
+            .typed_responses(true)
+            .derive(["::mcs::serde::Deserialize"])
+            .write_to_out_dir(&format!("{}_typed.rs", name.to_lowercase()))?;
+        write_typed_calls(name, &typed)?;
     }
+    Ok(())
+}
+
+/// Writes `{name}_typed_calls.rs`: one function that calls any tool of the typed driver
+/// through its typed method, its arguments read from JSON into the argument struct, for
+/// the typed conformance test (`tests/prism.rs`).
+fn write_typed_calls(
+    name: &str,
+    typed: &mcs_codegen::Generated,
+) -> Result<(), Box<dyn std::error::Error>> {
+    use std::fmt::Write as _;
+    let file = name.to_lowercase();
+    // The driver's module: its name in snake case (`OpenAi` → `open_ai`).
+    let mut module = String::new();
+    for (i, c) in name.chars().enumerate() {
+        if c.is_ascii_uppercase() && i > 0 {
+            module.push('_');
+        }
+        module.push(c.to_ascii_lowercase());
+    }
+    let mut out = String::new();
+    writeln!(
+        out,
+        "/// Calls `tool` of a typed `{name}` through its typed method; `None` for a tool it \
+         does not have. Each call is its own boxed future: one state machine over a thousand \
+         operations would not fit a test thread's stack.\n\
+         pub fn {file}<'a>(driver: &'a super::typed::{name}, tool: &str, arguments: \
+         ::mcs::serde_json::Value) -> Option<::mcs::BoxFuture<'a, super::TypedOutcome>> {{\n    \
+         match tool {{"
+    )?;
+    for method in typed.methods.iter().filter(|m| m.typed_answers) {
+        writeln!(
+            out,
+            "        {tool:?} => Some(Box::pin(super::typed_outcome(arguments, |arguments: \
+             &super::typed::{module}::{args}| driver.{call}(arguments)))),",
+            tool = method.tool,
+            args = method.arguments,
+            call = method.method,
+        )?;
+    }
+    writeln!(out, "        _ => None,\n    }}\n}}")?;
+    let path =
+        std::path::Path::new(&std::env::var("OUT_DIR")?).join(format!("{file}_typed_calls.rs"));
+    std::fs::write(path, out)?;
     Ok(())
 }

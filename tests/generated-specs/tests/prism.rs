@@ -299,3 +299,286 @@ async fn arguments_the_schema_refuses_never_leave_the_process() {
     println!("{checked} refused calls, none sent");
     assert!(checked > 600, "only {checked} tools had arguments to break");
 }
+
+/// Answers that cannot decode because the document contradicts itself, each with why.
+/// Prism makes its answers from the schema, and where the schema is wrong, so is the answer.
+const DOCUMENT_DEFECTS: &[(&str, &str, &str)] = &[
+    (
+        "slack.com.json",
+        "chat_scheduleMessage",
+        "`post_at` is `type: integer` with a string `pattern` (`^\\d{10}$`); Prism makes a \
+         string from the pattern, and the document's own example (`\"post_at\": \"1562180400\"`) \
+         is a string too",
+    ),
+    (
+        "slack.com.json",
+        "chat_scheduledMessages_list",
+        "`scheduled_messages[].post_at` and `date_created`: the same integer-with-a-pattern \
+         schema as chat_scheduleMessage's `post_at`",
+    ),
+];
+
+/// What the typed calls of one document came to.
+#[derive(Default)]
+struct TypedReport {
+    operations: usize,
+    /// Accepted by Prism, and its answer decoded into the generated type.
+    decoded: usize,
+    /// Refused only because of how Prism reads requests (as in the untyped test).
+    prism_limits: Vec<String>,
+    /// Accepted by Prism, which then made no answer to decode: its example generator
+    /// failed (a 500 of type UNKNOWN), or no response had content it could negotiate (a
+    /// status with no body).
+    no_answer: Vec<String>,
+    /// Answers that do not decode because the document contradicts itself
+    /// ([`DOCUMENT_DEFECTS`]).
+    document_defects: Vec<String>,
+    problems: Vec<String>,
+}
+
+impl TypedReport {
+    /// Files how the typed call of `tool` went, given what went over the wire.
+    fn file(
+        &mut self,
+        file: &str,
+        tool: &str,
+        outcome: generated_specs::TypedOutcome,
+        exchanges: &[(String, u16, String)],
+    ) {
+        use generated_specs::TypedOutcome;
+        self.operations += 1;
+        let refused: Vec<String> = exchanges
+            .iter()
+            .filter_map(|(line, status, body)| {
+                refusal(*status, body).map(|why| format!("{line}: {why}"))
+            })
+            .collect();
+        let prism_limit = !refused.is_empty()
+            && exchanges.iter().all(|(line, status, body)| {
+                refusal(*status, body).is_none()
+                    || prism_cannot_read_form_arrays(line, body)
+                    || prism_reads_text_as_every_alternative(body)
+            });
+        if prism_limit {
+            self.prism_limits
+                .push(format!("{file} {tool}: {}", refused.join(" | ")));
+            return;
+        }
+        if !refused.is_empty() {
+            self.problems.push(format!(
+                "{file} {tool}: Prism refused the typed request: {}",
+                refused.join(" | ")
+            ));
+            return;
+        }
+        let no_answer = |status: u16, body: &str| {
+            if body.contains("prism/errors#UNKNOWN") {
+                let title = serde_json::from_str::<serde_json::Value>(body)
+                    .ok()
+                    .and_then(|p| {
+                        p["title"]
+                            .as_str()
+                            .map(|t| t.lines().next().unwrap_or("").to_owned())
+                    })
+                    .unwrap_or_default();
+                Some(format!(
+                    "{status}: Prism's example generator failed: {title}"
+                ))
+            } else if body.contains("prism/errors#NO_COMPLEX_OBJECT_TEXT") {
+                Some(format!(
+                    "{status}: Prism cannot write an object for a `*/*` response (it tries text)"
+                ))
+            } else if body.trim().is_empty() && (300..400).contains(&status) {
+                Some(format!(
+                    "{status}: the document's answer is a redirect, with no body"
+                ))
+            } else if body.trim().is_empty() && !(200..300).contains(&status) {
+                Some(format!(
+                    "{status} with no body: no response Prism could negotiate"
+                ))
+            } else {
+                None
+            }
+        };
+        let answered = exchanges
+            .last()
+            .map(|(_, status, body)| (*status, body.as_str()));
+        if !matches!(outcome, TypedOutcome::Answered(_))
+            && let Some(why) = answered.and_then(|(status, body)| no_answer(status, body))
+        {
+            self.no_answer.push(format!("{file} {tool}: {why}"));
+            return;
+        }
+        match outcome {
+            TypedOutcome::Answered(_) => self.decoded += 1,
+            TypedOutcome::Unexpected { status, reason, .. }
+                if DOCUMENT_DEFECTS.iter().any(|(f, t, _)| *f == file && *t == tool) =>
+            {
+                let (_, _, why) = DOCUMENT_DEFECTS
+                    .iter()
+                    .find(|(f, t, _)| *f == file && *t == tool)
+                    .expect("just found");
+                self.document_defects
+                    .push(format!("{file} {tool} ({status}, {reason}): {why}"));
+            }
+            TypedOutcome::Arguments(why) => self.problems.push(format!(
+                "{file} {tool}: the arguments do not read into the argument struct: {why}"
+            )),
+            TypedOutcome::Failed(status) => self.problems.push(format!(
+                "{file} {tool}: Prism answered {status} to a request it did not refuse: {exchanges:?}"
+            )),
+            TypedOutcome::Unexpected {
+                status,
+                reason,
+                body,
+            } => {
+                let excerpt: String = body.chars().take(300).collect();
+                self.problems.push(format!(
+                    "{file} {tool}: the answer ({status}) does not decode: {reason}; body: {excerpt}"
+                ));
+            }
+            TypedOutcome::Call(why) => self
+                .problems
+                .push(format!("{file} {tool}: the typed call failed: {why}")),
+        }
+    }
+}
+
+/// Calls every operation of the typed driver `$driver` through `$calls` against `$url`.
+macro_rules! typed_conform {
+    ($file:expr, $driver:ty, $calls:path, $url:expr, $recorder:expr) => {{
+        let transport: Arc<dyn HttpTransport> = $recorder.clone();
+        let driver = <$driver>::new()
+            .with_base_url($url)
+            .with_bearer_token("test-token")
+            .with_basic_auth("user", "password")
+            .with_api_key("test-key")
+            .with_transport(transport);
+        let mut report = TypedReport::default();
+        for tool in driver.list_tools().iter() {
+            let arguments = match valid_arguments(&tool.input_schema()) {
+                Ok(arguments) => arguments,
+                Err(why) => {
+                    report.operations += 1;
+                    report.problems.push(format!(
+                        "{} {}: no valid arguments: {why}",
+                        $file,
+                        tool.name()
+                    ));
+                    continue;
+                }
+            };
+            let Some(outcome) = $calls(&driver, tool.name(), arguments) else {
+                report.operations += 1;
+                report
+                    .problems
+                    .push(format!("{} {}: no typed method", $file, tool.name()));
+                continue;
+            };
+            let outcome = outcome.await;
+            let exchanges = $recorder.take();
+            report.file($file, tool.name(), outcome, &exchanges);
+        }
+        report
+    }};
+}
+
+/// Typed all the way, against the same judge: every operation of every document called
+/// through the typed driver's typed method, with arguments read into its argument struct
+/// (typed enums, structs, unions) from the JSON made from the tool's schema. Prism (with
+/// answers made from the response schemas, `--dynamic`, a fixed seed) must accept each
+/// request, and its answer must decode into the operation's generated response type.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_operation_called_typed_is_accepted_and_its_answer_decodes() {
+    use generated_specs::{typed, typed_calls};
+    let bin = match prism() {
+        Ok(bin) => bin,
+        Err(why) => {
+            println!("skipped: {why}");
+            return;
+        }
+    };
+    let recorder = Arc::new(Recorder::default());
+    let mut problems = Vec::new();
+    let mut explained = Vec::new();
+    println!(
+        "| document | operations | request accepted, answer decoded | Prism's reading limits \
+         | Prism made no answer | the document contradicts itself | failures |"
+    );
+    println!("|---|---:|---:|---:|---:|---:|---:|");
+    #[allow(unused_mut)]
+    let mut files = vec![
+        "xkcd.com.json",
+        "openai.com.json",
+        "spotify.com.json",
+        "slack.com.json",
+        "gitlab.com.json",
+        "vercel.com.json",
+    ];
+    #[cfg(github_spec)]
+    files.push(GITHUB);
+    for file in files {
+        let mock = Mock::start_dynamic(&bin, &document(file)).unwrap();
+        let url = mock.url.as_str();
+        let report = match file {
+            "xkcd.com.json" => typed_conform!(file, typed::Xkcd, typed_calls::xkcd, url, recorder),
+            "openai.com.json" => {
+                typed_conform!(file, typed::OpenAi, typed_calls::openai, url, recorder)
+            }
+            "spotify.com.json" => {
+                typed_conform!(file, typed::Spotify, typed_calls::spotify, url, recorder)
+            }
+            "slack.com.json" => {
+                typed_conform!(file, typed::Slack, typed_calls::slack, url, recorder)
+            }
+            "gitlab.com.json" => {
+                typed_conform!(file, typed::Gitlab, typed_calls::gitlab, url, recorder)
+            }
+            "vercel.com.json" => {
+                typed_conform!(file, typed::Vercel, typed_calls::vercel, url, recorder)
+            }
+            #[cfg(github_spec)]
+            GITHUB => typed_conform!(file, typed::GitHub, typed_calls::github, url, recorder),
+            other => unreachable!("no typed driver for {other}"),
+        };
+        println!(
+            "| {file} | {} | {} | {} | {} | {} | {} |",
+            report.operations,
+            report.decoded,
+            report.prism_limits.len(),
+            report.no_answer.len(),
+            report.document_defects.len(),
+            report.problems.len()
+        );
+        problems.extend(report.problems);
+        explained.extend(
+            report
+                .prism_limits
+                .into_iter()
+                .map(|l| format!("Prism's reading limit: {l}")),
+        );
+        explained.extend(
+            report
+                .no_answer
+                .into_iter()
+                .map(|l| format!("Prism made no answer: {l}")),
+        );
+        explained.extend(
+            report
+                .document_defects
+                .into_iter()
+                .map(|l| format!("The document contradicts itself: {l}")),
+        );
+    }
+    for line in &explained {
+        println!("{line}");
+    }
+    for problem in &problems {
+        println!("{problem}");
+    }
+    assert!(
+        problems.is_empty(),
+        "{} typed calls failed (listed above)",
+        problems.len()
+    );
+}

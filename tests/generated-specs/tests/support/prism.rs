@@ -35,12 +35,23 @@ impl Mock {
     /// Starts Prism on a free port and waits until it listens (it reads large documents for
     /// a while first).
     pub(crate) fn start(bin: &Path, document: &Path) -> Result<Mock, String> {
+        Mock::start_with(bin, document, &[])
+    }
+
+    /// Starts Prism answering with examples made from the response schemas (`--dynamic`),
+    /// the same on every run (`--seed`): what a typed answer is checked against.
+    pub(crate) fn start_dynamic(bin: &Path, document: &Path) -> Result<Mock, String> {
+        Mock::start_with(bin, document, &["--dynamic", "--seed", "mcs"])
+    }
+
+    fn start_with(bin: &Path, document: &Path, extra: &[&str]) -> Result<Mock, String> {
         let port = TcpListener::bind("127.0.0.1:0")
             .and_then(|l| l.local_addr())
             .map_err(|e| e.to_string())?
             .port();
         let mut child = Command::new(bin)
             .args(["mock", "--host", "127.0.0.1", "--port", &port.to_string()])
+            .args(extra)
             .arg(document)
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())

@@ -1,0 +1,183 @@
+//! What an operation answers: the statuses its `responses` document and the JSON schema of
+//! each, read only when asked ([`ReadOptions::responses`]) — a model never sees them, but a
+//! generator of typed Rust clients needs them.
+//!
+//! [`ReadOptions::responses`]: super::ReadOptions::responses
+
+use serde_json::{Map, Value};
+
+use super::operation::Candidate;
+use super::reader::Reader;
+use super::schema::SchemaBuilder;
+use super::source::Loc;
+
+/// The answers a document gives for its operations, and the definitions their schemas
+/// (and the operations' arguments) refer to.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Responses {
+    /// For each of [`Api::operations`](mcs_rest::Api::operations), in the same order, the
+    /// answers its document lists, in document order.
+    pub operations: Vec<Vec<Answer>>,
+    /// Every shared schema the answers or the arguments refer to as `#/$defs/NAME`: a
+    /// superset of [`Api::definitions`](mcs_rest::Api::definitions), which holds only what
+    /// arguments use.
+    pub definitions: Map<String, Value>,
+}
+
+/// One documented answer of an operation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Answer {
+    /// The status as the document writes it: `"200"`, `"4XX"` or `"default"`.
+    pub status: String,
+    /// The media type of the body, `None` when the answer has no body.
+    pub media_type: Option<String>,
+    /// The body's schema, converted like argument schemas (references to the shared
+    /// definitions), when the body is JSON and the document describes it; `None` for an
+    /// undescribed or non-JSON body, or a schema that could not be read.
+    pub schema: Option<Value>,
+}
+
+impl Answer {
+    /// Whether the status is a success (`2XX`, or a code from 200 to 299).
+    pub fn is_success(&self) -> bool {
+        self.status.starts_with('2')
+    }
+
+    /// The status code, when the document names one (not a range or `default`).
+    pub fn code(&self) -> Option<u16> {
+        self.status.parse().ok()
+    }
+}
+
+/// Whether a media type is JSON (`application/json`, `+json`, `*/*`).
+fn is_json(media: &str) -> bool {
+    let essence = media
+        .split(';')
+        .next()
+        .unwrap_or_default()
+        .trim()
+        .to_ascii_lowercase();
+    essence == "*/*"
+        || essence
+            .split_once('/')
+            .is_some_and(|(_, subtype)| subtype == "json" || subtype.ends_with("+json"))
+}
+
+/// The answers of one operation. A response that cannot be read (a broken reference, a
+/// schema the reader refuses) is kept with no schema: a typed client falls back to an
+/// untyped value for it rather than losing the operation.
+pub(crate) fn read(
+    reader: &Reader<'_>,
+    builder: &mut SchemaBuilder<'_>,
+    candidate: &Candidate<'_>,
+) -> Vec<Answer> {
+    let Some(Value::Object(responses)) = candidate.op.get("responses") else {
+        return Vec::new();
+    };
+    let responses_loc = candidate.op_loc.child("responses");
+    let mut answers = Vec::new();
+    for (status, response) in responses {
+        if status.starts_with("x-") {
+            continue;
+        }
+        let loc = responses_loc.child(status);
+        let Ok((loc, response)) = reader.deref(response, &loc) else {
+            answers.push(Answer {
+                status: status.clone(),
+                media_type: None,
+                schema: None,
+            });
+            continue;
+        };
+        let (media_type, schema) = if reader.is_swagger() {
+            swagger_body(reader, candidate, response, &loc)
+        } else {
+            body(response, &loc)
+        };
+        let schema = schema.and_then(|(schema, loc)| {
+            let converted = builder
+                .convert(schema, &loc)
+                .and_then(|converted| builder.complete().map(|()| converted));
+            if converted.is_err() {
+                builder.abandon();
+            }
+            converted.ok()
+        });
+        answers.push(Answer {
+            status: status.clone(),
+            media_type,
+            schema,
+        });
+    }
+    answers
+}
+
+/// An OpenAPI 3 response's body: its JSON media type and schema if it has one, else its
+/// first media type.
+fn body<'a>(response: &'a Value, loc: &Loc) -> (Option<String>, Option<(&'a Value, Loc)>) {
+    let Some(Value::Object(content)) = response.get("content") else {
+        return (None, None);
+    };
+    let content_loc = loc.child("content");
+    let json = content.iter().find(|(media, _)| is_json(media));
+    match json.or_else(|| content.iter().next()) {
+        Some((media, entry)) => {
+            let schema = is_json(media)
+                .then(|| entry.get("schema"))
+                .flatten()
+                .map(|schema| (schema, content_loc.child(media).child("schema")));
+            (Some(media.clone()), schema)
+        }
+        None => (None, None),
+    }
+}
+
+/// A Swagger 2 response's body: its `schema`, sent as the operation's (or the document's)
+/// first JSON `produces` type, or JSON when it lists none.
+fn swagger_body<'a>(
+    reader: &Reader<'a>,
+    candidate: &Candidate<'a>,
+    response: &'a Value,
+    loc: &Loc,
+) -> (Option<String>, Option<(&'a Value, Loc)>) {
+    let Some(schema) = response.get("schema") else {
+        return (None, None);
+    };
+    let produces = candidate
+        .op
+        .get("produces")
+        .or_else(|| reader.sources.root().get("produces"))
+        .and_then(Value::as_array);
+    let media: Vec<&str> = produces
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .collect();
+    match media.iter().find(|media| is_json(media)) {
+        Some(json) => (
+            Some((*json).to_owned()),
+            Some((schema, loc.child("schema"))),
+        ),
+        None if media.is_empty() => (
+            Some("application/json".to_owned()),
+            Some((schema, loc.child("schema"))),
+        ),
+        None => (media.first().map(|m| (*m).to_owned()), None),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_json;
+
+    #[test]
+    fn json_media_types_are_recognised() {
+        assert!(is_json("application/json"));
+        assert!(is_json("application/json; charset=utf-8"));
+        assert!(is_json("application/vnd.github.v3+json"));
+        assert!(is_json("*/*"));
+        assert!(!is_json("text/plain"));
+        assert!(!is_json("application/xml"));
+        assert!(!is_json(""));
+    }
+}
