@@ -3,7 +3,8 @@
 //!
 //! A model searches with the user's task ("close issue 17", "who am I logged in as"); an API
 //! names the same thing in its own words (`issues/update` with `state: closed`,
-//! `users/get-authenticated`). Four things close that gap:
+//! `users/get-authenticated`). Four things close that gap, and the shape of the task then
+//! weighs what they find:
 //!
 //! - **Words.** Text and identifiers split alike (`listRepoIssues`, `get_HTTPServer`), lower
 //!   case, and stemmed with the Snowball English stemmer: `closing`, `closed` and `close` are
@@ -17,13 +18,22 @@
 //! - **A vocabulary bridge** ([`PHRASES`], [`ACTS`], [`THINGS`]): a small table from the words of
 //!   tasks to the words of APIs (`remove` → `delete`, `close` → `update` and `state`, `who am
 //!   I` → `authenticated user`, `requests left` → `rate limit`), weighed below the task's own
-//!   words so that an exact match still wins.
+//!   words so that an exact match still wins; a verb with `un` that the API does not name
+//!   (`unassign`) is its stem's removal, and `stop following` is `unfollow` when the API
+//!   says so.
+//! - **The task's shape against the operation's** ([`Index::fit`]), as multipliers on the
+//!   score rather than more words, since they hold for any API: what the task asks to do
+//!   ([`VERBS`]: read, make or change, remove; a question reads) against what the operation
+//!   does (its annotations: for HTTP, its method); whether each word the task shares with
+//!   the operation's title is one or many in both (`pull request 9` is `Get a pull request`,
+//!   `my albums` is `Get User's Saved Albums`); and whether an operation that takes no item
+//!   is asked about one by its id (`xkcd 927`).
 
 use std::collections::HashMap;
 
 use rust_stemmers::{Algorithm, Stemmer};
 
-use mcs_core::Tool;
+use mcs_core::{Tool, ToolAnnotations};
 
 /// Splits text and identifiers into lower-case words: on anything that is not a letter or a
 /// digit, and inside `camelCase` and `HTTPServer`.
@@ -188,6 +198,11 @@ pub(crate) const PHRASES: &[(&[&str], &[&str])] = &[
     (&["changed", "between"], &["compare", "diff"]),
     (&["difference", "between"], &["compare", "diff"]),
     (&["env", "var"], &["env", "variable"]),
+    (&["get", "rid", "of"], &["delete", "remove"]),
+    (&["turn", "off"], &["disable", "off"]),
+    (&["switch", "off"], &["disable", "off"]),
+    (&["turn", "on"], &["enable", "on"]),
+    (&["switch", "on"], &["enable", "on"]),
 ];
 
 /// Acts a task asks for, and the verbs (and HTTP methods) APIs name them by: a task word
@@ -400,6 +415,171 @@ const READING_WEIGHT: f32 = 0.2;
 const NUMBER_WEIGHT: f32 = 0.1;
 const SELF_WEIGHT: f32 = 0.3;
 
+/// What a task asks to do to the world, by its verb: see [`VERBS`] and [`Index::act`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Act {
+    /// To see something: `show`, `list`, `what…?`.
+    Read,
+    /// To make or change something: `add`, `rename`, `close`, `star`.
+    Make,
+    /// To remove something: `delete`, `kick`, `get rid of`, `unfollow`.
+    Remove,
+}
+
+/// What an operation does to the world, from its annotations (for an HTTP operation, what
+/// its method says: `GET` reads, `DELETE` destroys, the others write).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Effect {
+    Reads,
+    Writes,
+    Destroys,
+}
+
+impl Effect {
+    fn of(annotations: &ToolAnnotations) -> Option<Effect> {
+        match (annotations.read_only, annotations.destructive) {
+            (Some(true), _) => Some(Effect::Reads),
+            (_, Some(true)) => Some(Effect::Destroys),
+            (Some(false), _) => Some(Effect::Writes),
+            _ => None,
+        }
+    }
+}
+
+/// The verbs of tasks and the act each asks for, on any API: the general vocabulary of
+/// REST (reading, making and changing, removing), not the words of one API. The first of
+/// them in a task says what it asks for; a task that starts as a question (`what…`, `is…`)
+/// asks to read. A verb made with `un` (`unassign`, `unpin`) removes what its stem makes.
+const VERBS: &[(&str, Act)] = &[
+    ("browse", Act::Read),
+    ("count", Act::Read),
+    ("display", Act::Read),
+    ("download", Act::Read),
+    ("fetch", Act::Read),
+    ("find", Act::Read),
+    ("get", Act::Read),
+    ("list", Act::Read),
+    ("look", Act::Read),
+    ("lookup", Act::Read),
+    ("read", Act::Read),
+    ("retrieve", Act::Read),
+    ("search", Act::Read),
+    ("see", Act::Read),
+    ("show", Act::Read),
+    ("view", Act::Read),
+    ("accept", Act::Make),
+    ("add", Act::Make),
+    ("approve", Act::Make),
+    ("archive", Act::Make),
+    ("assign", Act::Make),
+    ("attach", Act::Make),
+    ("block", Act::Make),
+    ("buy", Act::Make),
+    ("cancel", Act::Make),
+    ("change", Act::Make),
+    ("close", Act::Make),
+    ("comment", Act::Make),
+    ("create", Act::Make),
+    ("deploy", Act::Make),
+    ("disable", Act::Make),
+    ("edit", Act::Make),
+    ("enable", Act::Make),
+    ("file", Act::Make),
+    ("follow", Act::Make),
+    ("fork", Act::Make),
+    ("generate", Act::Make),
+    ("insert", Act::Make),
+    ("invite", Act::Make),
+    ("like", Act::Make),
+    ("lock", Act::Make),
+    ("make", Act::Make),
+    ("mark", Act::Make),
+    ("merge", Act::Make),
+    ("modify", Act::Make),
+    ("move", Act::Make),
+    ("new", Act::Make),
+    ("open", Act::Make),
+    ("pause", Act::Make),
+    ("pin", Act::Make),
+    ("play", Act::Make),
+    ("post", Act::Make),
+    ("protect", Act::Make),
+    ("publish", Act::Make),
+    ("purchase", Act::Make),
+    ("put", Act::Make),
+    ("react", Act::Make),
+    ("register", Act::Make),
+    ("remind", Act::Make),
+    ("rename", Act::Make),
+    ("reopen", Act::Make),
+    ("replace", Act::Make),
+    ("reply", Act::Make),
+    ("rerun", Act::Make),
+    ("restart", Act::Make),
+    ("resume", Act::Make),
+    ("retry", Act::Make),
+    ("run", Act::Make),
+    ("save", Act::Make),
+    ("schedule", Act::Make),
+    ("send", Act::Make),
+    ("set", Act::Make),
+    ("share", Act::Make),
+    ("star", Act::Make),
+    ("start", Act::Make),
+    ("stop", Act::Make),
+    ("submit", Act::Make),
+    ("subscribe", Act::Make),
+    ("transfer", Act::Make),
+    ("trigger", Act::Make),
+    ("turn", Act::Make),
+    ("update", Act::Make),
+    ("upload", Act::Make),
+    ("watch", Act::Make),
+    ("write", Act::Make),
+    ("clear", Act::Remove),
+    ("delete", Act::Remove),
+    ("destroy", Act::Remove),
+    ("detach", Act::Remove),
+    ("drop", Act::Remove),
+    ("erase", Act::Remove),
+    ("kick", Act::Remove),
+    ("purge", Act::Remove),
+    ("remove", Act::Remove),
+    ("revoke", Act::Remove),
+    ("unset", Act::Remove),
+    ("wipe", Act::Remove),
+];
+
+/// Words that start a question: a task put as a question asks to read (`what playlists do
+/// I have?`, `is deployment dpl_1 ready?`).
+const QUESTIONS: &[&str] = &[
+    "what", "which", "who", "whom", "whose", "how", "is", "are", "was", "were", "does", "do",
+    "did", "has", "have", "when", "where", "why",
+];
+
+/// How much an operation's score keeps when its effect is not what the task's act asks
+/// for: a reading operation for `add a label`, a writing one for `which labels…`.
+const EFFECT_MISMATCH: f32 = 0.5;
+/// … and when the two are near: a destroying operation for a task that changes, a writing
+/// one for a task that removes (APIs remove with `POST`, and change with `DELETE`:
+/// `DELETE /todos` marks to-dos done).
+const EFFECT_NEAR: f32 = 0.8;
+
+/// How much an operation's score keeps for each word of the task whose number (one or
+/// many) its title says otherwise: `show pull request 9` is `Get a pull request`, not
+/// `List pull requests`; `list my albums` the other way round.
+const NUMBER_MISMATCH: f32 = 0.75;
+
+/// The last words of parameters that name one item: `issue_number`, `playlist_id`,
+/// `commit_sha`, `team_slug`, `secret_name`, `comicId`.
+const ITEM_WORDS: &[&str] = &[
+    "id", "number", "sha", "slug", "key", "ref", "uuid", "hash", "name",
+];
+
+/// How much an operation's score keeps when the task names one item by its id or number
+/// (`issue 17`, `dpl_123`, `xkcd 927`) and the operation takes no parameter that names one.
+const ITEM_MISSING: f32 = 0.8;
+
 /// BM25's term-frequency saturation: high, because a tool's fields are short and a word
 /// said again in the title and the description is evidence, not noise.
 const K1: f32 = 2.0;
@@ -456,6 +636,11 @@ pub(super) struct Index {
     bridge: HashMap<String, (Vec<String>, bool)>,
     /// Each tool's name as stemmed words, for how much of it a query covers.
     names: Vec<Vec<String>>,
+    /// [`VERBS`], stemmed.
+    verbs: HashMap<String, Act>,
+    /// Each tool's effect (when its annotations say), the number of each word of its title,
+    /// and whether it takes an item.
+    shapes: Vec<Shape>,
     /// For each stemmed word, the tools that have it and its weighted, normalised frequency.
     postings: HashMap<String, Vec<(u32, f32)>>,
     tools: usize,
@@ -529,13 +714,94 @@ impl Index {
             })
             .collect();
         let names = fields.iter().map(|tool| tool[0].clone()).collect();
+        let verbs = VERBS
+            .iter()
+            .map(|(verb, act)| (stemmer.stem(verb).into_owned(), *act))
+            .collect();
+        let shapes = tools
+            .iter()
+            .map(|tool| {
+                let (lead, _) = split_lead(tool.description());
+                let title = tool.title().unwrap_or(lead);
+                Shape {
+                    effect: Effect::of(tool.annotations()),
+                    numbers: numbers(&stemmer, title),
+                    takes_item: tool
+                        .parameters()
+                        .iter()
+                        .any(|p| p.required && names_item(&p.name)),
+                }
+            })
+            .collect();
         Index {
             stemmer,
             bridge,
             names,
+            verbs,
+            shapes,
             postings,
             tools: tools.len(),
         }
+    }
+
+    /// The act `raw` (a task's words) asks for: the first of [`VERBS`] in it (`un` before
+    /// one makes it a removal), `get rid of` and `stop …ing` a removal, and a question a
+    /// reading; none when it says no act.
+    fn act(&self, raw: &[String]) -> Option<Act> {
+        if has_phrase(raw, &["get", "rid", "of"]) {
+            return Some(Act::Remove);
+        }
+        let first = raw.first().map(String::as_str);
+        let asks_how = first == Some("how")
+            && raw
+                .get(1)
+                .is_some_and(|w| ["do", "to", "can", "should"].contains(&w.as_str()));
+        if first.is_some_and(|w| QUESTIONS.contains(&w)) && !asks_how {
+            return Some(Act::Read);
+        }
+        raw.iter().enumerate().find_map(|(i, word)| {
+            // `stop following`, `stop watching`: an undoing.
+            if word == "stop" && raw.get(i + 1).is_some_and(|next| next.ends_with("ing")) {
+                return Some(Act::Remove);
+            }
+            if let Some(act) = self.verbs.get(self.stemmer.stem(word).as_ref()) {
+                return Some(*act);
+            }
+            let undone = word.strip_prefix("un").filter(|rest| rest.len() > 2)?;
+            let act = self.verbs.get(self.stemmer.stem(undone).as_ref())?;
+            (*act == Act::Make).then_some(Act::Remove)
+        })
+    }
+
+    /// How much of its score a tool keeps for the shape of the task: its effect against the
+    /// task's act ([`EFFECT_MISMATCH`], [`EFFECT_NEAR`]), the number of the words it shares
+    /// with the task ([`NUMBER_MISMATCH`]), and whether it takes an item the task names by
+    /// id ([`ITEM_MISSING`]).
+    fn fit(&self, tool: usize, act: Option<Act>, said: &[(String, bool)], one: bool) -> f32 {
+        let Some(shape) = self.shapes.get(tool) else {
+            return 1.0;
+        };
+        let mut fit = match (act, shape.effect) {
+            (Some(Act::Read), Some(Effect::Reads))
+            | (Some(Act::Make), Some(Effect::Writes))
+            | (Some(Act::Remove), Some(Effect::Destroys))
+            | (None, _)
+            | (_, None) => 1.0,
+            (Some(Act::Make), Some(Effect::Destroys))
+            | (Some(Act::Remove), Some(Effect::Writes)) => EFFECT_NEAR,
+            _ => EFFECT_MISMATCH,
+        };
+        for (word, many) in said {
+            if let Some((_, theirs)) = shape.numbers.iter().find(|(w, _)| w == word)
+                && theirs.is_some_and(|theirs| theirs != *many)
+            {
+                fit *= NUMBER_MISMATCH;
+            }
+        }
+        if one && !shape.takes_item {
+            fit *= ITEM_MISSING;
+        }
+        fit
     }
 
     /// The words searched for `query`, stemmed, each with its weight: the task's own words
@@ -555,6 +821,17 @@ impl Index {
                 }
             }
         }
+        // `stop following`: the API's undoing of the act (`unfollow`), when it has one.
+        for pair in raw.windows(2) {
+            if pair[0] == "stop"
+                && let Some(doing) = pair[1].strip_suffix("ing")
+            {
+                let undo = format!("un{}", self.stemmer.stem(doing));
+                if self.postings.contains_key(&undo) {
+                    add(undo, 1.0);
+                }
+            }
+        }
         if raw.iter().any(|word| FIRST_PERSON.contains(&word.as_str())) {
             for word in SELF_WORDS {
                 add(self.stemmer.stem(word).into_owned(), SELF_WEIGHT);
@@ -570,7 +847,19 @@ impl Index {
                 add(word.clone(), NUMBER_WEIGHT);
                 continue;
             }
-            let stem = self.stemmer.stem(word).into_owned();
+            let mut stem = self.stemmer.stem(word).into_owned();
+            // `unassign`, `unpin`: an undoing the API does not name is its act undone.
+            if !self.postings.contains_key(&stem)
+                && let Some(undone) = word.strip_prefix("un").filter(|rest| rest.len() > 2)
+            {
+                let undone = self.stemmer.stem(undone).into_owned();
+                if self.postings.contains_key(&undone) || self.bridge.contains_key(&undone) {
+                    for api_word in ["delete", "remove"] {
+                        add(self.stemmer.stem(api_word).into_owned(), SYNONYM_WEIGHT);
+                    }
+                    stem = undone;
+                }
+            }
             if let Some((bridged, act)) = self.bridge.get(&stem) {
                 acted |= act;
                 // A task word this API never uses is said only through the bridge: its API
@@ -603,6 +892,23 @@ impl Index {
         let mut scores: HashMap<u32, (f32, bool)> = HashMap::new();
         let total = self.tools as f32;
         let terms = self.query_terms(query);
+        let raw = words(query);
+        let act = self.act(&raw);
+        let one = names_one(&self.stemmer, query);
+        // The number (many or one) of each of the task's own words that is not a verb.
+        let said: Vec<(String, bool)> = raw
+            .iter()
+            .filter(|word| {
+                !STOP_WORDS.contains(&word.as_str()) && !word.chars().any(|c| c.is_ascii_digit())
+            })
+            .map(|word| {
+                (
+                    self.stemmer.stem(word).into_owned(),
+                    is_plural(&self.stemmer, word),
+                )
+            })
+            .filter(|(stem, _)| !self.verbs.contains_key(stem))
+            .collect();
         for (term, weight) in &terms {
             let Some(postings) = self.postings.get(term) else {
                 continue;
@@ -628,13 +934,83 @@ impl Index {
                     .filter(|word| terms.iter().any(|(term, _)| term == *word))
                     .count();
                 let cover = covered as f32 / name.len().max(1) as f32;
-                (tool as usize, score * (1.0 + NAME_COVERAGE * cover))
+                let fit = self.fit(tool as usize, act, &said, one);
+                (tool as usize, score * (1.0 + NAME_COVERAGE * cover) * fit)
             })
             .collect();
         found.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
         found.truncate(limit);
         found
     }
+}
+
+/// What the ranking knows of a tool besides its words.
+struct Shape {
+    effect: Option<Effect>,
+    /// The stemmed words of its title (or first sentence), but the first (the verb), each
+    /// with whether it is plural; `None` when the title has it both ways.
+    numbers: Vec<(String, Option<bool>)>,
+    /// Whether one of its required parameters names an item (see [`ITEM_WORDS`]).
+    takes_item: bool,
+}
+
+/// Whether a parameter names one item: `id`, or a name of two words or more that ends in
+/// one of [`ITEM_WORDS`] (`issue_number`; `name` alone is more often a new thing's name).
+fn names_item(parameter: &str) -> bool {
+    let words = words(parameter);
+    match words.as_slice() {
+        [only] => only == "id",
+        [.., last] => ITEM_WORDS.contains(&last.as_str()),
+        [] => false,
+    }
+}
+
+/// Whether a task names one item by an id or a number: a word with a digit in it (`17`,
+/// `dpl_123`, `6dcb09b`) that is not a count (`20 messages`, `2 hours`).
+fn names_one(stemmer: &Stemmer, query: &str) -> bool {
+    let tokens: Vec<&str> = query.split_whitespace().collect();
+    tokens.iter().enumerate().any(|(i, token)| {
+        token.chars().any(|c| c.is_ascii_digit())
+            && !tokens.get(i + 1).is_some_and(|next| {
+                let next: String = next.chars().filter(|c| c.is_alphanumeric()).collect();
+                is_plural(stemmer, &next.to_lowercase())
+            })
+    })
+}
+
+/// The words of a title but its first (`Lists`, `Get`: the verb), stemmed, each with its
+/// number: `Get a pull request` has `request` one, `List pull requests` many.
+fn numbers(stemmer: &Stemmer, title: &str) -> Vec<(String, Option<bool>)> {
+    let mut out: Vec<(String, Option<bool>)> = Vec::new();
+    for word in words(title).iter().skip(1) {
+        if STOP_WORDS.contains(&word.as_str()) {
+            continue;
+        }
+        let stem = stemmer.stem(word).into_owned();
+        let many = is_plural(stemmer, word);
+        match out.iter_mut().find(|(w, _)| *w == stem) {
+            Some((_, number)) if *number != Some(many) => *number = None,
+            Some(_) => {}
+            None => out.push((stem, Some(many))),
+        }
+    }
+    out
+}
+
+/// Whether an English word is a plural: it ends in `s` (`issues`, `repositories`) and its
+/// singular stems alike; `status`, `address` and `analysis` are not.
+fn is_plural(stemmer: &Stemmer, word: &str) -> bool {
+    if word.len() < 4
+        || !word.ends_with('s')
+        || ["ss", "us", "is"].iter().any(|end| word.ends_with(end))
+    {
+        return false;
+    }
+    let singular = match word.strip_suffix("ies") {
+        Some(stem) => format!("{stem}y"),
+        None => word[..word.len() - 1].to_owned(),
+    };
+    stemmer.stem(word) == stemmer.stem(&singular)
 }
 
 /// Whether `phrase` occurs in `words` in order, each of its words within three of the
@@ -679,6 +1055,7 @@ fn split_lead(description: &str) -> (&str, &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use mcs_core::ToolParameter;
 
     #[test]
     fn identifiers_split_into_words() {
@@ -758,6 +1135,122 @@ mod tests {
             1
         );
         assert_eq!(index.search("remove my repo", 10)[0].0, 2);
+    }
+
+    fn annotated(name: &str, title: &str, annotations: ToolAnnotations) -> Tool {
+        Tool::new(name, format!("{title}."))
+            .with_title(title)
+            .with_annotations(annotations)
+    }
+
+    fn reads() -> ToolAnnotations {
+        ToolAnnotations::new().read_only(true).destructive(false)
+    }
+
+    fn writes() -> ToolAnnotations {
+        ToolAnnotations::new().read_only(false)
+    }
+
+    fn destroys() -> ToolAnnotations {
+        ToolAnnotations::new().read_only(false).destructive(true)
+    }
+
+    #[test]
+    fn the_act_asked_for_meets_the_operation_that_does_it() {
+        // The same words in each; only what each does tells them apart.
+        let tools = vec![
+            annotated("label_labels", "Label labels", reads()),
+            annotated("label_label", "Label labels", writes()),
+            annotated("labels_label", "Label labels", destroys()),
+        ];
+        let index = Index::new(&tools, |_| None);
+        assert_eq!(index.search("add labels", 10)[0].0, 1);
+        assert_eq!(index.search("which labels are there?", 10)[0].0, 0);
+        assert_eq!(index.search("show labels", 10)[0].0, 0);
+        assert_eq!(index.search("get rid of labels", 10)[0].0, 2);
+        assert_eq!(index.search("kick labels", 10)[0].0, 2);
+        // Unannotated tools are left as they were: listing order.
+        let plain: Vec<Tool> = ["label_a", "label_b"]
+            .iter()
+            .map(|name| Tool::new(*name, "Label labels."))
+            .collect();
+        let index = Index::new(&plain, |_| None);
+        assert_eq!(index.search("add labels", 10)[0].0, 0);
+    }
+
+    #[test]
+    fn acts_are_read_from_verbs_questions_and_un() {
+        let index = Index::new(&[], |_| None);
+        let act = |query: &str| index.act(&words(query));
+        assert_eq!(act("what playlists do I have?"), Some(Act::Read));
+        assert_eq!(act("is deployment dpl_1 ready"), Some(Act::Read));
+        assert_eq!(act("how do I create a repository"), Some(Act::Make));
+        assert_eq!(act("rename the channel"), Some(Act::Make));
+        assert_eq!(act("unpin the message"), Some(Act::Remove));
+        assert_eq!(act("get rid of the label"), Some(Act::Remove));
+        assert_eq!(act("stop following bob"), Some(Act::Remove));
+        assert_eq!(act("stop the run"), Some(Act::Make));
+        assert_eq!(act("list the open pull requests"), Some(Act::Read));
+        assert_eq!(act("open a pull request"), Some(Act::Make));
+        assert_eq!(act("comic 927"), None);
+    }
+
+    #[test]
+    fn one_or_many_is_matched_in_the_title() {
+        let tools = vec![
+            annotated("pulls_list", "List pull requests", reads()),
+            annotated("pulls_get", "Get a pull request", reads()),
+        ];
+        let index = Index::new(&tools, |_| None);
+        assert_eq!(index.search("show pull request 9", 10)[0].0, 1);
+        assert_eq!(index.search("show the pull requests", 10)[0].0, 0);
+        let stemmer = Stemmer::create(Algorithm::English);
+        for (word, plural) in [
+            ("issues", true),
+            ("repositories", true),
+            ("branches", true),
+            ("status", false),
+            ("address", false),
+            ("analysis", false),
+            ("issue", false),
+        ] {
+            assert_eq!(is_plural(&stemmer, word), plural, "{word}");
+        }
+    }
+
+    #[test]
+    fn an_item_named_by_id_wants_an_operation_that_takes_one() {
+        let id = |name: &str| ToolParameter::new(name, "").required(true);
+        let tools = vec![
+            Tool::new("comic_latest", "Fetch the comic."),
+            Tool::new("comic_by_id", "Fetch the comic.").with_parameter(id("comicId")),
+        ];
+        let index = Index::new(&tools, |_| None);
+        assert_eq!(index.search("fetch comic 927", 10)[0].0, 1);
+        assert_eq!(index.search("fetch the comic", 10)[0].0, 0);
+        // A count is not an id.
+        let stemmer = Stemmer::create(Algorithm::English);
+        assert!(!names_one(&stemmer, "show the last 20 messages"));
+        assert!(names_one(&stemmer, "show message 20"));
+        assert!(names_item("issue_number") && names_item("id") && names_item("comicId"));
+        assert!(!names_item("name") && !names_item("owner"));
+    }
+
+    #[test]
+    fn undoing_verbs_reach_the_apis_undoing() {
+        let tools = vec![
+            annotated("follow_user", "Follow a user", writes()),
+            annotated("unfollow_user", "Unfollow a user", destroys()),
+            annotated("add_assignees", "Add assignees to an issue", writes()),
+            annotated(
+                "remove_assignees",
+                "Remove assignees from an issue",
+                destroys(),
+            ),
+        ];
+        let index = Index::new(&tools, |_| None);
+        assert_eq!(index.search("stop following octocat", 10)[0].0, 1);
+        assert_eq!(index.search("unassign bob from issue 5", 10)[0].0, 3);
     }
 
     #[test]

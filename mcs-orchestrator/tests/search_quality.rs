@@ -3,8 +3,9 @@
 //! `search_tools` as a model calls it, with recall@1, @5 and @10 reported beside a plain
 //! keyword-overlap baseline computed in the same run.
 //!
-//! The queries are in `tests/search_queries/`: `tune.tsv` (the ones looked at while the
-//! ranking was tuned) and `heldout.tsv` (never looked at while tuning), one
+//! The queries are in `tests/search_queries/`: `tune.tsv` and `train.tsv` (the ones looked at
+//! while the ranking was tuned) and `heldout.tsv` (never looked at while tuning: its misses
+//! are not printed, only its aggregate figures), one
 //! `document <TAB> METHOD /path [| METHOD /path…] <TAB> task` per line. The documents are
 //! `../shared/specs/*.json` and GitHub's description (from the npm package the conformance
 //! tests install, or `MCS_GITHUB_SPEC`); a document that is absent is left out, and said so.
@@ -21,14 +22,16 @@ use mcs_openapi::{ReadOptions, read_file};
 use mcs_orchestrator::{ConflictPolicy, Discovery, Orchestrator, Registration};
 use serde_json::json;
 
-/// What the ranking keeps to over every query, when every document is here: below what it
-/// reaches (82.7 % and 54.6 % when this was written), so that a change that loses ground
-/// fails. Issue 19 asks for 90 % and 60 %, which it does not reach yet.
-const FLOOR_AT_10: f64 = 0.80;
-const FLOOR_AT_1: f64 = 0.50;
+/// What the ranking keeps to over every query (tune, train and held-out), when every
+/// document is here: just below what it reaches (91.3 % and 65.8 % over 503 queries when
+/// this was written), so that a change that loses ground fails. Issue 19 asks for 90 % and
+/// 60 % on queries nobody has seen; the held-out set alone is at 83.2 % and 54.2 %.
+const FLOOR_AT_10: f64 = 0.90;
+const FLOOR_AT_1: f64 = 0.64;
 /// How far above the keyword-overlap baseline the ranking stays, at 1 and at 10, on any
-/// subset of the documents.
-const ABOVE_BASELINE: f64 = 0.20;
+/// subset of the documents (30 points at 10 and 38 at 1 without GitHub's, when this was
+/// written).
+const ABOVE_BASELINE: f64 = 0.28;
 
 struct Query {
     set: &'static str,
@@ -40,7 +43,7 @@ struct Query {
 fn queries() -> Vec<Query> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/search_queries");
     let mut out = Vec::new();
-    for set in ["tune", "heldout"] {
+    for set in ["tune", "train", "heldout"] {
         let text = std::fs::read_to_string(dir.join(format!("{set}.tsv")))
             .unwrap_or_else(|error| panic!("reading {set}.tsv: {error}"));
         for (number, line) in text.lines().enumerate() {
@@ -246,9 +249,10 @@ async fn tasks_in_plain_words_find_their_operation() {
                 entry.0.add(ours);
                 entry.1.add(baseline);
             }
-            if query.set == "tune" && ours.is_none_or(|rank| rank > 0) {
+            if query.set != "heldout" && ours.is_none_or(|rank| rank > 0) {
                 misses.push(format!(
-                    "  {document}: `{}` → {} at {} (first: {})",
+                    "  {} {document}: `{}` → {} at {} (first: {})",
+                    query.set,
                     query.text,
                     expected[0],
                     ours.map_or("-".to_owned(), |r| (r + 1).to_string()),
@@ -278,13 +282,16 @@ async fn tasks_in_plain_words_find_their_operation() {
         }
     }
     println!(
-        "both    | all               | {:>7} | {} | {}",
+        "every   | all               | {:>7} | {} | {}",
         total.0.queries,
         total.0.row(),
         total.1.row()
     );
     if !misses.is_empty() {
-        println!("\ntune queries not ranked first:\n{}", misses.join("\n"));
+        println!(
+            "\ntune and train queries not ranked first:\n{}",
+            misses.join("\n")
+        );
     }
     let (ours, baseline) = total;
     for (slot, k) in [(0, 1), (2, 10)] {
