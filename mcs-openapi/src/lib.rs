@@ -71,6 +71,7 @@ mod reader;
 mod schema;
 mod security;
 mod source;
+mod xml;
 
 #[cfg(feature = "http")]
 pub use driver::fetch;
