@@ -229,6 +229,10 @@ fn xml_described_as_a_string_is_text_and_as_binary_a_file() {
         "",
     ));
     assert_eq!(body_of(&binary).encoding, BodyEncoding::Binary);
+
+    // Without a schema there is nothing to lay out: the model writes the XML.
+    let unspecified = read(&with_content("          application/xml: {}", ""));
+    assert_eq!(body_of(&unspecified).encoding, BodyEncoding::Text);
 }
 
 #[test]
@@ -476,6 +480,17 @@ fn swagger_consumes_gets_the_same_reading() {
         "{type: object, properties: {a: {type: string}}}",
     ));
     assert_eq!(layout(&body_of(&document))["xml"], json!({"name": "pet"}));
+
+    // A parameter name no element can have leaves the default.
+    let document = read(
+        &swagger(
+            None,
+            Some("[application/xml]"),
+            "{type: object, properties: {a: {type: string}}}",
+        )
+        .replace("name: pet,", "name: 'my pet',"),
+    );
+    assert_eq!(layout(&body_of(&document))["xml"], json!({"name": "body"}));
 
     let document = read(&swagger(Some("[application/jwt]"), None, "{type: string}"));
     assert_eq!(body_of(&document).encoding, BodyEncoding::Text);
