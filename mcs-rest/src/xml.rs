@@ -46,7 +46,9 @@ pub(crate) struct XmlProblem {
 
 /// Whether `name` is an XML name (the `Name` production of XML 1.0, fifth edition): what
 /// an element or attribute may be called. Letters, digits, `_`, `-`, `.`, `:` and a range
-/// of non-ASCII characters; not starting with a digit, `-` or `.`; not empty.
+/// of non-ASCII characters; not starting with a digit, `-` or `.`; not empty. The OpenAPI
+/// reader checks a document's `xml.name` with it, so both sides hold names to one rule.
+#[doc(hidden)]
 pub fn is_xml_name(name: &str) -> bool {
     let mut chars = name.chars();
     chars.next().is_some_and(is_name_start) && chars.all(is_name_char)
