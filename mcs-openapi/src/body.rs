@@ -292,9 +292,10 @@ fn choose<'v>(
                     best = Some((index, encoding, rank));
                 }
             }
+            // Quoted with escapes, so that `""` or a control character shows.
             Ok(None) => refused.push(match why {
-                Some(words) => format!("\"{}\" (schema: {words})", alternative.media),
-                None => format!("\"{}\"", alternative.media),
+                Some(words) => format!("{:?} (schema: {words})", alternative.media),
+                None => format!("{:?}", alternative.media),
             }),
             // A schema that cannot be read rules its media type out; it is the error only
             // when no other media type can be sent.
