@@ -864,6 +864,7 @@ fn body(out: &mut Writer, body: &RequestBody) {
         BodyEncoding::Multipart => "BodyEncoding::Multipart",
         BodyEncoding::Text => "BodyEncoding::Text",
         BodyEncoding::Binary => "BodyEncoding::Binary",
+        BodyEncoding::Xml => "BodyEncoding::Xml",
     };
     out.field("encoding", encoding);
     let argument = match &body.argument {
@@ -876,6 +877,11 @@ fn body(out: &mut Writer, body: &RequestBody) {
     out.field("argument", &argument);
     out.field("files", &texts(body.files.iter().map(AsRef::as_ref)));
     out.field("required", &body.required.to_string());
+    let xml = match body.xml.as_deref() {
+        Some(layout) => format!("Some({})", raw_text(layout)),
+        None => "None".to_owned(),
+    };
+    out.field("xml", &xml);
     out.close("}),");
 }
 

@@ -11,27 +11,31 @@ fn write(name: &str, text: &str) -> std::path::PathBuf {
     path
 }
 
-const XML_ONLY: &str = r#"{"openapi": "3.0.0", "info": {"title": "T", "version": "1"},
+/// A body only as a media type no reader sends, with an object schema.
+const UNSENDABLE: &str = r#"{"openapi": "3.0.0", "info": {"title": "T", "version": "1"},
   "paths": {"/a": {"post": {"operationId": "send",
-    "requestBody": {"content": {"application/xml": {"schema": {"type": "object"}}}}}},
+    "requestBody": {"content": {"application/x-thing": {"schema": {"type": "object"}}}}}},
   "/b": {"get": {"operationId": "fine"}}}}"#;
 
 #[test]
 fn a_failing_build_names_the_file_the_pointer_and_the_reason() {
-    let path = write("xml.json", XML_ONLY);
+    let path = write("unsendable.json", UNSENDABLE);
     let error = Generator::new(&path)
         .generate()
-        .expect_err("XML bodies are unsupported");
+        .expect_err("the body cannot be sent");
     let printed = format!("{error:?}");
     assert_eq!(printed, error.to_string());
-    assert!(printed.contains("xml.json"), "{printed}");
+    assert!(printed.contains("unsendable.json"), "{printed}");
     assert!(printed.contains("/paths/~1a/post/requestBody"), "{printed}");
-    assert!(printed.contains("application/xml"), "{printed}");
+    assert!(
+        printed.contains("\"application/x-thing\" (schema: object)"),
+        "{printed}"
+    );
 }
 
 #[test]
 fn lenient_generation_skips_the_operation_and_keeps_the_rest() {
-    let path = write("xml-lenient.json", XML_ONLY);
+    let path = write("unsendable-lenient.json", UNSENDABLE);
     let generated = Generator::new(&path)
         .lenient(true)
         .generate()
@@ -44,7 +48,11 @@ fn lenient_generation_skips_the_operation_and_keeps_the_rest() {
         .collect();
     assert_eq!(names, ["fine"]);
     assert_eq!(generated.skipped.len(), 1);
-    assert!(generated.skipped[0].to_string().contains("application/xml"));
+    assert!(
+        generated.skipped[0]
+            .to_string()
+            .contains("application/x-thing")
+    );
 }
 
 #[test]

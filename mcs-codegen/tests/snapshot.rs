@@ -1,7 +1,8 @@
 //! The code generated for three documents is checked in (`tests/snapshots/`), so a change to
 //! the generator shows up as a diff in review: the example's OpenAPI 3.0 document, an
 //! OpenAPI 3.1 one (type lists with null, `const`, numeric `exclusiveMinimum`, a recursive
-//! schema, `oneOf` with null) and a Swagger 2.0 one (`in: body`, `in: formData` with a file,
+//! schema, `oneOf` with null, an XML body with its layout, a JWT body sent as text and an
+//! e-book sent as bytes) and a Swagger 2.0 one (`in: body`, `in: formData` with a file,
 //! `collectionFormat`, an API key in the query). `snapshot_compiles.rs` compiles all three
 //! and runs the first against a server.
 //!

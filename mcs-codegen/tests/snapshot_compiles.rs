@@ -113,7 +113,8 @@ async fn wrong_arguments_never_reach_the_server() {
 }
 
 /// The OpenAPI 3.1 and Swagger 2.0 drivers: a bearer token in the header, an API key in the
-/// query, a list written as `a,b` (`collectionFormat: csv`), a body from the arguments.
+/// query, a list written as `a,b` (`collectionFormat: csv`), a body from the arguments, an
+/// XML body laid out by the document's `xml` objects, a JWT sent as its text.
 #[tokio::test]
 async fn the_library_and_weather_drivers_reach_the_server() {
     let server = MockServer::start().await;
@@ -138,11 +139,32 @@ async fn the_library_and_weather_drivers_reach_the_server() {
         .respond_with(ResponseTemplate::new(201).set_body_json(json!({"due": "2026-12-16"})))
         .mount(&server)
         .await;
+    // The generated row carries the record's XML layout: namespace, attributes, wrapper.
+    Mock::given(method("POST"))
+        .and(path("/records"))
+        .and(header("content-type", "application/marcxml+xml"))
+        .and(body_string(
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n\
+             <marc:record xmlns:marc=\"http://www.loc.gov/MARC21/slim\" type=\"Bibliographic\">\
+             <leader>00000nam a2200000 a 4500</leader>\
+             <fields><datafield tag=\"245\"><value>Dune &amp; more</value></datafield></fields>\
+             </marc:record>",
+        ))
+        .respond_with(ResponseTemplate::new(201).set_body_json(json!({"imported": true})))
+        .mount(&server)
+        .await;
+    Mock::given(method("POST"))
+        .and(path("/members/verify"))
+        .and(header("content-type", "application/jwt"))
+        .and(body_string("eyJhbGciOiJIUzI1NiJ9.e30.sig"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!({"member": 7})))
+        .mount(&server)
+        .await;
 
     let library = Library::new()
         .with_base_url(server.uri())
         .with_bearer_token("t");
-    assert_eq!(library.list_tools().len(), 5);
+    assert_eq!(library.list_tools().len(), 8);
     let found = library
         .execute_tool("searchBooks", json!({"q": "dune", "page_size": 5}))
         .await;
@@ -151,6 +173,21 @@ async fn the_library_and_weather_drivers_reach_the_server() {
         .execute_tool("lendBook", json!({"isbn": "9780441013593", "member": 7}))
         .await;
     assert_eq!(lent.ok(), Some(json!({"due": "2026-12-16"})));
+
+    let record = library
+        .import_record(&library::ImportRecordArguments {
+            kind: Some("Bibliographic".into()),
+            leader: "00000nam a2200000 a 4500".into(),
+            fields: Some(vec![json!({"tag": "245", "value": "Dune & more"})]),
+        })
+        .await;
+    assert_eq!(record.ok(), Some(json!({"imported": true})));
+    let member = library
+        .verify_card(&library::VerifyCardArguments {
+            body: "eyJhbGciOiJIUzI1NiJ9.e30.sig".into(),
+        })
+        .await;
+    assert_eq!(member.ok(), Some(json!({"member": 7})));
 
     let station = Weather::new().with_base_url(server.uri()).with_api_key("k");
     let readings = station

@@ -9,7 +9,7 @@ use super::params::{ParamIn, ParamSpec, describe, schema as param_schema};
 use super::reader::Reader;
 use super::schema::SchemaBuilder;
 use super::source::Loc;
-use mcs_rest::{BodyArgument, BodyEncoding, RequestBody};
+use mcs_rest::{BodyArgument, BodyEncoding, RequestBody, is_xml_name};
 
 /// A body before its arguments are named: the media type chosen and the schema of the
 /// whole body.
@@ -19,44 +19,65 @@ pub(crate) struct BodyPlan {
     pub schema: Value,
     pub required: bool,
     pub description: Option<Value>,
+    /// XML bodies only: the layout the body is written by (see [`super::xml`]).
+    pub xml: Option<Value>,
 }
 
-/// Why an operation's body cannot be sent: the message lenient reading records.
-fn unsupported(reader: &Reader<'_>, loc: &Loc, media: &str) -> OpenApiError {
-    reader.sources.error(
-        loc,
-        format!("request body media type {media} is not supported"),
-    )
+/// What reading sends, said after every refusal of a body's media types.
+const WHAT_IS_SENT: &str = "JSON, XML, form, multipart, text/* and binary media types can be \
+                            sent, and any other media type whose schema is a string or binary";
+
+/// A media type's family, from its essence (the type and subtype, parameters aside).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Family {
+    /// JSON; `0` for `application/json` itself, `1` for `+json` types and `*/*`.
+    Json(u8),
+    Form,
+    Multipart,
+    /// `application/xml`, `text/xml` and `+xml` types.
+    Xml,
+    /// Other `text/*` types.
+    Text,
+    /// Images, audio, video, fonts, archives, `application/octet-stream`, ...
+    Binary,
+    /// A well-formed media type of none of these families: sendable when its schema is a
+    /// string or binary.
+    Other,
+    /// Not `type/subtype` at all (`""`, `json`).
+    Invalid,
 }
 
-/// How a media type would be sent, and its preference (lower wins), or `None` when this
-/// reader cannot send it.
-fn classify(media: &str) -> Option<(BodyEncoding, u8)> {
+fn family(media: &str) -> Family {
     let essence = media
         .split(';')
         .next()
         .unwrap_or("")
         .trim()
         .to_ascii_lowercase();
-    let (kind, subtype) = essence.split_once('/')?;
-    let encoding = if essence == "application/json" {
-        return Some((BodyEncoding::Json, 0));
+    let Some((kind, subtype)) = essence.split_once('/') else {
+        return Family::Invalid;
+    };
+    if kind.is_empty() || subtype.is_empty() {
+        Family::Invalid
+    } else if essence == "application/json" {
+        Family::Json(0)
     } else if essence == "*/*"
         || (subtype.contains("json") && matches!(kind, "application" | "text" | "*"))
     {
-        return Some((BodyEncoding::Json, 1));
+        Family::Json(1)
     } else if essence == "application/x-www-form-urlencoded" {
-        (BodyEncoding::Form, 2)
+        Family::Form
     } else if essence == "multipart/form-data" {
-        (BodyEncoding::Multipart, 3)
+        Family::Multipart
+    } else if subtype == "xml" || subtype.ends_with("+xml") {
+        Family::Xml
     } else if kind == "text" {
-        (BodyEncoding::Text, 4)
+        Family::Text
     } else if is_binary(kind, subtype) {
-        (BodyEncoding::Binary, 5)
+        Family::Binary
     } else {
-        return None;
-    };
-    Some(encoding)
+        Family::Other
+    }
 }
 
 fn is_binary(kind: &str, subtype: &str) -> bool {
@@ -77,10 +98,136 @@ fn is_binary(kind: &str, subtype: &str) -> bool {
                     | "x-binary"
                     | "x-bzip2"
                     | "wasm"
-            ) || (subtype.starts_with("vnd.") && !subtype.ends_with("+xml"))
+            ) || subtype.starts_with("vnd.")
         }
         _ => false,
     }
+}
+
+/// What a body's schema says of its content, as far as choosing how to send it goes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Shape {
+    /// No schema, or one that constrains nothing (OpenAPI 3.1 writes binary content so).
+    Unspecified,
+    /// A string.
+    Text,
+    /// A string of base64 (`format: byte`, `contentEncoding: base64`): sent as the text it
+    /// is — Spotify's playlist cover is `image/jpeg` carrying base64 — not decoded first.
+    Base64,
+    /// Binary data: a string with `format: binary`, a `contentMediaType` or another
+    /// `contentEncoding`.
+    Bytes,
+    /// Anything else, in the words messages use (`object`, `integer or null`).
+    Other(String),
+}
+
+/// Keywords that constrain an instance's structure; a schema with none of them and no
+/// `type` says nothing of the content.
+const STRUCTURAL: &[&str] = &[
+    "properties",
+    "additionalProperties",
+    "patternProperties",
+    "required",
+    "items",
+    "prefixItems",
+    "allOf",
+    "anyOf",
+    "oneOf",
+    "not",
+    "if",
+    "enum",
+    "const",
+];
+
+/// The shape of the schema `schema` (at `loc`), its reference followed.
+fn shape(reader: &Reader<'_>, schema: Option<&Value>, loc: &Loc) -> Result<Shape, OpenApiError> {
+    let Some(schema) = schema else {
+        return Ok(Shape::Unspecified);
+    };
+    let (_, schema) = reader.deref(schema, loc)?;
+    let Some(map) = schema.as_object() else {
+        return Ok(match schema {
+            Value::Bool(true) => Shape::Unspecified,
+            _ => Shape::Other("false".to_owned()),
+        });
+    };
+    let types: Vec<&str> = match map.get("type") {
+        Some(Value::String(single)) => vec![single.as_str()],
+        Some(Value::Array(list)) => list
+            .iter()
+            .filter_map(Value::as_str)
+            .filter(|t| *t != "null")
+            .collect(),
+        _ => Vec::new(),
+    };
+    let text = |key: &str| map.get(key).and_then(Value::as_str);
+    let base64 = text("format") == Some("byte")
+        || text("contentEncoding").is_some_and(|e| e.eq_ignore_ascii_case("base64"));
+    let binary = text("format") == Some("binary")
+        || map.contains_key("contentMediaType")
+        || (map.contains_key("contentEncoding") && !base64);
+    let structural = STRUCTURAL.iter().any(|key| map.contains_key(*key));
+    Ok(match types.as_slice() {
+        ["string"] | [] if base64 && !structural => Shape::Base64,
+        ["string"] | [] if binary && !structural => Shape::Bytes,
+        // Swagger 2.0's upload type, misplaced on a body.
+        ["file"] => Shape::Bytes,
+        ["string"] => Shape::Text,
+        [] if !structural => Shape::Unspecified,
+        [] if [
+            "properties",
+            "additionalProperties",
+            "patternProperties",
+            "required",
+        ]
+        .iter()
+        .any(|key| map.contains_key(*key)) =>
+        {
+            Shape::Other("object".to_owned())
+        }
+        [] if map.contains_key("items") || map.contains_key("prefixItems") => {
+            Shape::Other("array".to_owned())
+        }
+        [] => {
+            let keyword = STRUCTURAL
+                .iter()
+                .find(|key| map.contains_key(**key))
+                .unwrap_or(&"");
+            Shape::Other(format!("`{keyword}`"))
+        }
+        many => Shape::Other(many.join(" or ")),
+    })
+}
+
+/// How a media type of `family` is sent, and its preference (lower wins), given the
+/// shape of its schema (asked for only when the family needs it); `None` when it cannot be.
+fn classify(
+    family: Family,
+    shape: impl FnOnce() -> Result<Shape, OpenApiError>,
+) -> Result<Option<(BodyEncoding, u8)>, OpenApiError> {
+    Ok(Some(match family {
+        Family::Json(rank) => (BodyEncoding::Json, rank),
+        Family::Form => (BodyEncoding::Form, 2),
+        Family::Multipart => (BodyEncoding::Multipart, 3),
+        // XML the document describes as a string is XML the model writes, binary XML a
+        // file: each ranks after the plain media type sent the same way, which asks less.
+        Family::Xml => match shape()? {
+            Shape::Text | Shape::Base64 | Shape::Unspecified => (BodyEncoding::Text, 6),
+            Shape::Bytes => (BodyEncoding::Binary, 8),
+            Shape::Other(_) => (BodyEncoding::Xml, 4),
+        },
+        Family::Text => (BodyEncoding::Text, 5),
+        Family::Binary => match shape()? {
+            Shape::Base64 => (BodyEncoding::Text, 7),
+            _ => (BodyEncoding::Binary, 7),
+        },
+        Family::Other => match shape()? {
+            Shape::Text | Shape::Base64 => (BodyEncoding::Text, 9),
+            Shape::Bytes | Shape::Unspecified => (BodyEncoding::Binary, 10),
+            Shape::Other(_) => return Ok(None),
+        },
+        Family::Invalid => return Ok(None),
+    }))
 }
 
 /// The `Content-Type` actually sent for the document's media type `media`: a wildcard
@@ -91,34 +238,131 @@ fn wire_media_type(media: &str, encoding: BodyEncoding) -> String {
     }
     match encoding {
         BodyEncoding::Json => "application/json",
+        BodyEncoding::Xml => "application/xml",
         BodyEncoding::Text => "text/plain",
         _ => "application/octet-stream",
     }
     .to_owned()
 }
 
-/// The best media type of `candidates` (first wins among equals), or the error naming the
-/// first one when none can be sent.
-fn choose<'m>(
+/// One media type a body may be sent as: the media type, where it is written, and where
+/// its schema is (if it has one).
+struct Alternative<'v> {
+    media: &'v str,
+    loc: Loc,
+    schema: Option<(&'v Value, Loc)>,
+}
+
+/// The media type chosen for a body, and how it is sent.
+struct Choice<'v> {
+    media: &'v str,
+    encoding: BodyEncoding,
+    schema: Option<(&'v Value, Loc)>,
+}
+
+/// The best of `alternatives` (first wins among equals); `None` when there are none. When
+/// none can be sent, the error names every one, each quoted (so an empty one shows as
+/// `""`), with the schema that made an unknown media type unsendable; it is at the one
+/// alternative, or at `container` when there are several.
+fn choose<'v>(
     reader: &Reader<'_>,
-    loc: &Loc,
-    candidates: impl Iterator<Item = &'m str> + Clone,
-) -> Result<Option<(&'m str, BodyEncoding)>, OpenApiError> {
-    let mut best: Option<(&str, BodyEncoding, u8)> = None;
-    for media in candidates.clone() {
-        if let Some((encoding, rank)) = classify(media)
-            && best.is_none_or(|(_, _, best_rank)| rank < best_rank)
-        {
-            best = Some((media, encoding, rank));
+    container: &Loc,
+    alternatives: Vec<Alternative<'v>>,
+) -> Result<Option<Choice<'v>>, OpenApiError> {
+    let mut best: Option<(usize, BodyEncoding, u8)> = None;
+    let mut refused = Vec::new();
+    let mut broken = None;
+    for (index, alternative) in alternatives.iter().enumerate() {
+        let family = family(alternative.media);
+        let mut why = None;
+        let classified = classify(family, || {
+            let (schema, loc) = match &alternative.schema {
+                Some((schema, loc)) => (Some(*schema), loc.clone()),
+                None => (None, alternative.loc.clone()),
+            };
+            let shape = shape(reader, schema, &loc)?;
+            if let Shape::Other(words) = &shape {
+                why = Some(words.clone());
+            }
+            Ok(shape)
+        });
+        match classified {
+            Ok(Some((encoding, rank))) => {
+                if best.is_none_or(|(_, _, best_rank)| rank < best_rank) {
+                    best = Some((index, encoding, rank));
+                }
+            }
+            // Quoted with escapes, so that `""` or a control character shows.
+            Ok(None) => refused.push(match why {
+                Some(words) => format!("{:?} (schema: {words})", alternative.media),
+                None => format!("{:?}", alternative.media),
+            }),
+            // A schema that cannot be read rules its media type out; it is the error only
+            // when no other media type can be sent.
+            Err(error) => {
+                broken.get_or_insert(error);
+            }
         }
     }
-    match best {
-        Some((media, encoding, _)) => Ok(Some((media, encoding))),
-        None => match candidates.clone().next() {
-            Some(first) => Err(unsupported(reader, loc, first)),
-            None => Ok(None),
-        },
+    if let Some((index, encoding, _)) = best {
+        let mut alternatives = alternatives;
+        let chosen = alternatives.swap_remove(index);
+        return Ok(Some(Choice {
+            media: chosen.media,
+            encoding,
+            schema: chosen.schema,
+        }));
     }
+    if let Some(error) = broken {
+        return Err(error);
+    }
+    let Some(first) = alternatives.first() else {
+        return Ok(None);
+    };
+    let at = if alternatives.len() == 1 {
+        &first.loc
+    } else {
+        container
+    };
+    let message = match refused.as_slice() {
+        [one] => format!("request body media type {one} is not supported: {WHAT_IS_SENT}"),
+        [init @ .., last] => format!(
+            "request body media types {} and {last} are not supported: {WHAT_IS_SENT}",
+            init.join(", ")
+        ),
+        [] => format!("request body media types are not supported: {WHAT_IS_SENT}"),
+    };
+    Err(reader.sources.error(at, message))
+}
+
+/// The plan for a body sent as `choice`: its schema converted, and for XML its layout.
+fn plan(
+    reader: &Reader<'_>,
+    builder: &mut SchemaBuilder<'_>,
+    choice: Choice<'_>,
+    default_root: &str,
+    required: bool,
+    description: Option<Value>,
+) -> Result<BodyPlan, OpenApiError> {
+    let schema = match &choice.schema {
+        Some((schema, loc)) => builder.convert(schema, loc)?,
+        None => json!({}),
+    };
+    let xml = match choice.encoding {
+        BodyEncoding::Xml => {
+            let schema = choice.schema.as_ref().map(|(schema, loc)| (*schema, loc));
+            Some(super::xml::layout(reader, schema, default_root)?)
+        }
+        _ => None,
+    };
+    Ok(BodyPlan {
+        media_type: wire_media_type(choice.media, choice.encoding),
+        encoding: choice.encoding,
+        schema,
+        required,
+        description,
+        xml,
+    })
 }
 
 /// The body of an OpenAPI 3 operation, from its `requestBody`.
@@ -139,68 +383,70 @@ pub(crate) fn plan_v3(
         return Ok(None);
     };
     let content_loc = loc.child("content");
-    let Some((media, encoding)) = choose(reader, &content_loc, content.keys().map(String::as_str))?
-    else {
+    let alternatives = content
+        .iter()
+        .map(|(media, entry)| {
+            let at = content_loc.child(media);
+            let schema = entry
+                .get("schema")
+                .map(|schema| (schema, at.child("schema")));
+            Alternative {
+                media,
+                loc: at,
+                schema,
+            }
+        })
+        .collect();
+    let Some(choice) = choose(reader, &content_loc, alternatives)? else {
         return Ok(None);
     };
-    let media_loc = content_loc.child(media);
-    let schema = match content.get(media).and_then(|m| m.get("schema")) {
-        Some(schema) => builder.convert(schema, &media_loc.child("schema"))?,
-        None => json!({}),
-    };
-    let encoding = sent_as(encoding, &schema);
-    Ok(Some(BodyPlan {
-        media_type: wire_media_type(media, encoding),
-        encoding,
-        schema,
-        required: body.get("required").and_then(Value::as_bool) == Some(true),
-        description: body.get("description").cloned(),
-    }))
-}
-
-/// How a body of `encoding` whose schema is `schema` is sent: a binary media type whose
-/// schema is a base64 string (`format: byte`, `contentEncoding: base64`) takes that text as
-/// it is — Spotify's playlist cover is `image/jpeg` carrying base64 — rather than a file
-/// whose bytes are decoded first.
-fn sent_as(encoding: BodyEncoding, schema: &Value) -> BodyEncoding {
-    let base64_text = schema.get("type").and_then(Value::as_str) == Some("string")
-        && (schema.get("format").and_then(Value::as_str) == Some("byte")
-            || schema.get("contentEncoding").and_then(Value::as_str) == Some("base64"));
-    if encoding == BodyEncoding::Binary && base64_text {
-        BodyEncoding::Text
-    } else {
-        encoding
-    }
+    let required = body.get("required").and_then(Value::as_bool) == Some(true);
+    let description = body.get("description").cloned();
+    plan(reader, builder, choice, "body", required, description).map(Some)
 }
 
 /// The body of a Swagger 2.0 operation, from its `in: body` or `in: formData` parameters
-/// and the `consumes` in force.
+/// and the `consumes` in force (each with its index in the list at `consumes_loc`).
 pub(crate) fn plan_v2(
     reader: &Reader<'_>,
     builder: &mut SchemaBuilder<'_>,
     specs: &[ParamSpec<'_>],
-    consumes: &[&str],
-    loc: &Loc,
+    consumes: &[(usize, &str)],
+    consumes_loc: &Loc,
 ) -> Result<Option<BodyPlan>, OpenApiError> {
     if let Some(body) = specs.iter().find(|s| s.location == ParamIn::Body) {
-        let (media, encoding) = if consumes.is_empty() {
-            ("application/json", BodyEncoding::Json)
+        let schema = body
+            .map
+            .get("schema")
+            .map(|schema| (schema, body.loc.child("schema")));
+        let choice = if consumes.is_empty() {
+            None
         } else {
-            choose(reader, loc, consumes.iter().copied())?
-                .unwrap_or(("application/json", BodyEncoding::Json))
+            let alternatives = consumes
+                .iter()
+                .map(|(index, media)| Alternative {
+                    media,
+                    loc: consumes_loc.index(*index),
+                    schema: schema.clone(),
+                })
+                .collect();
+            choose(reader, consumes_loc, alternatives)?
         };
-        let schema = match body.map.get("schema") {
-            Some(schema) => builder.convert(schema, &body.loc.child("schema"))?,
-            None => json!({}),
-        };
-        let encoding = sent_as(encoding, &schema);
-        return Ok(Some(BodyPlan {
-            media_type: wire_media_type(media, encoding),
-            encoding,
+        let choice = choice.unwrap_or(Choice {
+            media: "application/json",
+            encoding: BodyEncoding::Json,
             schema,
-            required: body.map.get("required").and_then(Value::as_bool) == Some(true),
-            description: body.map.get("description").cloned(),
-        }));
+        });
+        // The parameter's name is the document's own word for the body: a better root
+        // element than a made-up one, when it can be an element.
+        let root = if is_xml_name(&body.name) {
+            body.name.as_str()
+        } else {
+            "body"
+        };
+        let required = body.map.get("required").and_then(Value::as_bool) == Some(true);
+        let description = body.map.get("description").cloned();
+        return plan(reader, builder, choice, root, required, description).map(Some);
     }
     let form: Vec<&ParamSpec<'_>> = specs
         .iter()
@@ -212,14 +458,7 @@ pub(crate) fn plan_v2(
     let has_file = form
         .iter()
         .any(|s| s.map.get("type").and_then(Value::as_str) == Some("file"));
-    let multipart = has_file
-        || consumes.iter().any(|m| {
-            m.split(';')
-                .next()
-                .unwrap_or("")
-                .trim()
-                .eq_ignore_ascii_case("multipart/form-data")
-        });
+    let multipart = has_file || consumes.iter().any(|(_, m)| family(m) == Family::Multipart);
     let (media, encoding) = if multipart {
         ("multipart/form-data", BodyEncoding::Multipart)
     } else {
@@ -244,6 +483,7 @@ pub(crate) fn plan_v2(
         schema,
         required: any_required,
         description: None,
+        xml: None,
     }))
 }
 
@@ -271,7 +511,7 @@ pub(crate) fn finish(
     let mut files = Vec::new();
     let spreadable = matches!(
         plan.encoding,
-        BodyEncoding::Json | BodyEncoding::Form | BodyEncoding::Multipart
+        BodyEncoding::Json | BodyEncoding::Form | BodyEncoding::Multipart | BodyEncoding::Xml
     );
     let view = if spreadable {
         object_view(builder, &plan.schema, 0)
@@ -328,6 +568,7 @@ pub(crate) fn finish(
         argument,
         files: files.into_iter().map(Into::into).collect::<Vec<_>>().into(),
         required: plan.required,
+        xml: plan.xml.map(|layout| layout.to_string().into()),
     };
     (row, args)
 }
@@ -492,28 +733,57 @@ mod tests {
     use super::*;
 
     #[test]
-    fn media_types_are_ranked() {
+    fn media_types_fall_into_families() {
+        assert_eq!(family("application/json; charset=utf-8"), Family::Json(0));
+        assert_eq!(family("application/vnd.api+json"), Family::Json(1));
+        assert_eq!(family("*/*"), Family::Json(1));
+        assert_eq!(family("application/x-www-form-urlencoded"), Family::Form);
+        assert_eq!(family("Multipart/Form-Data"), Family::Multipart);
+        assert_eq!(family("application/xml; charset=utf-8"), Family::Xml);
+        assert_eq!(family("text/xml"), Family::Xml);
+        assert_eq!(family("application/atom+xml"), Family::Xml);
+        assert_eq!(family("application/vnd.foo+xml"), Family::Xml);
+        assert_eq!(family("text/csv"), Family::Text);
+        assert_eq!(family("image/png"), Family::Binary);
+        assert_eq!(family("application/vnd.ms-excel"), Family::Binary);
+        assert_eq!(family("application/jwt"), Family::Other);
+        assert_eq!(family("application/x-yaml"), Family::Other);
+        assert_eq!(family(""), Family::Invalid);
+        assert_eq!(family("json"), Family::Invalid);
+        assert_eq!(family("application/"), Family::Invalid);
+    }
+
+    #[test]
+    fn the_shape_decides_for_xml_binary_and_other_media_types() {
+        let sent = |family, shape: Shape| classify(family, || Ok(shape)).ok().flatten();
+        let object = || Shape::Other("object".to_owned());
+        assert_eq!(sent(Family::Xml, object()), Some((BodyEncoding::Xml, 4)));
         assert_eq!(
-            classify("application/json; charset=utf-8"),
-            Some((BodyEncoding::Json, 0))
+            sent(Family::Xml, Shape::Text),
+            Some((BodyEncoding::Text, 6))
         );
         assert_eq!(
-            classify("application/vnd.api+json"),
-            Some((BodyEncoding::Json, 1))
-        );
-        assert_eq!(classify("*/*"), Some((BodyEncoding::Json, 1)));
-        assert_eq!(
-            classify("application/x-www-form-urlencoded"),
-            Some((BodyEncoding::Form, 2))
+            sent(Family::Xml, Shape::Bytes),
+            Some((BodyEncoding::Binary, 8))
         );
         assert_eq!(
-            classify("multipart/form-data"),
-            Some((BodyEncoding::Multipart, 3))
+            sent(Family::Binary, Shape::Base64),
+            Some((BodyEncoding::Text, 7))
         );
-        assert_eq!(classify("text/csv"), Some((BodyEncoding::Text, 4)));
-        assert_eq!(classify("image/png"), Some((BodyEncoding::Binary, 5)));
-        assert_eq!(classify("application/xml"), None);
-        assert_eq!(classify("nonsense"), None);
+        assert_eq!(
+            sent(Family::Binary, object()),
+            Some((BodyEncoding::Binary, 7))
+        );
+        assert_eq!(
+            sent(Family::Other, Shape::Text),
+            Some((BodyEncoding::Text, 9))
+        );
+        assert_eq!(
+            sent(Family::Other, Shape::Unspecified),
+            Some((BodyEncoding::Binary, 10))
+        );
+        assert_eq!(sent(Family::Other, object()), None);
+        assert_eq!(sent(Family::Invalid, Shape::Text), None);
         assert_eq!(
             wire_media_type("*/*", BodyEncoding::Json),
             "application/json"
@@ -521,6 +791,10 @@ mod tests {
         assert_eq!(
             wire_media_type("image/*", BodyEncoding::Binary),
             "application/octet-stream"
+        );
+        assert_eq!(
+            wire_media_type("*/*+xml", BodyEncoding::Xml),
+            "application/xml"
         );
     }
 }

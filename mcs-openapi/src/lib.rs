@@ -42,6 +42,18 @@
 //!   header, cookie) keeps it, later ones become `{location}_{key}`;
 //! - a body spread into arguments keeps its object's `required` properties even when the
 //!   request body itself is not marked required (documents rarely mark it);
+//! - a body's media type is chosen in this order, and sent so: JSON (`application/json`,
+//!   then `+json` types and `*/*`); `application/x-www-form-urlencoded`;
+//!   `multipart/form-data`; XML (`application/xml`, `text/xml`, `+xml` types), written from
+//!   the JSON arguments by the schema's `xml` objects (`name`, `namespace`, `prefix`,
+//!   `attribute`, `wrapped`; see [`RequestBody::xml`](mcs_rest::RequestBody::xml)); `text/*`
+//!   as the string given; binary types (images, audio, video, fonts, archives,
+//!   `application/octet-stream`, `vnd.` types) as a file's bytes; then any other media type
+//!   by its schema: a string (`application/jwt`) as text, binary data (`format: binary`,
+//!   `contentMediaType`, OpenAPI 3.1's empty schema: `application/x-yaml`, `application/tar`)
+//!   as a file's bytes. XML or binary media types whose schema is a string are sent as that
+//!   text. A media type outside these families whose schema is anything else (an object) is
+//!   not sent; when no media type of a body can be, the error names each one, quoted;
 //! - multipart properties that are files (binary strings, content with a media type or an
 //!   encoding) are file arguments; an array of them is an array of file arguments, and is
 //!   listed in [`RequestBody::files`](mcs_rest::RequestBody::files) too;
@@ -72,6 +84,7 @@ mod responses;
 mod schema;
 mod security;
 mod source;
+mod xml;
 
 #[cfg(feature = "http")]
 pub use driver::fetch;

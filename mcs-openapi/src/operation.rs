@@ -137,8 +137,8 @@ pub(crate) fn build(
     name_arguments(&mut wire);
 
     let plan = if reader.is_swagger() {
-        let consumes = consumes(reader, op);
-        body::plan_v2(reader, builder, &specs, &consumes, &candidate.op_loc)?
+        let (consumes, consumes_loc) = consumes(reader, op, &candidate.op_loc);
+        body::plan_v2(reader, builder, &specs, &consumes, &consumes_loc)?
     } else {
         body::plan_v3(
             reader,
@@ -341,13 +341,30 @@ fn append_description(schema: &mut Value, note: &str) {
     }
 }
 
-/// Swagger 2.0's `consumes`: the operation's, else the document's.
-fn consumes<'a>(reader: &Reader<'a>, op: &'a Map<String, Value>) -> Vec<&'a str> {
-    let list = op
-        .get("consumes")
-        .or_else(|| reader.sources.root().get("consumes"));
-    match list {
-        Some(Value::Array(items)) => items.iter().filter_map(Value::as_str).collect(),
+/// Swagger 2.0's `consumes`: the operation's, else the document's; each media type with
+/// its index in the list, and where the list is (for messages).
+fn consumes<'a>(
+    reader: &Reader<'a>,
+    op: &'a Map<String, Value>,
+    op_loc: &Loc,
+) -> (Vec<(usize, &'a str)>, Loc) {
+    let (list, loc) = match op.get("consumes") {
+        Some(own) => (Some(own), op_loc.child("consumes")),
+        None => (
+            reader.sources.root().get("consumes"),
+            Loc {
+                doc: 0,
+                pointer: "/consumes".into(),
+            },
+        ),
+    };
+    let media_types = match list {
+        Some(Value::Array(items)) => items
+            .iter()
+            .enumerate()
+            .filter_map(|(index, item)| Some((index, item.as_str()?)))
+            .collect(),
         _ => Vec::new(),
-    }
+    };
+    (media_types, loc)
 }

@@ -367,3 +367,133 @@ async fn tools_share_one_copy_of_the_schemas_they_use() {
         "{error}"
     );
 }
+
+const MEDIA: &str = r#"
+openapi: 3.1.0
+info: { title: Media, version: "1" }
+paths:
+  /pets:
+    post:
+      operationId: addPet
+      requestBody:
+        required: true
+        content:
+          application/xml; charset=utf-8:
+            schema: { $ref: '#/components/schemas/Pet' }
+  /tokens:
+    post:
+      operationId: checkToken
+      requestBody:
+        required: true
+        content:
+          application/jwt:
+            schema: { type: string }
+  /configs:
+    put:
+      operationId: putConfig
+      requestBody:
+        required: true
+        content:
+          application/x-yaml:
+            schema: { type: string, format: binary }
+  /archives:
+    put:
+      operationId: putArchive
+      requestBody:
+        required: true
+        content:
+          application/tar: {}
+components:
+  schemas:
+    Pet:
+      type: object
+      xml: { name: pet, namespace: 'http://example.com/pets', prefix: p }
+      required: [name]
+      properties:
+        id: { type: integer, xml: { attribute: true } }
+        name: { type: string }
+        tags:
+          type: array
+          xml: { wrapped: true }
+          items: { type: string, xml: { name: tag } }
+"#;
+
+/// A document's XML, JWT, YAML and tar bodies arrive as the document says: the XML written
+/// by the layout of its schema's `xml` objects, the JWT as its text, the YAML file's and
+/// the archive's bytes as they are, each under the document's media type.
+#[tokio::test]
+async fn xml_jwt_yaml_and_tar_bodies_arrive_as_the_document_says() {
+    let server = MockServer::start().await;
+    Mock::given(wiremock::matchers::any())
+        .respond_with(ResponseTemplate::new(204))
+        .mount(&server)
+        .await;
+    let driver = read_str(MEDIA, "media.yaml", None, &ReadOptions::default())
+        .map(Document::into_driver)
+        .unwrap_or_else(|error| panic!("the document reads: {error}"))
+        .with_base_url(server.uri());
+    let calls = [
+        (
+            "addPet",
+            json!({"id": 7, "name": "Rex & Co", "tags": ["a<b", "c"]}),
+        ),
+        ("checkToken", json!({"body": "eyJhbGciOi.J9.sig"})),
+        (
+            "putConfig",
+            json!({"body": {"base64": "a2V5OiB2YWx1ZQo=", "filename": "c.yaml"}}),
+        ),
+        ("putArchive", json!({"body": {"base64": "AAEC/w=="}})),
+    ];
+    for (tool, arguments) in calls {
+        driver
+            .execute_tool(tool, arguments)
+            .await
+            .unwrap_or_else(|error| panic!("{tool}: {error}"));
+    }
+    let requests = server.received_requests().await.unwrap_or_default();
+    let sent: Vec<(String, String, Vec<u8>)> = requests
+        .iter()
+        .map(|request| {
+            let content_type = request
+                .headers
+                .get("content-type")
+                .and_then(|value| value.to_str().ok())
+                .unwrap_or_default()
+                .to_owned();
+            (
+                request.url.path().to_owned(),
+                content_type,
+                request.body.clone(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        sent,
+        [
+            (
+                "/pets".to_owned(),
+                "application/xml; charset=utf-8".to_owned(),
+                "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<p:pet \
+                 xmlns:p=\"http://example.com/pets\" id=\"7\"><name>Rex &amp; Co</name>\
+                 <tags><tag>a&lt;b</tag><tag>c</tag></tags></p:pet>"
+                    .as_bytes()
+                    .to_vec()
+            ),
+            (
+                "/tokens".to_owned(),
+                "application/jwt".to_owned(),
+                b"eyJhbGciOi.J9.sig".to_vec()
+            ),
+            (
+                "/configs".to_owned(),
+                "application/x-yaml".to_owned(),
+                b"key: value\n".to_vec()
+            ),
+            (
+                "/archives".to_owned(),
+                "application/tar".to_owned(),
+                vec![0, 1, 2, 255]
+            ),
+        ]
+    );
+}

@@ -1,4 +1,4 @@
-//! Request bodies: JSON, form-urlencoded, multipart (with files), text and raw bytes.
+//! Request bodies: JSON, form-urlencoded, multipart (with files), XML, text and raw bytes.
 
 use std::path::{Component, Path, PathBuf};
 
@@ -7,6 +7,7 @@ use serde_json::{Map, Value};
 
 use super::params::{form_encode, scalar_text};
 use super::table::{BodyArgument, BodyEncoding, RequestBody};
+use super::xml;
 
 /// An encoded body and its `Content-Type`.
 pub(crate) struct Encoded {
@@ -14,10 +15,13 @@ pub(crate) struct Encoded {
     pub bytes: Vec<u8>,
 }
 
-/// Why a body could not be encoded; `argument` names the argument at fault.
+/// Why a body could not be encoded; `argument` names the argument at fault (a path such
+/// as `pet.tags[1]` when the fault is inside it).
 pub(crate) struct BodyError {
     pub argument: String,
     pub message: String,
+    /// What was received there, when it is not the whole body.
+    pub received: Option<String>,
 }
 
 impl BodyError {
@@ -25,6 +29,7 @@ impl BodyError {
         BodyError {
             argument: argument.to_owned(),
             message: message.into(),
+            received: None,
         }
     }
 }
@@ -78,6 +83,14 @@ pub(crate) fn encode(
             bytes: form(whole, value).into_bytes(),
         }),
         BodyEncoding::Multipart => multipart(body, whole, value, files),
+        BodyEncoding::Xml => Ok(Encoded {
+            content_type: media_type,
+            bytes: xml::write(body.xml.as_deref(), value, whole).map_err(|problem| BodyError {
+                argument: problem.argument,
+                message: problem.expected,
+                received: Some(problem.received),
+            })?,
+        }),
     }
 }
 

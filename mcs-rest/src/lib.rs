@@ -13,7 +13,8 @@
 //!    a line break are refused, cookies are encoded;
 //! 3. credentials for the first satisfiable security requirement are added (they never
 //!    appear in schemas, prompts, results or errors);
-//! 4. the body is encoded (JSON, form, multipart with files, text, bytes);
+//! 4. the body is encoded (JSON, form, multipart with files, XML, text, bytes; see
+//!    [`BodyEncoding`] for which media types are sent how);
 //! 5. the [`HttpTransport`] sends it, with a timeout and a cap on the response size;
 //! 6. a 2xx answer becomes the result (JSON parsed, text as a string, binary summarised),
 //!    anything else a [`ToolError::Execution`](mcs_core::ToolError::Execution) naming the status
@@ -31,6 +32,7 @@ mod settings;
 mod table;
 mod transport;
 mod typed;
+mod xml;
 
 pub use auth::{Credential, Credentials, Secret};
 pub use driver::{DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT, RestDriver};
@@ -42,6 +44,7 @@ pub use table::{
 pub use transport::ReqwestTransport;
 pub use transport::{HttpRequest, HttpResponse, HttpTransport, TransportError};
 pub use typed::{Answered, ApiError, Decode, Response, bytes, empty, json};
+pub use xml::is_xml_name;
 
 /// What the generated drivers' macro (`__rest_driver!`) refers to. Not a stable API.
 #[doc(hidden)]

@@ -81,9 +81,10 @@ pub(crate) fn build(
         Some(body) => match take_body(body, &mut arguments) {
             Some(value) => Some(encode(body, &value, settings.file_root.as_deref()).map_err(
                 |e| {
+                    let received = e.received.unwrap_or_else(|| describe_received(&value));
                     ToolError::invalid_argument(
                         tool,
-                        ArgumentError::invalid(e.argument, e.message, describe_received(&value)),
+                        ArgumentError::invalid(e.argument, e.message, received),
                     )
                 },
             )?),

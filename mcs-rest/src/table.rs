@@ -293,6 +293,13 @@ pub struct RequestBody {
     pub files: List<Text>,
     /// Whether a call must supply a body.
     pub required: bool,
+    /// XML bodies only: where each part of the body's JSON goes in the XML, as JSON text —
+    /// the body's OpenAPI schema cut down to what places it (`xml` objects with `name`,
+    /// `namespace`, `prefix`, `attribute`, `wrapped`; `properties`; `items`;
+    /// `allOf`/`anyOf`/`oneOf`; `$ref`s into the layout's own `$defs`), the root's
+    /// `xml.name` always given. `None`, or text that is not such JSON, lays the body out by
+    /// default: the root element `body`, every value an element named after its key.
+    pub xml: Option<Text>,
 }
 
 /// How a [`RequestBody`] is encoded on the wire.
@@ -304,10 +311,16 @@ pub enum BodyEncoding {
     Form,
     /// `multipart/form-data`.
     Multipart,
-    /// Plain text (`text/*`): the argument is a string sent as it is.
+    /// Plain text (`text/*`, and any media type whose schema is a string, such as
+    /// `application/jwt`): the argument is a string sent as it is.
     Text,
-    /// Raw bytes (`application/octet-stream`, images, ...): the argument is a file.
+    /// Raw bytes (`application/octet-stream`, images, and any media type whose schema is
+    /// binary, such as `application/x-yaml` with `format: binary`): the argument is a file.
     Binary,
+    /// XML (`application/xml`, `text/xml`, `+xml` types): the arguments, as JSON, written as
+    /// an XML document laid out by [`RequestBody::xml`] — properties as child elements or
+    /// attributes, arrays as repeated elements (wrapped or not), scalars as text.
+    Xml,
 }
 
 /// Which arguments of a call make up the body.

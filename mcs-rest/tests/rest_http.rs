@@ -24,6 +24,8 @@ mod query;
 mod responses;
 #[path = "rest_http/servers.rs"]
 mod servers;
+#[path = "rest_http/xml.rs"]
+mod xml;
 
 use std::borrow::Cow;
 
@@ -136,6 +138,7 @@ pub(crate) fn body(
         argument,
         files: Cow::Owned(Vec::new()),
         required: true,
+        xml: None,
     }
 }
 

@@ -219,6 +219,7 @@ pub mod petstore {
                         argument: BodyArgument::Properties(B(&[B("name"), B("tag"), B("status")])),
                         files: B(&[]),
                         required: true,
+                        xml: None,
                     }),
                     security: B(&[
                         SecurityRequirement { schemes: B(&[B("apiKey")]) },
@@ -302,6 +303,7 @@ pub mod petstore {
                         argument: BodyArgument::Properties(B(&[B("petId"), B("email"), B("pickup")])),
                         files: B(&[]),
                         required: true,
+                        xml: None,
                     }),
                     security: B(&[
                         SecurityRequirement { schemes: B(&[B("apiKey")]) },

@@ -171,6 +171,7 @@ pub mod weather {
                         argument: BodyArgument::Properties(B(&[B("sensor"), B("value"), B("unit")])),
                         files: B(&[]),
                         required: true,
+                        xml: None,
                     }),
                     security: B(&[
                         SecurityRequirement { schemes: B(&[B("key")]) },
@@ -193,6 +194,7 @@ pub mod weather {
                         argument: BodyArgument::Properties(B(&[B("photo"), B("caption")])),
                         files: B(&[B("photo")]),
                         required: true,
+                        xml: None,
                     }),
                     security: B(&[
                         SecurityRequirement { schemes: B(&[B("key")]) },

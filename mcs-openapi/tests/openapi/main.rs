@@ -3,6 +3,7 @@
 
 mod bodies;
 mod errors;
+mod media_types;
 mod operations;
 mod robustness;
 mod schemas;
