@@ -26,6 +26,18 @@ pub(crate) struct GenerateArgs {
     /// Write the module to FILE (only when its content changed) instead of printing it.
     #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
+    /// Type arguments all the way: structs, open enums and unions from the document's schemas.
+    #[arg(long)]
+    typed_requests: bool,
+    /// Make each method answer the body typed, with the status and headers.
+    #[arg(long)]
+    typed_responses: bool,
+    /// Type only operations with this tag (repeatable; default: all).
+    #[arg(long = "types-for-tag", value_name = "TAG")]
+    types_for_tags: Vec<String>,
+    /// Add this derive to every generated type (repeatable), e.g. `Hash`.
+    #[arg(long = "derive", value_name = "PATH")]
+    derives: Vec<String>,
 }
 
 pub(crate) async fn tools(arguments: ToolsArgs) -> Result<(), String> {
@@ -39,12 +51,23 @@ pub(crate) async fn generate(arguments: GenerateArgs) -> Result<(), String> {
         document,
         driver_name,
         output,
+        typed_requests,
+        typed_responses,
+        types_for_tags,
+        derives,
     } = arguments;
+    let typed = |generator: Generator| {
+        generator
+            .typed_requests(typed_requests)
+            .typed_responses(typed_responses)
+            .types_for_tags(types_for_tags.iter().cloned())
+            .derive(derives.iter().cloned())
+    };
     let source = match document.location() {
         // A file goes through the generator build scripts use: the same header, the same
         // skip-when-unchanged write.
         Spec::File(path) => {
-            let mut generator = Generator::new(path)
+            let mut generator = typed(Generator::new(path))
                 .include_tags(document.tags.iter().cloned())
                 .exclude_operations(document.excluded.iter().cloned())
                 .lenient(document.lenient)
@@ -65,7 +88,7 @@ pub(crate) async fn generate(arguments: GenerateArgs) -> Result<(), String> {
         }
         // A URL is fetched and read here, and rendered by the same function.
         Spec::Url(url) => {
-            let mut options = document.options();
+            let mut options = document.options().responses(typed_responses);
             if let Some(name) = driver_name {
                 options = options.driver_name(name);
             }
@@ -74,7 +97,10 @@ pub(crate) async fn generate(arguments: GenerateArgs) -> Result<(), String> {
                 .map_err(|error| document.explain(&error))?;
             report_skipped(&read.skipped);
             let label = url.split(['?', '#']).next().unwrap_or(&url);
-            let source = mcs_codegen::render(&read.api, label).map_err(|e| e.to_string())?;
+            let source = typed(Generator::new(label))
+                .generate_from(read)
+                .map_err(|e| e.to_string())?
+                .source;
             if let Some(path) = &output {
                 let unchanged = std::fs::read(path).is_ok_and(|old| old == source.as_bytes());
                 if !unchanged {

@@ -102,6 +102,43 @@ async fn tools_and_generate_read_the_document() {
 }
 
 #[tokio::test]
+async fn typed_generation_reads_a_file_or_a_url_alike() {
+    let spec = petstore();
+    let document = std::fs::read_to_string(&spec).unwrap();
+    let spec = spec.to_str().unwrap();
+    let typed = [
+        "--typed-requests",
+        "--typed-responses",
+        "--driver-name",
+        "Shop",
+    ];
+    let from_file = run(&[&["generate", spec][..], &typed[..]].concat(), &[]).await;
+    assert!(from_file.status.success(), "{}", text(&from_file.stderr));
+    let from_file = text(&from_file.stdout);
+    assert!(from_file.contains("pub enum AddPetStatus {"), "{from_file}");
+    assert!(
+        from_file.contains("::mcs::rest::Answered<Pet, ()>"),
+        "getPet answers a Pet, or a 404 without content"
+    );
+
+    let server = wiremock::MockServer::start().await;
+    wiremock::Mock::given(wiremock::matchers::path("/petstore.yaml"))
+        .respond_with(wiremock::ResponseTemplate::new(200).set_body_string(document))
+        .mount(&server)
+        .await;
+    let url = format!("{}/petstore.yaml", server.uri());
+    let from_url = run(&[&["generate", url.as_str()][..], &typed[..]].concat(), &[]).await;
+    assert!(from_url.status.success(), "{}", text(&from_url.stderr));
+    let from_url = text(&from_url.stdout);
+    let body = |source: &str| {
+        source
+            .split_once("pub mod shop")
+            .map(|(_, rest)| rest.to_owned())
+    };
+    assert_eq!(body(&from_file), body(&from_url));
+}
+
+#[tokio::test]
 async fn a_bad_document_fails_with_its_file_and_pointer() {
     let document = write_document(
         "dangling.yaml",

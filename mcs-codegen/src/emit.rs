@@ -483,10 +483,22 @@ fn answer_type(
 ) -> (TokenStream, TokenStream, Option<TokenStream>) {
     let suffix = if success { "Response" } else { "Failure" };
     let mut bodies: Vec<(&Answer, Body)> = Vec::new();
-    for answer in answers.iter().filter(|a| a.is_success() == success) {
+    let ours = || answers.iter().filter(|a| a.is_success() == success);
+    // Several described answers are named by their status (`LendBookResponse202`).
+    let several = ours().filter(|a| a.schema.is_some()).count() > 1;
+    for answer in ours() {
         let body = match (&answer.schema, &answer.media_type) {
             (Some(schema), _) => {
-                let ty = space.ty(schema, &format!("{hint}{suffix}"), Use::ANSWERED, None);
+                let name = if several {
+                    let status = match answer.status.as_str() {
+                        "default" => "Default".to_owned(),
+                        status => status.to_ascii_uppercase(),
+                    };
+                    format!("{hint}{suffix}{status}")
+                } else {
+                    format!("{hint}{suffix}")
+                };
+                let ty = space.ty(schema, &name, Use::ANSWERED, None);
                 let ty = space.field_type(&ty, true, None);
                 Body::Json(ty)
             }

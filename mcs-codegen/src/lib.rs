@@ -25,6 +25,13 @@
 //! - a `static` table of rows (method, path, where each argument goes, body encoding,
 //!   security, the argument schema as JSON) that `mcs::rest::RestDriver` executes.
 //!
+//! For Rust callers the generator can type everything
+//! ([`typed_requests`](Generator::typed_requests),
+//! [`typed_responses`](Generator::typed_responses)): structs and open enums from the
+//! document's schemas, and methods that answer the body typed with its status and headers.
+//! The table, and so everything a model sees and calls, is the same with types as without;
+//! only crates that ask for types compile them.
+//!
 //! The generated code is data and thin glue; everything that runs (validation, encoding,
 //! credentials, HTTP) lives in `mcs::rest`, so a fix lands once and large documents stay
 //! cheap to compile. Output is deterministic: the same document gives a byte-identical file.
@@ -360,7 +367,15 @@ impl Generator {
 
     /// The driver module as formatted source.
     pub fn generate(&self) -> Result<Generated, Error> {
-        let document = self.read()?;
+        self.generate_from(self.read()?)
+    }
+
+    /// The driver module for a document read elsewhere (fetched from a URL, say), typed as
+    /// this generator says; the generator's path only names the source in the module's
+    /// header. For typed answers the document must have been read with
+    /// [`ReadOptions::responses`](mcs_openapi::ReadOptions::responses), else the methods
+    /// answer untyped values.
+    pub fn generate_from(&self, document: Document) -> Result<Generated, Error> {
         let (source, methods) = self.render(&document)?;
         Ok(Generated {
             source,

@@ -743,7 +743,7 @@ impl<'d> TypeSpace<'d> {
     fn merges(&self, map: &Map<String, Value>) -> bool {
         match map.get("allOf") {
             Some(Value::Array(parts)) => {
-                !(parts.len() == 1 && !map.contains_key("properties"))
+                (parts.len() != 1 || map.contains_key("properties"))
                     && parts.iter().all(|part| self.object_of(part, 0).is_some())
             }
             _ => false,
@@ -763,8 +763,8 @@ impl<'d> TypeSpace<'d> {
         let mut rendered = Vec::new();
         let mut has_default = true;
         for mut field in fields {
-            field.required &=
-                !(field.read_only && how.sent) && !(field.undescribed && how.answered);
+            let never_there = (field.read_only && how.sent) || (field.undescribed && how.answered);
+            field.required &= !never_there;
             let rust = field_names.claim(snake(&field.name));
             let ty = self.ty(
                 &field.schema,
@@ -852,10 +852,13 @@ impl<'d> TypeSpace<'d> {
             }
         });
         let other_arm = open.then(|| quote!(#name_ident::Other(value) => value,));
-        let about = map
-            .get("description")
-            .and_then(Value::as_str)
-            .map_or_else(|| format!("One of {} values.", values.len()), doc_text);
+        let about = map.get("description").and_then(Value::as_str).map_or_else(
+            || match values {
+                [one] => format!("Always `{}`.", one.replace('`', "'")),
+                _ => format!("One of {} values.", values.len()),
+            },
+            doc_text,
+        );
         let doc = doc(&about);
         let derives = self.derives(how, false);
         self.items.push(quote! {

@@ -47,6 +47,57 @@ fn each_generated_module_matches_its_snapshot() {
     }
 }
 
+/// The same documents typed all the way (`typed_requests`, `typed_responses`), under
+/// another driver name so that a crate can include both.
+const TYPED: [(&str, &str, &str); 2] = [
+    (
+        "../examples/petstore/petstore.yaml",
+        "TypedPetstore",
+        "petstore_typed.rs",
+    ),
+    (
+        "tests/documents/library.yaml",
+        "TypedLibrary",
+        "library_typed.rs",
+    ),
+];
+
+fn generate_typed(document: &str, driver: &str) -> mcs_codegen::Generated {
+    match generator(document, driver)
+        .typed_requests(true)
+        .typed_responses(true)
+        .generate()
+    {
+        Ok(generated) => generated,
+        Err(error) => panic!("{document}: {error}"),
+    }
+}
+
+#[test]
+fn each_typed_module_matches_its_snapshot() {
+    for (document, driver, snapshot) in TYPED {
+        expectorate::assert_contents(
+            format!("tests/snapshots/{snapshot}"),
+            &generate_typed(document, driver).source,
+        );
+    }
+}
+
+/// Types are for Rust callers: what a model is shown and what runs (the table) is the same
+/// with them as without.
+#[test]
+fn types_leave_the_table_as_it_is() {
+    fn table(source: &str) -> &str {
+        let start = source.find("static API").expect("a table");
+        &source[start..]
+    }
+    for (document, driver, _) in DOCUMENTS {
+        let plain = generate(document, driver);
+        let typed = generate_typed(document, driver).source;
+        assert_eq!(table(&plain), table(&typed), "{document}");
+    }
+}
+
 #[test]
 fn generation_is_deterministic() {
     for (document, driver, _) in DOCUMENTS {
