@@ -7,6 +7,8 @@
 #   3. debug compile time of the generated code, the crate alone with its dependencies
 #      prebuilt (touch + non-incremental rebuild, best of $ROUNDS, default 3), per 100
 #      operations, and the ratio;
+#   3b. the same with mcs's types on: arguments typed (--typed-requests), and arguments and
+#      answers typed (--typed-responses too), against progenitor's, which always types both;
 #   4. peak RSS of generation (GNU time): GitHub's description, and the 1,000-operation one.
 # Installs what it needs: cargo-progenitor 0.15.1 into target/tools, the npm packages of
 # tests/conformance (GitHub's description). Figures go to BENCHMARKS.md by hand.
@@ -27,7 +29,7 @@ mkdir -p "$work/.cargo" && cp scripts/cargo-default-profile.toml "$work/.cargo/c
 
 # best_of N command...: from scripts/timing.sh.
 source scripts/timing.sh
-gen_mcs() { "$mcs" generate "$1" --lenient -o "$2"; }
+gen_mcs() { "$mcs" generate "$1" --lenient -o "$2" "${@:3}"; }
 gen_progenitor() { rm -rf "$2"; "$progenitor" progenitor -i "$1" -o "$2" -n "$3" -v 0.1.0; }
 
 echo "== 1. real documents accepted"
@@ -93,6 +95,23 @@ for doc in "${docs[@]}"; do
   p=$(build_time "$work/pg-crate" "$work/target-progenitor")
   printf '%-22s %5s %9.2f %9.2f %11.2f %9.2f %7.1f\n' "$name" "$ops" "$m" \
     "$(echo "$m * 100 / $ops" | bc -l)" "$p" "$(echo "$p * 100 / $ops" | bc -l)" "$(echo "$p / $m" | bc -l)"
+done
+
+echo
+echo "== 3b. mcs with types, the same way (progenitor as above: it always types both)"
+printf '%-22s %5s %11s %9s %13s %9s %17s\n' document ops requests 's/100ops' 'req+answers' 's/100ops' 'progenitor/typed'
+for doc in "${docs[@]}"; do
+  name=$(basename "$doc")
+  ops=$("$mcs" tools "$doc" | sed -n 's/.* — \([0-9]*\) tools$/\1/p')
+  gen_mcs "$doc" "$work/mcs-crate/src/driver.rs" --typed-requests >/dev/null 2>&1
+  r=$(build_time "$work/mcs-crate" "$work/target-mcs")
+  gen_mcs "$doc" "$work/mcs-crate/src/driver.rs" --typed-requests --typed-responses >/dev/null 2>&1
+  t=$(build_time "$work/mcs-crate" "$work/target-mcs")
+  gen_progenitor "$doc" "$work/pg-crate" pg-crate >/dev/null 2>&1
+  printf '\n[workspace]\n' >> "$work/pg-crate/Cargo.toml"
+  p=$(build_time "$work/pg-crate" "$work/target-progenitor")
+  printf '%-22s %5s %11.2f %9.2f %13.2f %9.2f %17.1f\n' "$name" "$ops" "$r" \
+    "$(echo "$r * 100 / $ops" | bc -l)" "$t" "$(echo "$t * 100 / $ops" | bc -l)" "$(echo "$p / $t" | bc -l)"
 done
 
 echo

@@ -415,7 +415,7 @@ fn typed_operation(
                     &'a self,
                     arguments: &#struct_name,
                 ) -> impl ::core::future::Future<Output = ::mcs::rest::Answered<#success, #failure>>
-                       + Send
+                       + ::core::marker::Send
                        + use<'a> {
                     self.inner.call_typed(#tool, arguments, #decode_success, #decode_failure)
                 }
@@ -557,11 +557,18 @@ fn status_enum(
     let mut exact = Vec::new();
     let mut ranges = Vec::new();
     let mut fallback = None;
+    let mut labels = Scope::default();
     for (answer, body) in bodies {
+        // A status is a code, a range (`4XX`) or `default`; anything else a document writes
+        // keeps its letters and digits only.
         let label = match answer.status.as_str() {
-            "default" => format_ident!("Default"),
-            status => format_ident!("Status{}", status.to_ascii_uppercase()),
+            "default" => "Default".to_owned(),
+            status => {
+                let kept: String = status.chars().filter(char::is_ascii_alphanumeric).collect();
+                format!("Status{}", kept.to_ascii_uppercase())
+            }
         };
+        let label = ident(&labels.claim(label));
         let status_doc = doc(&format!("Status `{}`.", answer.status));
         let decode = match body {
             Body::Empty => {

@@ -49,7 +49,7 @@ fn each_generated_module_matches_its_snapshot() {
 
 /// The same documents typed all the way (`typed_requests`, `typed_responses`), under
 /// another driver name so that a crate can include both.
-const TYPED: [(&str, &str, &str); 2] = [
+const TYPED: [(&str, &str, &str); 3] = [
     (
         "../examples/petstore/petstore.yaml",
         "TypedPetstore",
@@ -59,6 +59,13 @@ const TYPED: [(&str, &str, &str); 2] = [
         "tests/documents/library.yaml",
         "TypedLibrary",
         "library_typed.rs",
+    ),
+    // Names that would clash with what generated code writes (`Send`, `Option`, `Self`,
+    // `type`, `Other`), statuses that are not statuses, enum values that are not words.
+    (
+        "tests/documents/hostile_types.yaml",
+        "HostileTypes",
+        "hostile_typed.rs",
     ),
 ];
 
@@ -91,7 +98,7 @@ fn types_leave_the_table_as_it_is() {
         let start = source.find("static API").expect("a table");
         &source[start..]
     }
-    for (document, driver, _) in DOCUMENTS {
+    for (document, driver, _) in DOCUMENTS.into_iter().chain([TYPED[2]]) {
         let plain = generate(document, driver);
         let typed = generate_typed(document, driver).source;
         assert_eq!(table(&plain), table(&typed), "{document}");

@@ -7,6 +7,8 @@
 
 include!("snapshots/petstore_typed.rs");
 include!("snapshots/library_typed.rs");
+// Compiled, not called: names that clash with what generated code writes.
+include!("snapshots/hostile_typed.rs");
 
 use mcs::ToolDriver;
 use mcs::rest::ApiError;

@@ -36,7 +36,7 @@ pub mod typed_library {
                 ::std::vec::Vec<Book>,
                 ::mcs::serde_json::Value,
             >,
-        > + Send + use<'a> {
+        > + ::core::marker::Send + use<'a> {
             self.inner
                 .call_typed(
                     "searchBooks",
@@ -56,7 +56,7 @@ pub mod typed_library {
             arguments: &AddBookArguments,
         ) -> impl ::core::future::Future<
             Output = ::mcs::rest::Answered<(), ::mcs::serde_json::Value>,
-        > + Send + use<'a> {
+        > + ::core::marker::Send + use<'a> {
             self.inner
                 .call_typed(
                     "addBook",
@@ -76,7 +76,7 @@ pub mod typed_library {
             arguments: &GetBookArguments,
         ) -> impl ::core::future::Future<
             Output = ::mcs::rest::Answered<Book, GetBookFailureByStatus>,
-        > + Send + use<'a> {
+        > + ::core::marker::Send + use<'a> {
             self.inner
                 .call_typed(
                     "getBook",
@@ -97,7 +97,7 @@ pub mod typed_library {
             arguments: &WithdrawBookArguments,
         ) -> impl ::core::future::Future<
             Output = ::mcs::rest::Answered<(), ::mcs::serde_json::Value>,
-        > + Send + use<'a> {
+        > + ::core::marker::Send + use<'a> {
             self.inner
                 .call_typed(
                     "withdrawBook",
@@ -117,7 +117,7 @@ pub mod typed_library {
             arguments: &LendBookArguments,
         ) -> impl ::core::future::Future<
             Output = ::mcs::rest::Answered<LendBookResponseByStatus, Problem>,
-        > + Send + use<'a> {
+        > + ::core::marker::Send + use<'a> {
             self.inner
                 .call_typed(
                     "lendBook",
@@ -137,7 +137,7 @@ pub mod typed_library {
             arguments: &ImportRecordArguments,
         ) -> impl ::core::future::Future<
             Output = ::mcs::rest::Answered<(), ::mcs::serde_json::Value>,
-        > + Send + use<'a> {
+        > + ::core::marker::Send + use<'a> {
             self.inner
                 .call_typed(
                     "importRecord",
@@ -157,7 +157,7 @@ pub mod typed_library {
             arguments: &UploadEbookArguments,
         ) -> impl ::core::future::Future<
             Output = ::mcs::rest::Answered<(), ::mcs::serde_json::Value>,
-        > + Send + use<'a> {
+        > + ::core::marker::Send + use<'a> {
             self.inner
                 .call_typed(
                     "uploadEbook",
@@ -177,7 +177,7 @@ pub mod typed_library {
             arguments: &VerifyCardArguments,
         ) -> impl ::core::future::Future<
             Output = ::mcs::rest::Answered<(), ::mcs::serde_json::Value>,
-        > + Send + use<'a> {
+        > + ::core::marker::Send + use<'a> {
             self.inner
                 .call_typed(
                     "verifyCard",

@@ -38,7 +38,7 @@ pub mod typed_petstore {
                 ::std::vec::Vec<Pet>,
                 ::mcs::serde_json::Value,
             >,
-        > + Send + use<'a> {
+        > + ::core::marker::Send + use<'a> {
             self.inner
                 .call_typed(
                     "listPets",
@@ -58,7 +58,7 @@ pub mod typed_petstore {
             arguments: &AddPetArguments,
         ) -> impl ::core::future::Future<
             Output = ::mcs::rest::Answered<Pet, ::mcs::serde_json::Value>,
-        > + Send + use<'a> {
+        > + ::core::marker::Send + use<'a> {
             self.inner
                 .call_typed(
                     "addPet",
@@ -78,7 +78,7 @@ pub mod typed_petstore {
             arguments: &GetPetArguments,
         ) -> impl ::core::future::Future<
             Output = ::mcs::rest::Answered<Pet, ()>,
-        > + Send + use<'a> {
+        > + ::core::marker::Send + use<'a> {
             self.inner
                 .call_typed(
                     "getPet",
@@ -98,7 +98,7 @@ pub mod typed_petstore {
             arguments: &DeletePetArguments,
         ) -> impl ::core::future::Future<
             Output = ::mcs::rest::Answered<(), ::mcs::serde_json::Value>,
-        > + Send + use<'a> {
+        > + ::core::marker::Send + use<'a> {
             self.inner
                 .call_typed(
                     "deletePet",
@@ -120,7 +120,7 @@ pub mod typed_petstore {
             arguments: &PlaceOrderArguments,
         ) -> impl ::core::future::Future<
             Output = ::mcs::rest::Answered<(), ::mcs::serde_json::Value>,
-        > + Send + use<'a> {
+        > + ::core::marker::Send + use<'a> {
             self.inner
                 .call_typed(
                     "placeOrder",
@@ -141,7 +141,7 @@ pub mod typed_petstore {
             arguments: &GetInventoryArguments,
         ) -> impl ::core::future::Future<
             Output = ::mcs::rest::Answered<(), ::mcs::serde_json::Value>,
-        > + Send + use<'a> {
+        > + ::core::marker::Send + use<'a> {
             self.inner
                 .call_typed(
                     "getInventory",
