@@ -558,6 +558,7 @@ fn status_enum(
     let mut ranges = Vec::new();
     let mut fallback = None;
     let mut labels = Scope::default();
+    let mut classes: Vec<u16> = Vec::new();
     for (answer, body) in bodies {
         // A status is a code, a range (`4XX`) or `default`; anything else a document writes
         // keeps its letters and digits only.
@@ -595,8 +596,13 @@ fn status_enum(
             .and_then(|c| c.to_digit(10))
             .and_then(|c| u16::try_from(c).ok())
         {
-            let (low, high) = (class * 100, class * 100 + 99);
-            ranges.push(quote!(#low..=#high => #decode,));
+            // One arm per class: a second status of the same class (`2XX` and `2-00`)
+            // keeps its variant, which no answer reaches.
+            if !classes.contains(&class) {
+                classes.push(class);
+                let (low, high) = (class * 100, class * 100 + 99);
+                ranges.push(quote!(#low..=#high => #decode,));
+            }
         }
     }
     let fallback = fallback.unwrap_or_else(|| {

@@ -76,10 +76,6 @@ pub mod hostile_types {
                     ::mcs::rest::json::<Option>(status, body)
                         .map(SendResponseByStatus::Status200)
                 }
-                200u16..=299u16 => {
-                    ::mcs::rest::json::<Result>(status, body)
-                        .map(SendResponseByStatus::Status2XX)
-                }
                 _ => {
                     ::core::result::Result::Err(
                         ::std::format!("the document gives no answer of status {status}"),
