@@ -75,7 +75,7 @@ version = "0.0.0"
 edition = "2024"
 publish = false
 [dependencies]
-mcs = { path = "$repo", default-features = false, features = ["http"] }
+mcs = { package = "model-context-standard", path = "$repo", default-features = false, features = ["http"] }
 [workspace]
 TOML
 build_time() { # crate dir, target dir: the best of $rounds touch + rebuilds

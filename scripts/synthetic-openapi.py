@@ -6,6 +6,13 @@ typed properties (strings with formats, integers with bounds, an enum, an array,
 object), path and query parameters. Used by scripts/compare-progenitor.sh.
 
 Usage: scripts/synthetic-openapi.py N > doc.json
+       scripts/synthetic-openapi.py --graph N > doc.json
+
+With --graph, a document shaped like Microsoft Graph's instead (what issue 20's size target
+names): N operations under N/29 tags `areaA.resourceR`, each taking or returning one of 400
+entity schemas of twenty properties that reference each other (a binary tree, plus a link
+from every entity back to the first, as Graph's navigation properties do) — the same
+document as mcs-orchestrator's opt-in scale test (`MCS_SCALE_LINKED=1`).
 """
 
 import json
@@ -36,7 +43,59 @@ def resource_schema(name):
     }
 
 
+def graph_entity(n, entities):
+    properties = {}
+    for p in range(20):
+        properties[f"property{p}"] = {
+            "type": "integer" if p % 3 == 0 else "string",
+            "description": f"Property {p} of entity {n}, as the service keeps it.",
+        }
+    for k, other in enumerate([2 * n + 1, 2 * n + 2, 0]):
+        if other < entities and other != n:
+            properties[f"related{k}"] = {"$ref": f"#/components/schemas/entity{other}"}
+    return {"type": "object", "description": f"Entity {n}.", "properties": properties}
+
+
+def graph(count, entities=400):
+    verbs = [("get", "list"), ("post", "create"), ("get", "get"), ("patch", "update"), ("delete", "delete")]
+    paths = {}
+    made = 0
+    tag = 0
+    while made < count:
+        tag_name = f"area{tag % 35}.resource{tag // 35}"
+        for sub in range(6):
+            ref = {"$ref": f"#/components/schemas/entity{(tag * 6 + sub) % entities}"}
+            collection = f"/area{tag % 35}/resource{tag // 35}/sub{sub}"
+            item = collection + "/{id}"
+            for path, (method, verb) in zip([collection, collection, item, item, item], verbs):
+                if made >= count:
+                    break
+                made += 1
+                op = {
+                    "operationId": f"{tag_name}.sub{sub}.{verb}",
+                    "summary": f"{verb} sub{sub} of {tag_name}",
+                    "tags": [tag_name],
+                    "responses": {"200": {"description": "OK", "content": {"application/json": {"schema": ref}}}},
+                }
+                if path.endswith("{id}"):
+                    op["parameters"] = [{"name": "id", "in": "path", "required": True, "schema": {"type": "string"}}]
+                if method in ("post", "patch"):
+                    op["requestBody"] = {"required": True, "content": {"application/json": {"schema": ref}}}
+                paths.setdefault(path, {})[method] = op
+        tag += 1
+    return {
+        "openapi": "3.0.3",
+        "info": {"title": "Synthetic Graph", "version": "1.0"},
+        "servers": [{"url": "https://example.invalid"}],
+        "paths": paths,
+        "components": {"schemas": {f"entity{n}": graph_entity(n, entities) for n in range(entities)}},
+    }
+
+
 def main():
+    if sys.argv[1] == "--graph":
+        json.dump(graph(int(sys.argv[2])), sys.stdout)
+        return
     count = int(sys.argv[1])
     resources = [f"thing{i}" for i in range((count + 4) // 5)]
     paths = {}

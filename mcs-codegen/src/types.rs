@@ -102,9 +102,11 @@ pub(crate) struct TypeSpace<'d> {
     extra_derives: Vec<TokenStream>,
     /// The items, in the order they were made.
     items: Vec<TokenStream>,
-    /// The type of each schema typed so far that is not a reference, by its text, use and
-    /// owner.
-    inline: HashMap<(String, Use, Option<String>), Ty>,
+    /// The type of each schema typed so far that is not a reference, by its text and (when
+    /// it holds a reference) its owner.
+    inline: HashMap<(String, Option<String>), Ty>,
+    /// How each schema written in place is used, over all its places, by its text.
+    inline_uses: HashMap<String, Use>,
 }
 
 /// One field of a struct being made.
@@ -145,11 +147,26 @@ impl<'d> TypeSpace<'d> {
             }
         }
         let cycle_of = cycles(defs, uses.keys());
+        // How each schema written out in place is used, over every place it is written: a
+        // request body spread into arguments repeats its schema's properties, and the copy
+        // and the original are one type that derives both directions.
+        let mut inline_uses: HashMap<String, Use> = HashMap::new();
+        for (root, how) in roots {
+            inline_use(root, *how, &mut inline_uses);
+        }
+        let mut used: Vec<&String> = uses.keys().collect();
+        used.sort();
+        for name in &used {
+            if let Some(def) = defs.get(name.as_str()) {
+                inline_use(def, uses[name.as_str()], &mut inline_uses);
+            }
+        }
+        let used: Vec<String> = used.into_iter().cloned().collect();
         let extra_derives = extra_derives
             .iter()
             .filter_map(|path| path.parse::<TokenStream>().ok())
             .collect();
-        TypeSpace {
+        let mut space = TypeSpace {
             defs,
             names,
             def_names: HashMap::new(),
@@ -159,7 +176,17 @@ impl<'d> TypeSpace<'d> {
             extra_derives,
             items: Vec::new(),
             inline: HashMap::new(),
+            inline_uses,
+        };
+        // The document's schemas are made first, so that what is written in them is named
+        // after them (`PetStatus`), not after the first operation that repeats it.
+        for def in used {
+            space.named(&def);
+            while let Some(def) = space.queue.pop() {
+                space.definition(&def);
+            }
         }
+        space
     }
 
     /// A name for an item of the module, unique in it.
@@ -214,7 +241,11 @@ impl<'d> TypeSpace<'d> {
         }
         // The same schema written out in several places (an error body every operation
         // repeats) is one type, named after its first place.
-        let key = (schema.to_string(), how, owner.map(str::to_owned));
+        let text = schema.to_string();
+        let how = self.inline_uses.get(&text).map_or(how, |all| all.union(how));
+        // Where it sits matters only for a `Box` in a cycle, which needs a reference.
+        let owner_key = owner.filter(|_| text.contains("\"$ref\"")).map(str::to_owned);
+        let key = (text, owner_key);
         if let Some(known) = self.inline.get(&key) {
             return known.clone();
         }
@@ -826,6 +857,9 @@ impl<'d> TypeSpace<'d> {
 
     /// An enum of string `values`, open: `Other` carries a value the document does not
     /// list (one with a single value stays closed: it tells union variants apart).
+    /// Written by hand rather than derived: serde's derive of an enum with an untagged
+    /// variant buffers every value and tries each variant in turn, which costs far more to
+    /// compile (and to run) than matching a string.
     fn enumeration(&mut self, name: &str, map: &Map<String, Value>, values: &[String], how: Use) {
         let mut labels = Scope::with_reserved(&["Other"]);
         let labels: Vec<proc_macro2::Ident> = values
@@ -834,24 +868,32 @@ impl<'d> TypeSpace<'d> {
             .collect();
         let name_ident = ident(name);
         let variants = values.iter().zip(&labels).map(|(value, label)| {
-            let rename = (label.to_string().trim_start_matches("r#") != value)
-                .then(|| quote!(#[serde(rename = #value)]));
             let about = doc(&format!("`{}`", value.replace('`', "'")));
-            quote!(#about #rename #label,)
+            quote!(#about #label,)
         });
-        let arms = values
+        let to_text = values
             .iter()
             .zip(&labels)
             .map(|(value, label)| quote!(#name_ident::#label => #value,));
+        let from_text = values
+            .iter()
+            .zip(&labels)
+            .map(|(value, label)| quote!(#value => #name_ident::#label,));
         let open = values.len() > 1;
         let other = open.then(|| {
             quote! {
                 /// A value the document does not list.
-                #[serde(untagged)]
                 Other(::std::string::String),
             }
         });
         let other_arm = open.then(|| quote!(#name_ident::Other(value) => value,));
+        let unknown = if open {
+            quote!(_ => #name_ident::Other(text),)
+        } else {
+            quote!(_ => return ::core::result::Result::Err(
+                <D::Error as ::mcs::serde::de::Error>::unknown_variant(&text, &[#(#values),*])
+            ),)
+        };
         let about = map.get("description").and_then(Value::as_str).map_or_else(
             || match values {
                 [one] => format!("Always `{}`.", one.replace('`', "'")),
@@ -860,11 +902,39 @@ impl<'d> TypeSpace<'d> {
             doc_text,
         );
         let doc = doc(&about);
-        let derives = self.derives(how, false);
+        let (derives, serialize, deserialize) = self.derives_by_hand(how);
+        let serialize = serialize.then(|| {
+            quote! {
+                impl ::mcs::serde::Serialize for #name_ident {
+                    fn serialize<S: ::mcs::serde::Serializer>(
+                        &self,
+                        serializer: S,
+                    ) -> ::core::result::Result<S::Ok, S::Error> {
+                        serializer.serialize_str(self.as_str())
+                    }
+                }
+            }
+        });
+        let deserialize = deserialize.then(|| {
+            quote! {
+                impl<'de> ::mcs::serde::Deserialize<'de> for #name_ident {
+                    fn deserialize<D: ::mcs::serde::Deserializer<'de>>(
+                        deserializer: D,
+                    ) -> ::core::result::Result<Self, D::Error> {
+                        let text = <::std::string::String as ::mcs::serde::Deserialize>::deserialize(
+                            deserializer,
+                        )?;
+                        ::core::result::Result::Ok(match text.as_str() {
+                            #(#from_text)*
+                            #unknown
+                        })
+                    }
+                }
+            }
+        });
         self.items.push(quote! {
             #doc
             #derives
-            #[serde(crate = "::mcs::serde")]
             pub enum #name_ident {
                 #(#variants)*
                 #other
@@ -873,12 +943,39 @@ impl<'d> TypeSpace<'d> {
                 /// The value as the API writes it.
                 pub fn as_str(&self) -> &str {
                     match self {
-                        #(#arms)*
+                        #(#to_text)*
                         #other_arm
                     }
                 }
             }
+            #serialize
+            #deserialize
         });
+    }
+
+    /// The derives of a type whose serde impls are written by hand, and whether it needs a
+    /// `Serialize` and a `Deserialize` (for its use, or because every type is to have one).
+    fn derives_by_hand(&self, how: Use) -> (TokenStream, bool, bool) {
+        let last = |path: &TokenStream| {
+            path.to_string()
+                .rsplit(':')
+                .next()
+                .unwrap_or_default()
+                .trim()
+                .to_owned()
+        };
+        let asked = |name: &str| self.extra_derives.iter().any(|d| last(d) == name);
+        let serialize = how.sent || asked("Serialize");
+        let deserialize = how.answered || asked("Deserialize");
+        let mut derives = vec![quote!(Clone), quote!(Debug), quote!(PartialEq)];
+        for extra in &self.extra_derives {
+            let name = last(extra);
+            let known = ["Clone", "Debug", "PartialEq", "Serialize", "Deserialize"];
+            if !known.contains(&name.as_str()) {
+                derives.push(extra.clone());
+            }
+        }
+        (quote!(#[derive(#(#derives),*)]), serialize, deserialize)
     }
 
     fn derives(&self, how: Use, default: bool) -> TokenStream {
@@ -1006,6 +1103,35 @@ fn fields_of(map: &Map<String, Value>) -> Vec<Field> {
         }
     }
     fields
+}
+
+/// Records `how` for every schema written in place inside `schema` (and itself), stopping
+/// at references: definitions have uses of their own.
+fn inline_use(schema: &Value, how: Use, uses: &mut HashMap<String, Use>) {
+    let Value::Object(map) = schema else {
+        return;
+    };
+    if def_of(schema).is_some() {
+        return;
+    }
+    let entry = uses.entry(schema.to_string()).or_default();
+    *entry = entry.union(how);
+    for (key, value) in map {
+        match (key.as_str(), value) {
+            ("properties", Value::Object(properties)) => {
+                for property in properties.values() {
+                    inline_use(property, how, uses);
+                }
+            }
+            ("items" | "additionalProperties", _) => inline_use(value, how, uses),
+            ("allOf" | "anyOf" | "oneOf", Value::Array(parts)) => {
+                for part in parts {
+                    inline_use(part, how, uses);
+                }
+            }
+            _ => {}
+        }
+    }
 }
 
 /// Pushes the definitions `schema` refers to.
@@ -1172,7 +1298,10 @@ mod tests {
             Use::SENT,
         );
         assert!(out.contains("pub enum RootStatus {"), "{out}");
-        assert!(out.contains("#[serde(rename = \"sold out\")]"), "{out}");
+        assert!(out.contains("RootStatus::SoldOut => \"sold out\""), "{out}");
+        // Sent only: written by hand, and only the direction it is used in.
+        assert!(out.contains("impl ::mcs::serde::Serialize for RootStatus"), "{out}");
+        assert!(!out.contains("Deserialize<'de> for RootStatus"), "{out}");
         assert!(out.contains("Other(::std::string::String)"), "{out}");
         assert!(out.contains("pub enum RootId {"), "{out}");
         assert!(out.contains("Integer(i64)"), "{out}");

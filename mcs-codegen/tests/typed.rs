@@ -24,7 +24,7 @@ async fn shop(server: &MockServer) -> TypedPetstore {
 
 #[tokio::test]
 async fn typed_arguments_go_out_and_the_answer_comes_back_typed() {
-    use typed_petstore::{AddPetArguments, AddPetStatus, PetStatus};
+    use typed_petstore::{AddPetArguments, NewPetStatus};
     let server = MockServer::start().await;
     Mock::given(method("POST"))
         .and(path("/v1/pets"))
@@ -41,7 +41,7 @@ async fn typed_arguments_go_out_and_the_answer_comes_back_typed() {
         .add_pet(&AddPetArguments {
             name: "Rex".into(),
             tag: None,
-            status: Some(AddPetStatus::Pending),
+            status: Some(NewPetStatus::Pending),
         })
         .await
         .expect("added");
@@ -49,12 +49,12 @@ async fn typed_arguments_go_out_and_the_answer_comes_back_typed() {
     assert_eq!(added.header("X-Request-Id"), Some("r-1"));
     // `id` is read-only: the API fills it in, so an answer-only type requires it.
     assert_eq!(added.body.id, 7);
-    assert_eq!(added.body.status, Some(PetStatus::Pending));
+    assert_eq!(added.body.status, Some(NewPetStatus::Pending));
 }
 
 #[tokio::test]
 async fn open_enums_send_and_read_values_the_document_does_not_list() {
-    use typed_petstore::{AddPetArguments, AddPetStatus, PetStatus};
+    use typed_petstore::{AddPetArguments, NewPetStatus};
     let server = MockServer::start().await;
     Mock::given(method("POST"))
         .and(path("/v1/pets"))
@@ -70,13 +70,13 @@ async fn open_enums_send_and_read_values_the_document_does_not_list() {
         .add_pet(&AddPetArguments {
             name: "Tom".into(),
             tag: None,
-            status: Some(AddPetStatus::Other("adopted".into())),
+            status: Some(NewPetStatus::Other("adopted".into())),
         })
         .await
         .expect("an unlisted value goes out, and comes back");
-    assert_eq!(added.body.status, Some(PetStatus::Other("adopted".into())));
+    assert_eq!(added.body.status, Some(NewPetStatus::Other("adopted".into())));
     assert_eq!(
-        added.body.status.as_ref().map(PetStatus::as_str),
+        added.body.status.as_ref().map(NewPetStatus::as_str),
         Some("adopted")
     );
     // A model's call is still held to the document: the tool refuses the same value.

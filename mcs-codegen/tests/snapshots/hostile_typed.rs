@@ -84,6 +84,19 @@ pub mod hostile_types {
             }
         }
     }
+    /// The document's `Option` schema.
+    #[derive(Clone, Debug, PartialEq, Default, ::mcs::serde::Deserialize)]
+    #[serde(crate = "::mcs::serde")]
+    pub struct Option {
+        /// `Some`.
+        #[serde(rename = "Some")]
+        pub some: ::std::string::String,
+        /// `None`.
+        #[serde(rename = "None", default)]
+        pub none: ::core::option::Option<::mcs::serde_json::Value>,
+    }
+    /// The document's `Result` schema.
+    pub type Result = ::mcs::serde_json::Value;
     /// One of 3 shapes, told apart by their content.
     #[derive(Clone, Debug, PartialEq, ::mcs::serde::Deserialize)]
     #[serde(crate = "::mcs::serde", untagged)]
@@ -97,40 +110,20 @@ pub mod hostile_types {
     }
     /// The document's `Self` schema.
     pub type Self_ = SelfValue;
-    /// The document's `Result` schema.
-    pub type Result = ::mcs::serde_json::Value;
-    /// The document's `Option` schema.
-    #[derive(Clone, Debug, PartialEq, Default, ::mcs::serde::Deserialize)]
-    #[serde(crate = "::mcs::serde")]
-    pub struct Option {
-        /// `Some`.
-        #[serde(rename = "Some")]
-        pub some: ::std::string::String,
-        /// `None`.
-        #[serde(rename = "None", default)]
-        pub none: ::core::option::Option<::mcs::serde_json::Value>,
-    }
     /// One of 5 values.
-    #[derive(Clone, Debug, PartialEq, ::mcs::serde::Serialize)]
-    #[serde(crate = "::mcs::serde")]
+    #[derive(Clone, Debug, PartialEq)]
     pub enum SendType {
         /// ``
-        #[serde(rename = "")]
         Value,
         /// `+1`
-        #[serde(rename = "+1")]
         N1,
         /// `-1`
-        #[serde(rename = "-1")]
         N1_2,
         /// `type`
-        #[serde(rename = "type")]
         Type,
         /// `Other`
-        #[serde(rename = "Other")]
         Other_2,
         /// A value the document does not list.
-        #[serde(untagged)]
         Other(::std::string::String),
     }
     impl SendType {
@@ -144,6 +137,14 @@ pub mod hostile_types {
                 SendType::Other_2 => "Other",
                 SendType::Other(value) => value,
             }
+        }
+    }
+    impl ::mcs::serde::Serialize for SendType {
+        fn serialize<S: ::mcs::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            serializer.serialize_str(self.as_str())
         }
     }
     /// The document's `Send` schema.

@@ -339,21 +339,132 @@ pub mod typed_library {
         /// The `body` argument.
         pub body: ::std::string::String,
     }
-    /// One of 3 values.
-    #[derive(Clone, Debug, PartialEq, ::mcs::serde::Serialize)]
+    /// The document's `Author` schema.
+    #[derive(
+        Clone,
+        Debug,
+        PartialEq,
+        Default,
+        ::mcs::serde::Serialize,
+        ::mcs::serde::Deserialize
+    )]
     #[serde(crate = "::mcs::serde")]
+    pub struct Author {
+        /// `name`.
+        pub name: ::std::string::String,
+        /// `born`.
+        #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+        pub born: ::core::option::Option<i64>,
+    }
+    /// The document's `Book` schema.
+    #[derive(Clone, Debug, PartialEq, Default, ::mcs::serde::Deserialize)]
+    #[serde(crate = "::mcs::serde")]
+    pub struct Book {
+        /// `isbn`.
+        pub isbn: ::std::string::String,
+        /// `title`.
+        pub title: ::std::string::String,
+        /// `authors`.
+        pub authors: ::std::vec::Vec<Author>,
+        /// `series`.
+        #[serde(default)]
+        pub series: ::core::option::Option<Series>,
+        /// `available`.
+        #[serde(default)]
+        pub available: ::core::option::Option<bool>,
+    }
+    /// The document's `Series` schema.
+    #[derive(
+        Clone,
+        Debug,
+        PartialEq,
+        Default,
+        ::mcs::serde::Serialize,
+        ::mcs::serde::Deserialize
+    )]
+    #[serde(crate = "::mcs::serde")]
+    pub struct Series {
+        /// `name`.
+        #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+        pub name: ::core::option::Option<::std::string::String>,
+        /// `next`.
+        #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+        pub next: ::core::option::Option<::std::boxed::Box<Series>>,
+    }
+    /// The document's `NewBook` schema.
+    #[derive(Clone, Debug, PartialEq, Default, ::mcs::serde::Deserialize)]
+    #[serde(crate = "::mcs::serde")]
+    pub struct NewBook {
+        /// `isbn`.
+        pub isbn: ::std::string::String,
+        /// `title`.
+        pub title: ::std::string::String,
+        /// `authors`.
+        pub authors: ::std::vec::Vec<Author>,
+        /// `series`.
+        #[serde(default)]
+        pub series: ::core::option::Option<Series>,
+    }
+    /// One of 3 values.
+    #[derive(Clone, Debug, PartialEq)]
+    pub enum ProblemCode {
+        /// `not_found`
+        NotFound,
+        /// `on_loan`
+        OnLoan,
+        /// `suspended`
+        Suspended,
+        /// A value the document does not list.
+        Other(::std::string::String),
+    }
+    impl ProblemCode {
+        /// The value as the API writes it.
+        pub fn as_str(&self) -> &str {
+            match self {
+                ProblemCode::NotFound => "not_found",
+                ProblemCode::OnLoan => "on_loan",
+                ProblemCode::Suspended => "suspended",
+                ProblemCode::Other(value) => value,
+            }
+        }
+    }
+    impl<'de> ::mcs::serde::Deserialize<'de> for ProblemCode {
+        fn deserialize<D: ::mcs::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            let text = <::std::string::String as ::mcs::serde::Deserialize>::deserialize(
+                deserializer,
+            )?;
+            ::core::result::Result::Ok(
+                match text.as_str() {
+                    "not_found" => ProblemCode::NotFound,
+                    "on_loan" => ProblemCode::OnLoan,
+                    "suspended" => ProblemCode::Suspended,
+                    _ => ProblemCode::Other(text),
+                },
+            )
+        }
+    }
+    /// What went wrong.
+    #[derive(Clone, Debug, PartialEq, ::mcs::serde::Deserialize)]
+    #[serde(crate = "::mcs::serde")]
+    pub struct Problem {
+        /// `code`.
+        pub code: ProblemCode,
+        /// `message`.
+        #[serde(default)]
+        pub message: ::core::option::Option<::std::string::String>,
+    }
+    /// One of 3 values.
+    #[derive(Clone, Debug, PartialEq)]
     pub enum SearchBooksFormat {
         /// `hardcover`
-        #[serde(rename = "hardcover")]
         Hardcover,
         /// `paperback`
-        #[serde(rename = "paperback")]
         Paperback,
         /// `ebook`
-        #[serde(rename = "ebook")]
         Ebook,
         /// A value the document does not list.
-        #[serde(untagged)]
         Other(::std::string::String),
     }
     impl SearchBooksFormat {
@@ -367,6 +478,14 @@ pub mod typed_library {
             }
         }
     }
+    impl ::mcs::serde::Serialize for SearchBooksFormat {
+        fn serialize<S: ::mcs::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            serializer.serialize_str(self.as_str())
+        }
+    }
     /// `GetBookFailure410`, an object of the document.
     #[derive(Clone, Debug, PartialEq, Default, ::mcs::serde::Deserialize)]
     #[serde(crate = "::mcs::serde")]
@@ -375,11 +494,9 @@ pub mod typed_library {
         pub withdrawn_on: ::std::string::String,
     }
     /// Always `gift-wrapped`.
-    #[derive(Clone, Debug, PartialEq, ::mcs::serde::Serialize)]
-    #[serde(crate = "::mcs::serde")]
+    #[derive(Clone, Debug, PartialEq)]
     pub enum LendBookNote {
         /// `gift-wrapped`
-        #[serde(rename = "gift-wrapped")]
         GiftWrapped,
     }
     impl LendBookNote {
@@ -388,6 +505,14 @@ pub mod typed_library {
             match self {
                 LendBookNote::GiftWrapped => "gift-wrapped",
             }
+        }
+    }
+    impl ::mcs::serde::Serialize for LendBookNote {
+        fn serialize<S: ::mcs::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            serializer.serialize_str(self.as_str())
         }
     }
     /// `LendBookResponse201`, an object of the document.
@@ -433,96 +558,6 @@ pub mod typed_library {
         /// `path`.
         #[serde(skip_serializing_if = "::core::option::Option::is_none")]
         pub path: ::core::option::Option<::std::string::String>,
-    }
-    /// One of 3 values.
-    #[derive(Clone, Debug, PartialEq, ::mcs::serde::Deserialize)]
-    #[serde(crate = "::mcs::serde")]
-    pub enum ProblemCode {
-        /// `not_found`
-        #[serde(rename = "not_found")]
-        NotFound,
-        /// `on_loan`
-        #[serde(rename = "on_loan")]
-        OnLoan,
-        /// `suspended`
-        #[serde(rename = "suspended")]
-        Suspended,
-        /// A value the document does not list.
-        #[serde(untagged)]
-        Other(::std::string::String),
-    }
-    impl ProblemCode {
-        /// The value as the API writes it.
-        pub fn as_str(&self) -> &str {
-            match self {
-                ProblemCode::NotFound => "not_found",
-                ProblemCode::OnLoan => "on_loan",
-                ProblemCode::Suspended => "suspended",
-                ProblemCode::Other(value) => value,
-            }
-        }
-    }
-    /// What went wrong.
-    #[derive(Clone, Debug, PartialEq, ::mcs::serde::Deserialize)]
-    #[serde(crate = "::mcs::serde")]
-    pub struct Problem {
-        /// `code`.
-        pub code: ProblemCode,
-        /// `message`.
-        #[serde(default)]
-        pub message: ::core::option::Option<::std::string::String>,
-    }
-    /// The document's `Series` schema.
-    #[derive(
-        Clone,
-        Debug,
-        PartialEq,
-        Default,
-        ::mcs::serde::Serialize,
-        ::mcs::serde::Deserialize
-    )]
-    #[serde(crate = "::mcs::serde")]
-    pub struct Series {
-        /// `name`.
-        #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-        pub name: ::core::option::Option<::std::string::String>,
-        /// `next`.
-        #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-        pub next: ::core::option::Option<::std::boxed::Box<Series>>,
-    }
-    /// The document's `Author` schema.
-    #[derive(
-        Clone,
-        Debug,
-        PartialEq,
-        Default,
-        ::mcs::serde::Serialize,
-        ::mcs::serde::Deserialize
-    )]
-    #[serde(crate = "::mcs::serde")]
-    pub struct Author {
-        /// `name`.
-        pub name: ::std::string::String,
-        /// `born`.
-        #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-        pub born: ::core::option::Option<i64>,
-    }
-    /// The document's `Book` schema.
-    #[derive(Clone, Debug, PartialEq, Default, ::mcs::serde::Deserialize)]
-    #[serde(crate = "::mcs::serde")]
-    pub struct Book {
-        /// `isbn`.
-        pub isbn: ::std::string::String,
-        /// `title`.
-        pub title: ::std::string::String,
-        /// `authors`.
-        pub authors: ::std::vec::Vec<Author>,
-        /// `series`.
-        #[serde(default)]
-        pub series: ::core::option::Option<Series>,
-        /// `available`.
-        #[serde(default)]
-        pub available: ::core::option::Option<bool>,
     }
     /// The rows of every operation, executed by `mcs::rest::RestDriver`.
     static API: ::mcs::rest::Api = {

@@ -173,7 +173,7 @@ pub mod typed_petstore {
         pub tag: ::core::option::Option<::std::string::String>,
         /// Where the pet is in the sale.
         #[serde(skip_serializing_if = "::core::option::Option::is_none")]
-        pub status: ::core::option::Option<AddPetStatus>,
+        pub status: ::core::option::Option<NewPetStatus>,
     }
     /// The arguments of [`TypedPetstore::get_pet`] (`GET /pets/{petId}`).
     #[derive(Clone, Debug, Default, PartialEq, ::mcs::serde::Serialize)]
@@ -215,60 +215,65 @@ pub mod typed_petstore {
     #[serde(crate = "::mcs::serde")]
     pub struct GetInventoryArguments {}
     /// Where the pet is in the sale.
-    #[derive(Clone, Debug, PartialEq, ::mcs::serde::Serialize)]
-    #[serde(crate = "::mcs::serde")]
-    pub enum AddPetStatus {
+    #[derive(Clone, Debug, PartialEq)]
+    pub enum NewPetStatus {
         /// `available`
-        #[serde(rename = "available")]
         Available,
         /// `pending`
-        #[serde(rename = "pending")]
         Pending,
         /// `sold`
-        #[serde(rename = "sold")]
         Sold,
         /// A value the document does not list.
-        #[serde(untagged)]
         Other(::std::string::String),
     }
-    impl AddPetStatus {
+    impl NewPetStatus {
         /// The value as the API writes it.
         pub fn as_str(&self) -> &str {
             match self {
-                AddPetStatus::Available => "available",
-                AddPetStatus::Pending => "pending",
-                AddPetStatus::Sold => "sold",
-                AddPetStatus::Other(value) => value,
+                NewPetStatus::Available => "available",
+                NewPetStatus::Pending => "pending",
+                NewPetStatus::Sold => "sold",
+                NewPetStatus::Other(value) => value,
             }
         }
     }
-    /// Where the pet is in the sale.
-    #[derive(Clone, Debug, PartialEq, ::mcs::serde::Deserialize)]
+    impl ::mcs::serde::Serialize for NewPetStatus {
+        fn serialize<S: ::mcs::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            serializer.serialize_str(self.as_str())
+        }
+    }
+    impl<'de> ::mcs::serde::Deserialize<'de> for NewPetStatus {
+        fn deserialize<D: ::mcs::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            let text = <::std::string::String as ::mcs::serde::Deserialize>::deserialize(
+                deserializer,
+            )?;
+            ::core::result::Result::Ok(
+                match text.as_str() {
+                    "available" => NewPetStatus::Available,
+                    "pending" => NewPetStatus::Pending,
+                    "sold" => NewPetStatus::Sold,
+                    _ => NewPetStatus::Other(text),
+                },
+            )
+        }
+    }
+    /// The document's `NewPet` schema.
+    #[derive(Clone, Debug, PartialEq, Default, ::mcs::serde::Deserialize)]
     #[serde(crate = "::mcs::serde")]
-    pub enum PetStatus {
-        /// `available`
-        #[serde(rename = "available")]
-        Available,
-        /// `pending`
-        #[serde(rename = "pending")]
-        Pending,
-        /// `sold`
-        #[serde(rename = "sold")]
-        Sold,
-        /// A value the document does not list.
-        #[serde(untagged)]
-        Other(::std::string::String),
-    }
-    impl PetStatus {
-        /// The value as the API writes it.
-        pub fn as_str(&self) -> &str {
-            match self {
-                PetStatus::Available => "available",
-                PetStatus::Pending => "pending",
-                PetStatus::Sold => "sold",
-                PetStatus::Other(value) => value,
-            }
-        }
+    pub struct NewPet {
+        /// The pet's name.
+        pub name: ::std::string::String,
+        /// A tag such as `dog` or `cat`.
+        #[serde(default)]
+        pub tag: ::core::option::Option<::std::string::String>,
+        /// Where the pet is in the sale.
+        #[serde(default)]
+        pub status: ::core::option::Option<NewPetStatus>,
     }
     /// The document's `Pet` schema.
     #[derive(Clone, Debug, PartialEq, Default, ::mcs::serde::Deserialize)]
@@ -281,7 +286,7 @@ pub mod typed_petstore {
         pub tag: ::core::option::Option<::std::string::String>,
         /// Where the pet is in the sale.
         #[serde(default)]
-        pub status: ::core::option::Option<PetStatus>,
+        pub status: ::core::option::Option<NewPetStatus>,
         /// `id`.
         pub id: i64,
     }

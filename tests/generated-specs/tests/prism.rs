@@ -503,7 +503,7 @@ async fn every_operation_called_typed_is_accepted_and_its_answer_decodes() {
     let mut explained = Vec::new();
     println!(
         "| document | operations | request accepted, answer decoded | Prism's reading limits \
-         | Prism made no answer | the document contradicts itself | failures |"
+         | no answer to decode | the document contradicts itself | failures |"
     );
     println!("|---|---:|---:|---:|---:|---:|---:|");
     #[allow(unused_mut)]
