@@ -294,11 +294,14 @@ fn typed_operation(
     } = names;
     let typed_requests = typing.requests && space.is_some();
     // Without types, the fields' types are read from what the arguments are, through the
-    // shared definitions; with them, from the schemas as written, references and all.
+    // shared definitions — two references deep is all a field's type and its items' type
+    // need, and the cost must not grow with how far the document's schemas reach (a
+    // Graph-like document's entities all reach each other); with types, from the schemas
+    // as written, references and all.
     let schema = if definitions.is_empty() || typed_requests {
         schema.clone()
     } else {
-        definitions.self_contained(schema)
+        definitions.self_contained_top(schema, 2)
     };
     let required: Vec<&str> = schema
         .get("required")
@@ -700,13 +703,38 @@ pub(crate) fn api_table(api: &Api, indent: usize) -> String {
     out.open("static API: ::mcs::rest::Api = {");
     out.line("use ::mcs::rest::*;");
     out.line("use ::std::borrow::Cow::Borrowed as B;");
+    // Each operation is a `const` of its own, and the list names them: rustc evaluates one
+    // initializer of eleven thousand rows in one body and held 19 GB doing it (a Graph-like
+    // document); as eleven thousand small bodies, 1.4 GB (BENCHMARKS.md, issue 20).
+    for (index, row) in api.operations.iter().enumerate() {
+        let path: String = row
+            .path
+            .chars()
+            .map(|c| if c.is_control() { '?' } else { c })
+            .collect();
+        out.line(&format!("// {}: {} {path}", row.name, row.method));
+        out.open(&format!("const OP_{index}: Operation = Operation {{"));
+        operation(&mut out, row);
+        out.close("};");
+    }
     out.open("Api {");
     out.field("name", &text(&api.name));
     out.field("title", &text(&api.title));
     out.field("version", &text(&api.version));
     out.list("servers", &api.servers, server);
     out.list("security_schemes", &api.security_schemes, scheme);
-    out.list("operations", &api.operations, operation);
+    if api.operations.is_empty() {
+        out.field("operations", "B(&[])");
+    } else {
+        out.open("operations: B(&[");
+        let names: Vec<String> = (0..api.operations.len())
+            .map(|index| format!("OP_{index}"))
+            .collect();
+        for line in names.chunks(8) {
+            out.line(&format!("{},", line.join(", ")));
+        }
+        out.close("]),");
+    }
     out.list("tags", &api.tags, |out, tag| {
         out.open("Tag {");
         out.field("name", &text(&tag.name));
@@ -910,8 +938,8 @@ fn body(out: &mut Writer, body: &RequestBody) {
     out.close("}),");
 }
 
+/// The fields of an operation's row (the caller writes the braces around them).
 fn operation(out: &mut Writer, operation: &Operation) {
-    out.open("Operation {");
     out.field("name", &text(&operation.name));
     out.field("title", &option_text(operation.title.as_deref()));
     out.field(
@@ -936,7 +964,6 @@ fn operation(out: &mut Writer, operation: &Operation) {
         "annotations",
         &annotations(operation.method, operation.annotations),
     );
-    out.close("},");
 }
 
 /// A `const` expression of `annotations`: the method's rule when the document left it at

@@ -242,9 +242,14 @@ impl<'d> TypeSpace<'d> {
         // The same schema written out in several places (an error body every operation
         // repeats) is one type, named after its first place.
         let text = schema.to_string();
-        let how = self.inline_uses.get(&text).map_or(how, |all| all.union(how));
+        let how = self
+            .inline_uses
+            .get(&text)
+            .map_or(how, |all| all.union(how));
         // Where it sits matters only for a `Box` in a cycle, which needs a reference.
-        let owner_key = owner.filter(|_| text.contains("\"$ref\"")).map(str::to_owned);
+        let owner_key = owner
+            .filter(|_| text.contains("\"$ref\""))
+            .map(str::to_owned);
         let key = (text, owner_key);
         if let Some(known) = self.inline.get(&key) {
             return known.clone();
@@ -1300,7 +1305,10 @@ mod tests {
         assert!(out.contains("pub enum RootStatus {"), "{out}");
         assert!(out.contains("RootStatus::SoldOut => \"sold out\""), "{out}");
         // Sent only: written by hand, and only the direction it is used in.
-        assert!(out.contains("impl ::mcs::serde::Serialize for RootStatus"), "{out}");
+        assert!(
+            out.contains("impl ::mcs::serde::Serialize for RootStatus"),
+            "{out}"
+        );
         assert!(!out.contains("Deserialize<'de> for RootStatus"), "{out}");
         assert!(out.contains("Other(::std::string::String)"), "{out}");
         assert!(out.contains("pub enum RootId {"), "{out}");

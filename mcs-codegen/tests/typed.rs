@@ -74,7 +74,10 @@ async fn open_enums_send_and_read_values_the_document_does_not_list() {
         })
         .await
         .expect("an unlisted value goes out, and comes back");
-    assert_eq!(added.body.status, Some(NewPetStatus::Other("adopted".into())));
+    assert_eq!(
+        added.body.status,
+        Some(NewPetStatus::Other("adopted".into()))
+    );
     assert_eq!(
         added.body.status.as_ref().map(NewPetStatus::as_str),
         Some("adopted")

@@ -179,6 +179,23 @@ impl Definitions {
         self_contained(schema, self)
     }
 
+    /// `schema` self-contained down to `expand` references deep, what lies deeper named
+    /// and summarised: what the top of a schema is (its type, its items' type, its
+    /// description) at a cost that does not grow with how far its references reach. For
+    /// mcs-codegen, which reads the top of each argument; not a stable API.
+    #[doc(hidden)]
+    pub fn self_contained_top(&self, schema: &Value, expand: usize) -> Value {
+        assemble(
+            schema,
+            self,
+            Limits {
+                chars: usize::MAX,
+                expand,
+            },
+        )
+        .0
+    }
+
     /// Whether `self` and `other` are the same shared set (not merely equal).
     pub fn ptr_eq(&self, other: &Definitions) -> bool {
         Arc::ptr_eq(&self.0, &other.0)

@@ -180,6 +180,38 @@ pub mod hostile_types {
     static API: ::mcs::rest::Api = {
         use ::mcs::rest::*;
         use ::std::borrow::Cow::Borrowed as B;
+        // send: POST /things/{id}
+        const OP_0: Operation = Operation {
+            name: B("send"),
+            title: Some(B("POST /things/{id}")),
+            description: None,
+            method: Method::Post,
+            path: B("/things/{id}"),
+            parameters: B(&[
+                Parameter {
+                    argument: B("id"),
+                    name: B("id"),
+                    location: Location::Path,
+                    style: Style::Simple,
+                    explode: false,
+                    allow_reserved: false,
+                    required: true,
+                },
+            ]),
+            body: Some(RequestBody {
+                media_type: B("application/json"),
+                encoding: BodyEncoding::Json,
+                argument: BodyArgument::Whole(B("body")),
+                files: B(&[]),
+                required: false,
+                xml: None,
+            }),
+            security: B(&[]),
+            tags: B(&[]),
+            deprecated: false,
+            schema: B(r##"{"type":"object","properties":{"id":{"type":"string"},"body":{"$ref":"#/$defs/Send"}},"required":["id"]}"##),
+            annotations: Method::Post.annotations(),
+        };
         Api {
             name: B("HostileTypes"),
             title: B("Hostile names"),
@@ -192,37 +224,7 @@ pub mod hostile_types {
             ]),
             security_schemes: B(&[]),
             operations: B(&[
-                Operation {
-                    name: B("send"),
-                    title: Some(B("POST /things/{id}")),
-                    description: None,
-                    method: Method::Post,
-                    path: B("/things/{id}"),
-                    parameters: B(&[
-                        Parameter {
-                            argument: B("id"),
-                            name: B("id"),
-                            location: Location::Path,
-                            style: Style::Simple,
-                            explode: false,
-                            allow_reserved: false,
-                            required: true,
-                        },
-                    ]),
-                    body: Some(RequestBody {
-                        media_type: B("application/json"),
-                        encoding: BodyEncoding::Json,
-                        argument: BodyArgument::Whole(B("body")),
-                        files: B(&[]),
-                        required: false,
-                        xml: None,
-                    }),
-                    security: B(&[]),
-                    tags: B(&[]),
-                    deprecated: false,
-                    schema: B(r##"{"type":"object","properties":{"id":{"type":"string"},"body":{"$ref":"#/$defs/Send"}},"required":["id"]}"##),
-                    annotations: Method::Post.annotations(),
-                },
+                OP_0,
             ]),
             tags: B(&[]),
             definitions: B(r##"{"Send":{"type":"object","properties":{"type":{"type":"string","enum":["","+1","-1","type","Other"]},"self":{"type":"integer"},"r#raw":{"type":"boolean"},"":{"type":"string"},"Send":{"$ref":"#/$defs/Send"}}}}"##),

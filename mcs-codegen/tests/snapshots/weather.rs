@@ -94,6 +94,99 @@ pub mod weather {
     static API: ::mcs::rest::Api = {
         use ::mcs::rest::*;
         use ::std::borrow::Cow::Borrowed as B;
+        // listReadings: GET /readings
+        const OP_0: Operation = Operation {
+            name: B("listReadings"),
+            title: Some(B("Readings of some sensors")),
+            description: None,
+            method: Method::Get,
+            path: B("/readings"),
+            parameters: B(&[
+                Parameter {
+                    argument: B("sensors"),
+                    name: B("sensors"),
+                    location: Location::Query,
+                    style: Style::Form,
+                    explode: false,
+                    allow_reserved: false,
+                    required: true,
+                },
+                Parameter {
+                    argument: B("since"),
+                    name: B("since"),
+                    location: Location::Query,
+                    style: Style::Form,
+                    explode: true,
+                    allow_reserved: false,
+                    required: false,
+                },
+                Parameter {
+                    argument: B("X-Station"),
+                    name: B("X-Station"),
+                    location: Location::Header,
+                    style: Style::Simple,
+                    explode: false,
+                    allow_reserved: false,
+                    required: false,
+                },
+            ]),
+            body: None,
+            security: B(&[
+                SecurityRequirement { schemes: B(&[B("key")]) },
+            ]),
+            tags: B(&[B("readings")]),
+            deprecated: false,
+            schema: B(r#"{"type":"object","properties":{"sensors":{"type":"array","items":{"type":"string","enum":["temperature","humidity","pressure"]}},"since":{"type":"string","format":"date-time"},"X-Station":{"type":"string"}},"required":["sensors"]}"#),
+            annotations: Method::Get.annotations(),
+        };
+        // recordReading: POST /readings
+        const OP_1: Operation = Operation {
+            name: B("recordReading"),
+            title: Some(B("Record a reading")),
+            description: None,
+            method: Method::Post,
+            path: B("/readings"),
+            parameters: B(&[]),
+            body: Some(RequestBody {
+                media_type: B("application/json"),
+                encoding: BodyEncoding::Json,
+                argument: BodyArgument::Properties(B(&[B("sensor"), B("value"), B("unit")])),
+                files: B(&[]),
+                required: true,
+                xml: None,
+            }),
+            security: B(&[
+                SecurityRequirement { schemes: B(&[B("key")]) },
+            ]),
+            tags: B(&[B("readings")]),
+            deprecated: false,
+            schema: B(r#"{"type":"object","properties":{"sensor":{"type":"string"},"value":{"type":"number"},"unit":{"type":["string","null"]}},"required":["sensor","value"]}"#),
+            annotations: Method::Post.annotations(),
+        };
+        // uploadPhoto: POST /photos
+        const OP_2: Operation = Operation {
+            name: B("uploadPhoto"),
+            title: Some(B("Upload a photo of the sky")),
+            description: None,
+            method: Method::Post,
+            path: B("/photos"),
+            parameters: B(&[]),
+            body: Some(RequestBody {
+                media_type: B("multipart/form-data"),
+                encoding: BodyEncoding::Multipart,
+                argument: BodyArgument::Properties(B(&[B("photo"), B("caption")])),
+                files: B(&[B("photo")]),
+                required: true,
+                xml: None,
+            }),
+            security: B(&[
+                SecurityRequirement { schemes: B(&[B("key")]) },
+            ]),
+            tags: B(&[]),
+            deprecated: false,
+            schema: B(r#"{"type":"object","properties":{"photo":{"type":"object","description":"A file: {\"base64\": ..., \"filename\": ...} or {\"path\": ...}","properties":{"base64":{"type":"string","contentEncoding":"base64"},"filename":{"type":"string"},"content_type":{"type":"string"},"path":{"type":"string"}},"anyOf":[{"required":["base64"]},{"required":["path"]}]},"caption":{"type":"string"}},"required":["photo"]}"#),
+            annotations: Method::Post.annotations(),
+        };
         Api {
             name: B("Weather"),
             title: B("Weather Station"),
@@ -114,96 +207,7 @@ pub mod weather {
                 },
             ]),
             operations: B(&[
-                Operation {
-                    name: B("listReadings"),
-                    title: Some(B("Readings of some sensors")),
-                    description: None,
-                    method: Method::Get,
-                    path: B("/readings"),
-                    parameters: B(&[
-                        Parameter {
-                            argument: B("sensors"),
-                            name: B("sensors"),
-                            location: Location::Query,
-                            style: Style::Form,
-                            explode: false,
-                            allow_reserved: false,
-                            required: true,
-                        },
-                        Parameter {
-                            argument: B("since"),
-                            name: B("since"),
-                            location: Location::Query,
-                            style: Style::Form,
-                            explode: true,
-                            allow_reserved: false,
-                            required: false,
-                        },
-                        Parameter {
-                            argument: B("X-Station"),
-                            name: B("X-Station"),
-                            location: Location::Header,
-                            style: Style::Simple,
-                            explode: false,
-                            allow_reserved: false,
-                            required: false,
-                        },
-                    ]),
-                    body: None,
-                    security: B(&[
-                        SecurityRequirement { schemes: B(&[B("key")]) },
-                    ]),
-                    tags: B(&[B("readings")]),
-                    deprecated: false,
-                    schema: B(r#"{"type":"object","properties":{"sensors":{"type":"array","items":{"type":"string","enum":["temperature","humidity","pressure"]}},"since":{"type":"string","format":"date-time"},"X-Station":{"type":"string"}},"required":["sensors"]}"#),
-                    annotations: Method::Get.annotations(),
-                },
-                Operation {
-                    name: B("recordReading"),
-                    title: Some(B("Record a reading")),
-                    description: None,
-                    method: Method::Post,
-                    path: B("/readings"),
-                    parameters: B(&[]),
-                    body: Some(RequestBody {
-                        media_type: B("application/json"),
-                        encoding: BodyEncoding::Json,
-                        argument: BodyArgument::Properties(B(&[B("sensor"), B("value"), B("unit")])),
-                        files: B(&[]),
-                        required: true,
-                        xml: None,
-                    }),
-                    security: B(&[
-                        SecurityRequirement { schemes: B(&[B("key")]) },
-                    ]),
-                    tags: B(&[B("readings")]),
-                    deprecated: false,
-                    schema: B(r#"{"type":"object","properties":{"sensor":{"type":"string"},"value":{"type":"number"},"unit":{"type":["string","null"]}},"required":["sensor","value"]}"#),
-                    annotations: Method::Post.annotations(),
-                },
-                Operation {
-                    name: B("uploadPhoto"),
-                    title: Some(B("Upload a photo of the sky")),
-                    description: None,
-                    method: Method::Post,
-                    path: B("/photos"),
-                    parameters: B(&[]),
-                    body: Some(RequestBody {
-                        media_type: B("multipart/form-data"),
-                        encoding: BodyEncoding::Multipart,
-                        argument: BodyArgument::Properties(B(&[B("photo"), B("caption")])),
-                        files: B(&[B("photo")]),
-                        required: true,
-                        xml: None,
-                    }),
-                    security: B(&[
-                        SecurityRequirement { schemes: B(&[B("key")]) },
-                    ]),
-                    tags: B(&[]),
-                    deprecated: false,
-                    schema: B(r#"{"type":"object","properties":{"photo":{"type":"object","description":"A file: {\"base64\": ..., \"filename\": ...} or {\"path\": ...}","properties":{"base64":{"type":"string","contentEncoding":"base64"},"filename":{"type":"string"},"content_type":{"type":"string"},"path":{"type":"string"}},"anyOf":[{"required":["base64"]},{"required":["path"]}]},"caption":{"type":"string"}},"required":["photo"]}"#),
-                    annotations: Method::Post.annotations(),
-                },
+                OP_0, OP_1, OP_2,
             ]),
             tags: B(&[
                 Tag {
