@@ -89,6 +89,5 @@ mod xml;
 #[cfg(feature = "http")]
 pub use driver::fetch;
 pub use error::{OpenApiError, Skipped};
-pub use options::{Document, ReadOptions};
+pub use options::{Answer, Document, ReadOptions, Responses};
 pub use read::{read_file, read_str};
-pub use responses::{Answer, Responses};

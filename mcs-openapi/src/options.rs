@@ -2,8 +2,9 @@
 
 use std::path::PathBuf;
 
+use serde_json::{Map, Value};
+
 use super::error::Skipped;
-use super::responses::Responses;
 use mcs_rest::Api;
 
 /// How a document is read. `ReadOptions::default()` reads every operation strictly.
@@ -113,4 +114,42 @@ pub struct Document {
     pub files: Vec<PathBuf>,
     /// What the operations answer, when [`ReadOptions::responses`] asked for it.
     pub responses: Option<Responses>,
+}
+
+/// The answers a document gives for its operations, and the definitions their schemas
+/// (and the operations' arguments) refer to.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Responses {
+    /// For each of [`Api::operations`](mcs_rest::Api::operations), in the same order, the
+    /// answers its document lists, in document order.
+    pub operations: Vec<Vec<Answer>>,
+    /// Every shared schema the answers or the arguments refer to as `#/$defs/NAME`: a
+    /// superset of [`Api::definitions`](mcs_rest::Api::definitions), which holds only what
+    /// arguments use.
+    pub definitions: Map<String, Value>,
+}
+
+/// One documented answer of an operation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Answer {
+    /// The status as the document writes it: `"200"`, `"4XX"` or `"default"`.
+    pub status: String,
+    /// The media type of the body, `None` when the answer has no body.
+    pub media_type: Option<String>,
+    /// The body's schema, converted like argument schemas (references to the shared
+    /// definitions), when the body is JSON and the document describes it; `None` for an
+    /// undescribed or non-JSON body, or a schema that could not be read.
+    pub schema: Option<Value>,
+}
+
+impl Answer {
+    /// Whether the status is a success (`2XX`, or a code from 200 to 299).
+    pub fn is_success(&self) -> bool {
+        self.status.starts_with('2')
+    }
+
+    /// The status code, when the document names one (not a range or `default`).
+    pub fn code(&self) -> Option<u16> {
+        self.status.parse().ok()
+    }
 }
