@@ -115,7 +115,7 @@ async fn typed_generation_reads_a_file_or_a_url_alike() {
     let from_file = run(&[&["generate", spec][..], &typed[..]].concat(), &[]).await;
     assert!(from_file.status.success(), "{}", text(&from_file.stderr));
     let from_file = text(&from_file.stdout);
-    assert!(from_file.contains("pub enum AddPetStatus {"), "{from_file}");
+    assert!(from_file.contains("pub enum NewPetStatus {"), "{from_file}");
     assert!(
         from_file.contains("::mcs::rest::Answered<Pet, ()>"),
         "getPet answers a Pet, or a 404 without content"
