@@ -506,7 +506,7 @@ fn answer_type(
                 Body::Json(ty)
             }
             (None, None) => Body::Empty,
-            (None, Some(media)) if is_json(media) => Body::Json(quote!(::mcs::serde_json::Value)),
+            (None, Some(_)) if answer.is_json() => Body::Json(quote!(::mcs::serde_json::Value)),
             (None, Some(_)) => Body::Bytes,
         };
         bodies.push((answer, body));
@@ -539,14 +539,6 @@ fn answer_type(
         }
         _ => status_enum(space, &bodies, &format!("{hint}{suffix}")),
     }
-}
-
-fn is_json(media: &str) -> bool {
-    let essence = media.split(';').next().unwrap_or_default().trim();
-    essence == "*/*"
-        || essence
-            .split_once('/')
-            .is_some_and(|(_, sub)| sub == "json" || sub.ends_with("+json"))
 }
 
 /// An enum with a variant per status, and the function that picks it by status.

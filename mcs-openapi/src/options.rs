@@ -152,4 +152,23 @@ impl Answer {
     pub fn code(&self) -> Option<u16> {
         self.status.parse().ok()
     }
+
+    /// Whether the body is JSON (`application/json`, a `+json` type, or `*/*`).
+    pub fn is_json(&self) -> bool {
+        self.media_type.as_deref().is_some_and(is_json)
+    }
+}
+
+/// Whether a media type is JSON (`application/json`, `+json`, `*/*`).
+pub(crate) fn is_json(media: &str) -> bool {
+    let essence = media
+        .split(';')
+        .next()
+        .unwrap_or_default()
+        .trim()
+        .to_ascii_lowercase();
+    essence == "*/*"
+        || essence
+            .split_once('/')
+            .is_some_and(|(_, subtype)| subtype == "json" || subtype.ends_with("+json"))
 }

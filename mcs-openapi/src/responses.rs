@@ -7,24 +7,10 @@
 use serde_json::Value;
 
 use super::operation::Candidate;
-use super::options::Answer;
+use super::options::{Answer, is_json};
 use super::reader::Reader;
 use super::schema::SchemaBuilder;
 use super::source::Loc;
-
-/// Whether a media type is JSON (`application/json`, `+json`, `*/*`).
-fn is_json(media: &str) -> bool {
-    let essence = media
-        .split(';')
-        .next()
-        .unwrap_or_default()
-        .trim()
-        .to_ascii_lowercase();
-    essence == "*/*"
-        || essence
-            .split_once('/')
-            .is_some_and(|(_, subtype)| subtype == "json" || subtype.ends_with("+json"))
-}
 
 /// The answers of one operation. A response that cannot be read (a broken reference, a
 /// schema the reader refuses) is kept with no schema: a typed client falls back to an
