@@ -19,7 +19,7 @@ use serde_json::Map;
 
 use crate::docs::doc_text;
 use crate::names::{Scope, pascal, snake, type_name};
-use crate::types::{TypeSpace, Use};
+use crate::types::{TypeSpace, Use, extra_derives};
 
 /// Methods the driver type has already (from the runtime's macro), which operations'
 /// methods must not take.
@@ -437,18 +437,6 @@ fn typed_operation(
         }
     };
     (definition, method)
-}
-
-/// `derives` that are not among `known` (compared by their last path segment), as paths.
-fn extra_derives(derives: &[String], known: &[&str]) -> Vec<TokenStream> {
-    derives
-        .iter()
-        .filter(|path| {
-            let last = path.rsplit(':').next().unwrap_or_default().trim();
-            !known.contains(&last)
-        })
-        .filter_map(|path| path.parse().ok())
-        .collect()
 }
 
 /// What an answer's body is, for a type.

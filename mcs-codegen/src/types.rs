@@ -99,7 +99,7 @@ pub(crate) struct TypeSpace<'d> {
     /// The strongly connected component of each definition that is part of a cycle.
     cycle_of: HashMap<String, usize>,
     /// Derives every item adds (`Hash`, `schemars::JsonSchema`, …), by path.
-    extra_derives: Vec<TokenStream>,
+    extra_derives: Vec<String>,
     /// The items, in the order they were made.
     items: Vec<TokenStream>,
     /// The type of each schema typed so far that is not a reference, by its text and (when
@@ -162,10 +162,7 @@ impl<'d> TypeSpace<'d> {
             }
         }
         let used: Vec<String> = used.into_iter().cloned().collect();
-        let extra_derives = extra_derives
-            .iter()
-            .filter_map(|path| path.parse::<TokenStream>().ok())
-            .collect();
+        let extra_derives = extra_derives.to_vec();
         let mut space = TypeSpace {
             defs,
             names,
@@ -961,56 +958,50 @@ impl<'d> TypeSpace<'d> {
     /// The derives of a type whose serde impls are written by hand, and whether it needs a
     /// `Serialize` and a `Deserialize` (for its use, or because every type is to have one).
     fn derives_by_hand(&self, how: Use) -> (TokenStream, bool, bool) {
-        let last = |path: &TokenStream| {
-            path.to_string()
-                .rsplit(':')
-                .next()
-                .unwrap_or_default()
-                .trim()
-                .to_owned()
-        };
-        let asked = |name: &str| self.extra_derives.iter().any(|d| last(d) == name);
+        let asked = |name: &str| self.extra_derives.iter().any(|d| derive_name(d) == name);
         let serialize = how.sent || asked("Serialize");
         let deserialize = how.answered || asked("Deserialize");
         let mut derives = vec![quote!(Clone), quote!(Debug), quote!(PartialEq)];
-        for extra in &self.extra_derives {
-            let name = last(extra);
-            let known = ["Clone", "Debug", "PartialEq", "Serialize", "Deserialize"];
-            if !known.contains(&name.as_str()) {
-                derives.push(extra.clone());
-            }
-        }
+        derives.extend(extra_derives(
+            &self.extra_derives,
+            &["Clone", "Debug", "PartialEq", "Serialize", "Deserialize"],
+        ));
         (quote!(#[derive(#(#derives),*)]), serialize, deserialize)
     }
 
     fn derives(&self, how: Use, default: bool) -> TokenStream {
         let mut derives = vec![quote!(Clone), quote!(Debug), quote!(PartialEq)];
+        let mut known = vec!["Clone", "Debug", "PartialEq"];
         if default {
             derives.push(quote!(Default));
+            known.push("Default");
         }
         if how.sent {
             derives.push(quote!(::mcs::serde::Serialize));
+            known.push("Serialize");
         }
         if how.answered {
             derives.push(quote!(::mcs::serde::Deserialize));
+            known.push("Deserialize");
         }
-        for extra in &self.extra_derives {
-            let last = extra
-                .to_string()
-                .rsplit(':')
-                .next()
-                .unwrap_or_default()
-                .trim()
-                .to_owned();
-            let known = derives
-                .iter()
-                .any(|d| d.to_string().rsplit(':').next().unwrap_or_default().trim() == last);
-            if !known {
-                derives.push(extra.clone());
-            }
-        }
+        derives.extend(extra_derives(&self.extra_derives, &known));
         quote!(#[derive(#(#derives),*)])
     }
+}
+
+/// A derive's name, the last segment of its path (`::mcs::serde::Deserialize` →
+/// `Deserialize`).
+fn derive_name(path: &str) -> &str {
+    path.rsplit(':').next().unwrap_or_default().trim()
+}
+
+/// `derives` that are not among `known` (compared by name), as paths.
+pub(crate) fn extra_derives(derives: &[String], known: &[&str]) -> Vec<TokenStream> {
+    derives
+        .iter()
+        .filter(|path| !known.contains(&derive_name(path)))
+        .filter_map(|path| path.parse().ok())
+        .collect()
 }
 
 /// The definition a schema refers to (`{"$ref": "#/$defs/Pet"}`), if it is a reference.
