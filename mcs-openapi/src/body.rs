@@ -4,6 +4,7 @@ use serde_json::{Map, Value, json};
 
 use super::error::OpenApiError;
 use super::keywords::{FILE_DESCRIPTION, file_schema};
+use super::media::{Family, family};
 use super::names::is_argument_key;
 use super::params::{ParamIn, ParamSpec, describe, schema as param_schema};
 use super::reader::Reader;
@@ -26,83 +27,6 @@ pub(crate) struct BodyPlan {
 /// What reading sends, said after every refusal of a body's media types.
 const WHAT_IS_SENT: &str = "JSON, XML, form, multipart, text/* and binary media types can be \
                             sent, and any other media type whose schema is a string or binary";
-
-/// A media type's family, from its essence (the type and subtype, parameters aside).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Family {
-    /// JSON; `0` for `application/json` itself, `1` for `+json` types and `*/*`.
-    Json(u8),
-    Form,
-    Multipart,
-    /// `application/xml`, `text/xml` and `+xml` types.
-    Xml,
-    /// Other `text/*` types.
-    Text,
-    /// Images, audio, video, fonts, archives, `application/octet-stream`, ...
-    Binary,
-    /// A well-formed media type of none of these families: sendable when its schema is a
-    /// string or binary.
-    Other,
-    /// Not `type/subtype` at all (`""`, `json`).
-    Invalid,
-}
-
-fn family(media: &str) -> Family {
-    let essence = media
-        .split(';')
-        .next()
-        .unwrap_or("")
-        .trim()
-        .to_ascii_lowercase();
-    let Some((kind, subtype)) = essence.split_once('/') else {
-        return Family::Invalid;
-    };
-    if kind.is_empty() || subtype.is_empty() {
-        Family::Invalid
-    } else if essence == "application/json" {
-        Family::Json(0)
-    } else if essence == "*/*"
-        || (subtype.contains("json") && matches!(kind, "application" | "text" | "*"))
-    {
-        Family::Json(1)
-    } else if essence == "application/x-www-form-urlencoded" {
-        Family::Form
-    } else if essence == "multipart/form-data" {
-        Family::Multipart
-    } else if subtype == "xml" || subtype.ends_with("+xml") {
-        Family::Xml
-    } else if kind == "text" {
-        Family::Text
-    } else if is_binary(kind, subtype) {
-        Family::Binary
-    } else {
-        Family::Other
-    }
-}
-
-fn is_binary(kind: &str, subtype: &str) -> bool {
-    match kind {
-        "image" | "audio" | "video" | "font" => true,
-        "application" => {
-            matches!(
-                subtype,
-                "octet-stream"
-                    | "*"
-                    | "pdf"
-                    | "zip"
-                    | "gzip"
-                    | "x-gzip"
-                    | "x-tar"
-                    | "x-zip-compressed"
-                    | "x-7z-compressed"
-                    | "x-binary"
-                    | "x-bzip2"
-                    | "wasm"
-            ) || subtype.starts_with("vnd.")
-        }
-        _ => false,
-    }
-}
 
 /// What a body's schema says of its content, as far as choosing how to send it goes.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -731,27 +655,6 @@ fn merge(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn media_types_fall_into_families() {
-        assert_eq!(family("application/json; charset=utf-8"), Family::Json(0));
-        assert_eq!(family("application/vnd.api+json"), Family::Json(1));
-        assert_eq!(family("*/*"), Family::Json(1));
-        assert_eq!(family("application/x-www-form-urlencoded"), Family::Form);
-        assert_eq!(family("Multipart/Form-Data"), Family::Multipart);
-        assert_eq!(family("application/xml; charset=utf-8"), Family::Xml);
-        assert_eq!(family("text/xml"), Family::Xml);
-        assert_eq!(family("application/atom+xml"), Family::Xml);
-        assert_eq!(family("application/vnd.foo+xml"), Family::Xml);
-        assert_eq!(family("text/csv"), Family::Text);
-        assert_eq!(family("image/png"), Family::Binary);
-        assert_eq!(family("application/vnd.ms-excel"), Family::Binary);
-        assert_eq!(family("application/jwt"), Family::Other);
-        assert_eq!(family("application/x-yaml"), Family::Other);
-        assert_eq!(family(""), Family::Invalid);
-        assert_eq!(family("json"), Family::Invalid);
-        assert_eq!(family("application/"), Family::Invalid);
-    }
 
     #[test]
     fn the_shape_decides_for_xml_binary_and_other_media_types() {

@@ -74,6 +74,7 @@ mod document;
 mod driver;
 mod error;
 mod keywords;
+mod media;
 mod names;
 mod operation;
 mod options;

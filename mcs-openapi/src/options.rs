@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use serde_json::{Map, Value};
 
 use super::error::Skipped;
+use super::media::is_json;
 use mcs_rest::Api;
 
 /// How a document is read. `ReadOptions::default()` reads every operation strictly.
@@ -157,18 +158,4 @@ impl Answer {
     pub fn is_json(&self) -> bool {
         self.media_type.as_deref().is_some_and(is_json)
     }
-}
-
-/// Whether a media type is JSON (`application/json`, `+json`, `*/*`).
-pub(crate) fn is_json(media: &str) -> bool {
-    let essence = media
-        .split(';')
-        .next()
-        .unwrap_or_default()
-        .trim()
-        .to_ascii_lowercase();
-    essence == "*/*"
-        || essence
-            .split_once('/')
-            .is_some_and(|(_, subtype)| subtype == "json" || subtype.ends_with("+json"))
 }

@@ -6,8 +6,9 @@
 
 use serde_json::Value;
 
+use super::media::is_json;
 use super::operation::Candidate;
-use super::options::{Answer, is_json};
+use super::options::Answer;
 use super::reader::Reader;
 use super::schema::SchemaBuilder;
 use super::source::Loc;
