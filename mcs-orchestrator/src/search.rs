@@ -8,7 +8,10 @@
 //!
 //! - **Words.** Text and identifiers split alike (`listRepoIssues`, `get_HTTPServer`), lower
 //!   case, and stemmed with the Snowball English stemmer: `closing`, `closed` and `close` are
-//!   one word, as are `repositories` and `repository`.
+//!   one word, as are `repositories` and `repository`. Words stemming leaves apart
+//!   (`contributed` and `contributors`, `assign` and `assignees`) are kin: an API word that
+//!   is a task word with another short ending stands in for it, weakly where the API also
+//!   says the task's word.
 //! - **Fields** (BM25F): a word in a tool's name counts most, then its title, the first
 //!   sentence of its description, the rest of the description, its parameter names and its
 //!   toolset's title; each field is length-normalised on its own, and the rest of a long
@@ -203,6 +206,21 @@ pub(crate) const PHRASES: &[(&[&str], &[&str])] = &[
     (&["switch", "off"], &["disable", "off"]),
     (&["turn", "on"], &["enable", "on"]),
     (&["switch", "on"], &["enable", "on"]),
+    (&["do", "not", "disturb"], &["dnd", "snooze"]),
+    (
+        &["direct", "message"],
+        &["im", "dm", "conversation", "open"],
+    ),
+    (&["who", "is", "in"], &["member"]),
+    (&["members", "of"], &["member"]),
+    (&["hand", "over"], &["transfer"]),
+    (&["file", "bug"], &["create", "issue"]),
+    (&["file", "issue"], &["create", "issue"]),
+    (&["file", "ticket"], &["create", "issue"]),
+    (&["kick", "out"], &["remove", "member"]),
+    (&["to", "do"], &["todo"]),
+    (&["ask", "review"], &["request", "reviewer"]),
+    (&["look", "up"], &["get", "info", "retrieve"]),
 ];
 
 /// Acts a task asks for, and the verbs (and HTTP methods) APIs name them by: a task word
@@ -303,6 +321,31 @@ pub(crate) const ACTS: &[(&str, &[&str])] = &[
     ("compare", &["compare", "diff"]),
     ("diff", &["diff", "compare"]),
     ("history", &["history", "list", "log"]),
+    ("attach", &["add", "create", "upload", "link"]),
+    ("detach", &["remove", "delete", "unlink"]),
+    ("fix", &["update", "edit", "correct"]),
+    ("correct", &["update", "edit", "correct"]),
+    ("mark", &["update", "set", "mark", "complete"]),
+    ("finish", &["complete", "finish", "done"]),
+    ("complete", &["complete", "finish", "done"]),
+    ("pause", &["pause", "snooze", "suspend", "stop"]),
+    ("mute", &["mute", "snooze", "disable"]),
+    ("silence", &["mute", "snooze"]),
+    ("snooze", &["snooze", "mute"]),
+    ("suspend", &["suspend", "disable", "pause"]),
+    ("schedule", &["schedule", "scheduled"]),
+    ("jump", &["seek", "skip", "position"]),
+    ("seek", &["seek", "position"]),
+    ("skip", &["skip", "next"]),
+    ("forward", &["forward", "drain", "export", "redirect"]),
+    ("embed", &["embedding", "vector"]),
+    ("moderate", &["moderation", "flag"]),
+    ("translate", &["translation", "translate"]),
+    ("transcribe", &["transcription", "transcribe", "audio"]),
+    ("ask", &["question", "answer", "chat", "completion"]),
+    ("visit", &["view", "traffic", "visitor"]),
+    ("store", &["create", "update", "put", "set", "save"]),
+    ("save", &["create", "update", "put", "save"]),
 ];
 
 /// Things a task names, and the nouns APIs give them; see [`ACTS`].
@@ -351,8 +394,9 @@ pub(crate) const THINGS: &[(&str, &[&str])] = &[
     ("ticket", &["issue"]),
     ("tag", &["tag", "label"]),
     ("label", &["label", "tag"]),
-    ("picture", &["image", "picture"]),
-    ("photo", &["image", "picture"]),
+    ("picture", &["image", "picture", "photo", "avatar"]),
+    ("photo", &["image", "picture", "photo", "avatar"]),
+    ("avatar", &["avatar", "image", "photo", "picture"]),
     ("image", &["image"]),
     ("folder", &["directory", "folder", "tree"]),
     ("directory", &["directory", "tree", "folder"]),
@@ -389,6 +433,44 @@ pub(crate) const THINGS: &[(&str, &[&str])] = &[
     ("activity", &["activity", "event"]),
     ("status", &["status", "state"]),
     ("state", &["state", "status"]),
+    ("online", &["presence", "status", "active"]),
+    ("offline", &["presence", "status", "away"]),
+    ("away", &["presence", "status", "away"]),
+    ("busy", &["presence", "status", "dnd"]),
+    ("green", &["status", "check", "success"]),
+    ("passing", &["status", "check", "success"]),
+    ("failing", &["status", "check", "failure"]),
+    ("broken", &["status", "check", "failure"]),
+    ("tarball", &["archive", "tarball", "download"]),
+    ("zip", &["archive", "zipball", "download"]),
+    ("console", &["log", "trace", "output"]),
+    ("output", &["log", "trace", "output", "result"]),
+    ("popular", &["top", "popular"]),
+    ("similar", &["recommendation", "related", "similar"]),
+    ("thread", &["reply", "thread"]),
+    ("recent", &["recent", "latest", "history", "list"]),
+    ("latest", &["latest", "recent"]),
+    ("tomorrow", &["schedule", "scheduled"]),
+    ("later", &["schedule", "scheduled"]),
+    ("owner", &["owner", "ownership", "transfer"]),
+    ("ownership", &["owner", "transfer"]),
+    ("visitor", &["view", "traffic"]),
+    ("traffic", &["traffic", "view", "clone"]),
+    ("vector", &["embedding", "vector"]),
+    ("hateful", &["moderation", "flag"]),
+    ("offensive", &["moderation", "flag"]),
+    ("abusive", &["moderation", "flag"]),
+    ("toxic", &["moderation", "flag"]),
+    ("violent", &["moderation", "flag"]),
+    ("harmful", &["moderation", "flag"]),
+    ("grammar", &["edit", "correct"]),
+    ("typo", &["edit", "update", "correct"]),
+    ("branch", &["branch", "ref", "reference"]),
+    ("most", &["top"]),
+    ("progress", &["status", "event", "progress"]),
+    ("newest", &["latest", "recent"]),
+    ("last", &["latest", "recent", "history"]),
+    ("discussion", &["comment", "discussion", "thread"]),
     ("detail", &["get", "retrieve"]),
     ("info", &["get", "retrieve"]),
     ("information", &["get", "retrieve"]),
@@ -588,6 +670,14 @@ const K1: f32 = 2.0;
 /// "change the title of pull request 9" (all of its name) above `pulls_update-branch`.
 const NAME_COVERAGE: f32 = 2.0;
 
+/// Words that differ by an ending of at most this many letters, both at least
+/// [`KIN_LENGTH`] long, are kin (see [`Index::kin`]): searched at [`KIN_WEIGHT`] for a task
+/// word the API does not use, and at [`KIN_KNOWN_WEIGHT`] beside one it does.
+const KIN_ENDING: usize = 3;
+const KIN_LENGTH: usize = 5;
+const KIN_WEIGHT: f32 = 0.7;
+const KIN_KNOWN_WEIGHT: f32 = 0.3;
+
 /// The fields of a tool, each with its weight and its length normalisation (`b`).
 #[derive(Clone, Copy)]
 enum Field {
@@ -643,6 +733,8 @@ pub(super) struct Index {
     shapes: Vec<Shape>,
     /// For each stemmed word, the tools that have it and its weighted, normalised frequency.
     postings: HashMap<String, Vec<(u32, f32)>>,
+    /// The keys of `postings`, sorted: for words that differ only in their ending.
+    vocabulary: Vec<String>,
     tools: usize,
 }
 
@@ -733,7 +825,10 @@ impl Index {
                 }
             })
             .collect();
+        let mut vocabulary: Vec<String> = postings.keys().cloned().collect();
+        vocabulary.sort_unstable();
         Index {
+            vocabulary,
             stemmer,
             bridge,
             names,
@@ -804,6 +899,34 @@ impl Index {
         fit
     }
 
+    /// The API's words that are `stem` with another ending of at most [`KIN_ENDING`]
+    /// letters, or `stem` less that many (`contribut` and `contributor`): derived words
+    /// that stemming leaves apart. Both must be [`KIN_LENGTH`] letters or more.
+    fn kin(&self, stem: &str) -> Vec<String> {
+        let mut kin = Vec::new();
+        if stem.len() < KIN_LENGTH || !stem.is_ascii() {
+            return kin;
+        }
+        // Longer: the words of the vocabulary that start with `stem`.
+        let from = self.vocabulary.partition_point(|word| word.as_str() < stem);
+        for word in &self.vocabulary[from..] {
+            if !word.starts_with(stem) {
+                break;
+            }
+            if word.len() > stem.len() && word.len() <= stem.len() + KIN_ENDING {
+                kin.push(word.clone());
+            }
+        }
+        // Shorter: `stem` less up to KIN_ENDING letters.
+        for cut in 1..=KIN_ENDING {
+            let shorter = &stem[..stem.len() - cut];
+            if shorter.len() >= KIN_LENGTH && self.postings.contains_key(shorter) {
+                kin.push(shorter.to_owned());
+            }
+        }
+        kin
+    }
+
     /// The words searched for `query`, stemmed, each with its weight: the task's own words
     /// (stop words left out) at 1, numbers and the API words of the bridge below.
     fn query_terms(&self, query: &str) -> Vec<(String, f32)> {
@@ -872,6 +995,12 @@ impl Index {
                 for api_word in bridged {
                     add(api_word.clone(), weight);
                 }
+            }
+            // `assign` and `assignees`, `contributed` and `contributors`: words of the API's
+            // that are the task's word with another ending, which stemming keeps apart.
+            let known = self.postings.contains_key(&stem);
+            for kin in self.kin(&stem) {
+                add(kin, if known { KIN_KNOWN_WEIGHT } else { KIN_WEIGHT });
             }
             add(stem, 1.0);
         }
@@ -1135,6 +1264,39 @@ mod tests {
             1
         );
         assert_eq!(index.search("remove my repo", 10)[0].0, 2);
+    }
+
+    #[test]
+    fn words_stemming_keeps_apart_still_meet() {
+        let unsaid = Index::new(
+            &[
+                Tool::new("list_events", "Lists a project's events."),
+                Tool::new(
+                    "list_contributors",
+                    "Lists the contributors to a project, the most commits first.",
+                ),
+            ],
+            |_| None,
+        );
+        // `contributed` is `contribut`, `contributors` `contributor`: the API never says
+        // the task's word, so its kin stands in for it.
+        let found = unsaid.search("who has contributed?", 10);
+        assert_eq!(found.first().map(|f| f.0), Some(1), "{found:?}");
+        let said = Index::new(
+            &[
+                Tool::new(
+                    "list_events",
+                    "Lists a project's events. Each push to the project contributes one.",
+                ),
+                Tool::new(
+                    "list_contributors",
+                    "Lists the contributors to a project, the most commits first.",
+                ),
+            ],
+            |_| None,
+        );
+        // The API says `contribute` in passing; the tool its kin names is still found.
+        assert_eq!(said.search("who contributed to project 7", 10)[0].0, 1);
     }
 
     fn annotated(name: &str, title: &str, annotations: ToolAnnotations) -> Tool {

@@ -23,11 +23,11 @@ use mcs_orchestrator::{ConflictPolicy, Discovery, Orchestrator, Registration};
 use serde_json::json;
 
 /// What the ranking keeps to over every query (tune, train and held-out), when every
-/// document is here: just below what it reaches (91.3 % and 65.8 % over 503 queries when
+/// document is here: just below what it reaches (95.6 % and 73.4 % over 503 queries when
 /// this was written), so that a change that loses ground fails. Issue 19 asks for 90 % and
-/// 60 % on queries nobody has seen; the held-out set alone is at 83.2 % and 54.2 %.
-const FLOOR_AT_10: f64 = 0.90;
-const FLOOR_AT_1: f64 = 0.64;
+/// 60 % on queries nobody has seen; the held-out set alone is at 89.3 % and 62.6 %.
+const FLOOR_AT_10: f64 = 0.95;
+const FLOOR_AT_1: f64 = 0.72;
 /// How far above the keyword-overlap baseline the ranking stays, at 1 and at 10, on any
 /// subset of the documents (30 points at 10 and 38 at 1 without GitHub's, when this was
 /// written).
