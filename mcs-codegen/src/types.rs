@@ -816,7 +816,8 @@ impl<'d> TypeSpace<'d> {
             if optional && how.answered {
                 serde.push(quote!(default));
             }
-            if optional && how.sent {
+            // A required nullable field's `None` is sent, as `null`.
+            if !field.required && how.sent {
                 serde.push(quote!(
                     skip_serializing_if = "::core::option::Option::is_none"
                 ));
@@ -1277,6 +1278,25 @@ mod tests {
             out.contains("type RootField = ::std::vec::Vec<Pet>;"),
             "{out}"
         );
+    }
+
+    #[test]
+    fn a_sent_required_nullable_field_is_sent_as_null() {
+        let out = render(
+            json!({"Patch": {"type": "object", "required": ["owner"], "properties": {
+                "owner": {"type": ["string", "null"]},
+                "name": {"type": "string"}
+            }}}),
+            json!({"$ref": "#/$defs/Patch"}),
+            Use::SENT,
+        );
+        let skip = "skip_serializing_if";
+        let owner = out.find("pub owner:").expect("an owner field");
+        let name = out.find("pub name:").expect("a name field");
+        // `name` (optional) is skipped when unset; `owner` (required, nullable) is not.
+        assert_eq!(out.matches(skip).count(), 1, "{out}");
+        let at = out.find(skip).expect("one skip");
+        assert!(owner < name && at > owner, "{out}");
     }
 
     #[test]

@@ -248,18 +248,47 @@ impl RestDriver {
 
     /// Calls the tool `name` with typed arguments (an argument struct generated for the
     /// operation, or anything that serializes to an object of arguments).
+    ///
+    /// An argument the operation does not require that serializes to `null` is left out,
+    /// as a model's would be: an unset `Option` of an argument struct is not sent. (A
+    /// required argument's `null` is sent; to send `null` for an optional one, call
+    /// [`ToolDriver::execute_tool`] with the arguments as JSON.)
     pub fn call<'a, A: Serialize + ?Sized>(
         &'a self,
         name: &'a str,
         arguments: &A,
     ) -> ToolFuture<'a> {
-        match serde_json::to_value(arguments) {
+        match self.rust_arguments(name, arguments) {
             Ok(value) => ToolFuture::new(self.execute(name, value)),
-            Err(error) => ToolFuture::ready(Err(ToolError::execution(
+            Err(error) => ToolFuture::ready(Err(error)),
+        }
+    }
+
+    /// `arguments` as JSON, with the `null`s of arguments the tool `name` does not require
+    /// left out (see [`RestDriver::call`]).
+    pub(crate) fn rust_arguments<A: Serialize + ?Sized>(
+        &self,
+        name: &str,
+        arguments: &A,
+    ) -> Result<Value, ToolError> {
+        let mut value = serde_json::to_value(arguments).map_err(|error| {
+            ToolError::execution(
                 name,
                 format!("the arguments could not be serialized: {error}"),
-            ))),
+            )
+        })?;
+        let built = self.built();
+        let tool = built.index.get(name).and_then(|&i| built.tools.get(i));
+        if let (Value::Object(map), Some(tool)) = (&mut value, tool) {
+            map.retain(|argument, value| {
+                !value.is_null()
+                    || tool
+                        .parameters()
+                        .iter()
+                        .any(|parameter| parameter.required && parameter.name == *argument)
+            });
         }
+        Ok(value)
     }
 
     fn built(&self) -> &Built {

@@ -164,8 +164,9 @@ impl RestDriver {
     /// body with `success`, any other with `failure` (an error there is
     /// [`ApiError::Unexpected`]).
     ///
-    /// The arguments are sent as they serialize, without the schema validation a model's
-    /// call goes through: their types already hold what the document says, and a value the
+    /// The arguments are sent as they serialize (an argument that is not required and
+    /// serializes to `null` is left out, as in [`RestDriver::call`]), without the schema
+    /// validation a model's call goes through: their types already hold what the document says, and a value the
     /// document does not list (an open enum's `Other`) reaches the API, which decides.
     pub fn call_typed<'a, A, T, E>(
         &'a self,
@@ -179,12 +180,7 @@ impl RestDriver {
         T: Send + 'a,
         E: Send + 'a,
     {
-        let arguments = serde_json::to_value(arguments).map_err(|error| {
-            ToolError::execution(
-                name,
-                format!("the arguments could not be serialized: {error}"),
-            )
-        });
+        let arguments = self.rust_arguments(name, arguments);
         async move {
             let (_, answer) = self
                 .exchange(name, arguments.map_err(ApiError::Call)?, Checks::Types)

@@ -53,7 +53,6 @@ pub mod hostile_types {
         /// The `id` argument.
         pub id: ::std::string::String,
         /// The `body` argument.
-        #[serde(skip_serializing_if = "::core::option::Option::is_none")]
         pub body: ::core::option::Option<Send>,
     }
     /// The answers of 2 statuses, each decoded as the document describes it.

@@ -101,13 +101,10 @@ pub mod library {
         /// Words of the title or the author's name.
         pub q: ::std::string::String,
         /// The `format` argument.
-        #[serde(skip_serializing_if = "::core::option::Option::is_none")]
         pub format: ::core::option::Option<::std::string::String>,
         /// The `published_after` argument.
-        #[serde(skip_serializing_if = "::core::option::Option::is_none")]
         pub published_after: ::core::option::Option<i64>,
         /// Sent as the query parameter `page\[size\]`.
-        #[serde(skip_serializing_if = "::core::option::Option::is_none")]
         pub page_size: ::core::option::Option<i64>,
     }
     /// The arguments of [`Library::add_book`] (`POST /books`).
@@ -121,7 +118,6 @@ pub mod library {
         /// The `authors` argument.
         pub authors: ::std::vec::Vec<::mcs::serde_json::Value>,
         /// The `series` argument.
-        #[serde(skip_serializing_if = "::core::option::Option::is_none")]
         pub series: ::core::option::Option<::mcs::serde_json::Value>,
     }
     /// The arguments of [`Library::get_book`] (`GET /books/{isbn}`).
@@ -147,10 +143,8 @@ pub mod library {
         /// The `member` argument.
         pub member: i64,
         /// The day the book comes back; three weeks from today if absent.
-        #[serde(skip_serializing_if = "::core::option::Option::is_none")]
         pub due: ::core::option::Option<::std::string::String>,
         /// The `note` argument.
-        #[serde(skip_serializing_if = "::core::option::Option::is_none")]
         pub note: ::core::option::Option<::mcs::serde_json::Value>,
     }
     /// The arguments of [`Library::import_record`] (`POST /records`).
@@ -158,12 +152,10 @@ pub mod library {
     #[serde(crate = "::mcs::serde")]
     pub struct ImportRecordArguments {
         /// The `kind` argument.
-        #[serde(skip_serializing_if = "::core::option::Option::is_none")]
         pub kind: ::core::option::Option<::std::string::String>,
         /// The `leader` argument.
         pub leader: ::std::string::String,
         /// The `fields` argument.
-        #[serde(skip_serializing_if = "::core::option::Option::is_none")]
         pub fields: ::core::option::Option<::std::vec::Vec<::mcs::serde_json::Value>>,
     }
     /// The arguments of [`Library::upload_ebook`] (`PUT /books/{isbn}/ebook`).

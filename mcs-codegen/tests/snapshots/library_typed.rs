@@ -194,13 +194,10 @@ pub mod typed_library {
         /// Words of the title or the author's name.
         pub q: ::std::string::String,
         /// The `format` argument.
-        #[serde(skip_serializing_if = "::core::option::Option::is_none")]
         pub format: ::core::option::Option<SearchBooksFormat>,
         /// The `published_after` argument.
-        #[serde(skip_serializing_if = "::core::option::Option::is_none")]
         pub published_after: ::core::option::Option<i64>,
         /// Sent as the query parameter `page\[size\]`.
-        #[serde(skip_serializing_if = "::core::option::Option::is_none")]
         pub page_size: ::core::option::Option<i64>,
     }
     /// The arguments of [`TypedLibrary::add_book`] (`POST /books`).
@@ -214,7 +211,6 @@ pub mod typed_library {
         /// The `authors` argument.
         pub authors: ::std::vec::Vec<Author>,
         /// The `series` argument.
-        #[serde(skip_serializing_if = "::core::option::Option::is_none")]
         pub series: ::core::option::Option<Series>,
     }
     /// The arguments of [`TypedLibrary::get_book`] (`GET /books/{isbn}`).
@@ -272,10 +268,8 @@ pub mod typed_library {
         /// The `member` argument.
         pub member: i64,
         /// The day the book comes back; three weeks from today if absent.
-        #[serde(skip_serializing_if = "::core::option::Option::is_none")]
         pub due: ::core::option::Option<::std::string::String>,
         /// The `note` argument.
-        #[serde(skip_serializing_if = "::core::option::Option::is_none")]
         pub note: ::core::option::Option<LendBookNote>,
     }
     /// The answers of 2 statuses, each decoded as the document describes it.
@@ -315,12 +309,10 @@ pub mod typed_library {
     #[serde(crate = "::mcs::serde")]
     pub struct ImportRecordArguments {
         /// The `kind` argument.
-        #[serde(skip_serializing_if = "::core::option::Option::is_none")]
         pub kind: ::core::option::Option<::std::string::String>,
         /// The `leader` argument.
         pub leader: ::std::string::String,
         /// The `fields` argument.
-        #[serde(skip_serializing_if = "::core::option::Option::is_none")]
         pub fields: ::core::option::Option<::std::vec::Vec<ImportRecordFieldsItem>>,
     }
     /// The arguments of [`TypedLibrary::upload_ebook`] (`PUT /books/{isbn}/ebook`).

@@ -156,10 +156,8 @@ pub mod typed_petstore {
     #[serde(crate = "::mcs::serde")]
     pub struct ListPetsArguments {
         /// Only pets with one of these tags.
-        #[serde(skip_serializing_if = "::core::option::Option::is_none")]
         pub tags: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
         /// How many pets to return at most.
-        #[serde(skip_serializing_if = "::core::option::Option::is_none")]
         pub limit: ::core::option::Option<i64>,
     }
     /// The arguments of [`TypedPetstore::add_pet`] (`POST /pets`).
@@ -169,10 +167,8 @@ pub mod typed_petstore {
         /// The pet's name.
         pub name: ::std::string::String,
         /// A tag such as `dog` or `cat`.
-        #[serde(skip_serializing_if = "::core::option::Option::is_none")]
         pub tag: ::core::option::Option<::std::string::String>,
         /// Where the pet is in the sale.
-        #[serde(skip_serializing_if = "::core::option::Option::is_none")]
         pub status: ::core::option::Option<NewPetStatus>,
     }
     /// The arguments of [`TypedPetstore::get_pet`] (`GET /pets/{petId}`).
@@ -191,10 +187,7 @@ pub mod typed_petstore {
         #[serde(rename = "petId")]
         pub pet_id: i64,
         /// Why the pet leaves the shop (kept in the shop's records).
-        #[serde(
-            rename = "X-Reason",
-            skip_serializing_if = "::core::option::Option::is_none"
-        )]
+        #[serde(rename = "X-Reason")]
         pub x_reason: ::core::option::Option<::std::string::String>,
     }
     /// The arguments of [`TypedPetstore::place_order`] (`POST /store/orders`).
@@ -207,7 +200,6 @@ pub mod typed_petstore {
         /// Where the confirmation goes.
         pub email: ::std::string::String,
         /// The day the pet is collected.
-        #[serde(skip_serializing_if = "::core::option::Option::is_none")]
         pub pickup: ::core::option::Option<::std::string::String>,
     }
     /// The arguments of [`TypedPetstore::get_inventory`] (`GET /store/inventory`).

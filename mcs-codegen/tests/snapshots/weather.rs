@@ -59,13 +59,9 @@ pub mod weather {
         /// The `sensors` argument.
         pub sensors: ::std::vec::Vec<::std::string::String>,
         /// The `since` argument.
-        #[serde(skip_serializing_if = "::core::option::Option::is_none")]
         pub since: ::core::option::Option<::std::string::String>,
         /// The `X-Station` argument.
-        #[serde(
-            rename = "X-Station",
-            skip_serializing_if = "::core::option::Option::is_none"
-        )]
+        #[serde(rename = "X-Station")]
         pub x_station: ::core::option::Option<::std::string::String>,
     }
     /// The arguments of [`Weather::record_reading`] (`POST /readings`).
@@ -77,7 +73,6 @@ pub mod weather {
         /// The `value` argument.
         pub value: f64,
         /// The `unit` argument.
-        #[serde(skip_serializing_if = "::core::option::Option::is_none")]
         pub unit: ::core::option::Option<::std::string::String>,
     }
     /// The arguments of [`Weather::upload_photo`] (`POST /photos`).
@@ -87,7 +82,6 @@ pub mod weather {
         /// A file: {"base64": ..., "filename": ...} or {"path": ...}
         pub photo: ::mcs::serde_json::Value,
         /// The `caption` argument.
-        #[serde(skip_serializing_if = "::core::option::Option::is_none")]
         pub caption: ::core::option::Option<::std::string::String>,
     }
     /// The rows of every operation, executed by `mcs::rest::RestDriver`.

@@ -106,6 +106,68 @@ async fn flattened_properties_make_the_body_and_path_arguments_stay_out() {
     );
 }
 
+/// A Rust caller's unset `Option` is not sent; a required argument's `None` is sent as
+/// `null`; a model's `null` for an optional body property still reaches the API.
+#[tokio::test]
+async fn an_unset_optional_argument_of_a_rust_call_is_not_sent() {
+    #[derive(serde::Serialize)]
+    struct Arguments {
+        id: String,
+        name: Option<String>,
+        age: Option<i64>,
+        owner: Option<String>,
+        limit: Option<i64>,
+    }
+    let server = ok_server().await;
+    let properties = BodyArgument::Properties(Cow::Owned(vec![
+        owned("name"),
+        owned("age"),
+        owned("owner"),
+    ]));
+    let op = Op::new("update", Method::Patch, "/pets/{id}")
+        .param(path_param("id"))
+        .param(query_param("limit"))
+        .body(body("application/json", BodyEncoding::Json, properties))
+        .schema(
+            json!({
+                "id": {"type": "string"},
+                "name": {"type": "string"},
+                "age": {"type": ["integer", "null"]},
+                "owner": {"type": ["string", "null"]},
+                "limit": {"type": "integer"}
+            }),
+            &["id", "owner"],
+        );
+    let driver = driver(vec![op.build()], &server);
+    let arguments = Arguments {
+        id: "7".into(),
+        name: Some("rex".into()),
+        age: None,
+        owner: None,
+        limit: None,
+    };
+    driver.call("update", &arguments).await.expect("sent");
+    // A model clears `age` on purpose.
+    call(
+        &driver,
+        "update",
+        json!({"id": "7", "age": null, "owner": "ann"}),
+    )
+    .await
+    .expect("sent");
+    let requests = received(&server).await;
+    assert_eq!(requests.len(), 2);
+    assert_eq!(target(&requests[0]), "/pets/7");
+    assert_eq!(
+        String::from_utf8_lossy(&requests[0].body),
+        r#"{"name":"rex","owner":null}"#
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&requests[1].body),
+        r#"{"age":null,"owner":"ann"}"#
+    );
+}
+
 #[tokio::test]
 async fn a_missing_required_body_is_an_invalid_argument_and_nothing_is_sent() {
     let server = ok_server().await;
