@@ -377,11 +377,15 @@ fn display_name(name: &str) -> &str {
 }
 
 /// What to tell the model: each failure in words, what the failed tools take, and the
-/// call format with an example.
+/// call format with an example; then to correct what was malformed, and to retry a call
+/// that ran and failed (or that a policy stopped) only where its message says a retry can
+/// help — a call the user declined must not come back because the prompt said "try again".
 fn retry_prompt(tools: &[Tool], outcomes: &[Outcome]) -> String {
     let mut lines = Vec::new();
     let mut shown: Vec<&str> = Vec::new();
     let mut unreadable = false;
+    let mut ran = false;
+    let mut malformed = false;
     for outcome in outcomes {
         let Err(failure) = &outcome.result else {
             continue;
@@ -389,6 +393,7 @@ fn retry_prompt(tools: &[Tool], outcomes: &[Outcome]) -> String {
         lines.push(format!("- {}", failure.text()));
         match failure {
             Failure::Invalid(_) => {
+                malformed = true;
                 if let Some(tool) = tools.iter().find(|t| t.name() == outcome.name)
                     && !shown.contains(&tool.name())
                 {
@@ -400,8 +405,11 @@ fn retry_prompt(tools: &[Tool], outcomes: &[Outcome]) -> String {
                     ));
                 }
             }
-            Failure::Unreadable(_) | Failure::Unknown(_) => unreadable = true,
-            Failure::Failed(_) => {}
+            Failure::Unreadable(_) | Failure::Unknown(_) => {
+                unreadable = true;
+                malformed = true;
+            }
+            Failure::Failed(_) => ran = true,
         }
     }
     let mut prompt = format!("Some tool calls did not succeed:\n{}", lines.join("\n"));
@@ -419,8 +427,19 @@ fn retry_prompt(tools: &[Tool], outcomes: &[Outcome]) -> String {
         }
         prompt.push('.');
     }
-    prompt
-        .push_str("\nCorrect the call and try again, or answer without a tool if it cannot work.");
+    prompt.push_str(match (malformed, ran) {
+        (true, false) => {
+            "\nCorrect the call and try again, or answer without a tool if it cannot work."
+        }
+        (true, true) => {
+            "\nCorrect the calls that were written wrong and try them again; call the others \
+             again only where their message says that can help, or answer without them."
+        }
+        _ => {
+            "\nCall a tool again only where its message says that can help; otherwise answer \
+             without it."
+        }
+    });
     prompt
 }
 

@@ -70,8 +70,13 @@ pub fn retry_hint(error: &ToolError, tool: Option<&Tool>) -> String {
         (ToolError::UnknownTool { .. }, _) => {
             hint.push_str("\nCall one of the listed tools, by its exact name.");
         }
+        // The tool ran and failed, or a policy stopped it: its message says whether trying
+        // again can help (a call the user declined must not come back).
         (ToolError::Execution { .. } | ToolError::Rejected { .. }, _) => {
-            hint.push_str("\nCorrect the call and try again, or answer without this tool.");
+            hint.push_str(
+                "\nCall the tool again only where this message says that can help; otherwise \
+                 answer without it.",
+            );
         }
         _ => {}
     }
@@ -637,6 +642,18 @@ mod tests {
             panic!("test schemas are objects")
         };
         rmcp::model::Tool::new("t", "a tool", Arc::new(schema))
+    }
+
+    #[test]
+    fn a_failed_call_is_not_sent_back_to_try_again() {
+        let declined = ToolError::execution(
+            "delete_repo",
+            "the user declined this call: not today; it did not run",
+        );
+        let hint = retry_hint(&declined, None);
+        assert!(hint.contains("the user declined this call"), "{hint}");
+        assert!(!hint.contains("try again"), "{hint}");
+        assert!(hint.contains("only where this message says"), "{hint}");
     }
 
     #[test]

@@ -250,6 +250,12 @@ async fn approval_through_text_calls() {
                 retry.contains("the user declined this call: not today"),
                 "{retry}"
             );
+            // Nothing in the prompt around the refusal tells the model to try again.
+            assert!(!retry.contains("try again"), "{retry}");
+            assert!(
+                retry.contains("only where its message says that can help"),
+                "{retry}"
+            );
             // The messages carry it to the model.
             let messages = serde_json::to_string(&response.messages).unwrap();
             assert!(

@@ -154,6 +154,7 @@ async fn a_bad_text_tool_call_asks_the_model_to_retry_and_sends_nothing() {
     let retry = response.retry_prompt.expect("a retry prompt");
     assert!(retry.contains("species"), "{retry}");
     assert!(retry.contains("cow"), "{retry}");
+    assert!(retry.contains("Correct the call and try again"), "{retry}");
     assert!(received(&server).await.is_empty());
 }
 
