@@ -550,7 +550,12 @@ impl<'d> TypeSpace<'d> {
                 .get("description")
                 .and_then(Value::as_str)
                 .map_or_else(
-                    || doc(&format!("As {}.", kinds[index].unwrap_or("value"))),
+                    || match def_of(variant) {
+                        Some(def) => {
+                            doc(&format!("As the document's `{}`.", def.replace('`', "'")))
+                        }
+                        None => doc(&format!("As {}.", kinds[index].unwrap_or("value"))),
+                    },
                     |text| doc(&doc_text(text)),
                 );
             arms.push(quote!(#variant_doc #label(#inner),));
@@ -601,19 +606,17 @@ impl<'d> TypeSpace<'d> {
         }
     }
 
-    /// Whether object variants each require a property whose single allowed value no other
-    /// variant shares (a discriminator written as `const` or a one-value `enum`).
+    /// Whether object variants each have a property whose single allowed value no other
+    /// variant shares (a discriminator written as `const` or a one-value `enum`, as
+    /// OpenAPI's `discriminator` points at). The property need not be required: a closed
+    /// one-value type refuses any other value, so a variant is still told by its tag when
+    /// the tag is there.
     fn tagged(&self, variants: &[Value]) -> bool {
         let mut tags: Vec<BTreeMap<String, Value>> = Vec::new();
         for variant in variants {
             let Some(object) = self.object_of(variant, 0) else {
                 return false;
             };
-            let required: Vec<&str> = object
-                .get("required")
-                .and_then(Value::as_array)
-                .map(|r| r.iter().filter_map(Value::as_str).collect())
-                .unwrap_or_default();
             let mut own = BTreeMap::new();
             if let Some(Value::Object(properties)) = object.get("properties") {
                 for (name, property) in properties {
@@ -627,9 +630,7 @@ impl<'d> TypeSpace<'d> {
                             _ => None,
                         }
                     });
-                    if let Some(value) = single
-                        && required.contains(&name.as_str())
-                    {
+                    if let Some(value) = single {
                         own.insert(name.clone(), value);
                     }
                 }
@@ -1329,6 +1330,29 @@ mod tests {
             out.contains("pub either: ::core::option::Option<::mcs::serde_json::Value>"),
             "{out}"
         );
+    }
+
+    #[test]
+    fn objects_told_apart_by_a_tag_they_need_not_send_are_an_enum() {
+        // As Spotify writes a track or an episode: `type` a one-value enum, not required.
+        let out = render(
+            json!({
+                "Track": {"type": "object", "properties": {
+                    "type": {"type": "string", "enum": ["track"]},
+                    "name": {"type": "string"}
+                }},
+                "Episode": {"type": "object", "properties": {
+                    "type": {"type": "string", "enum": ["episode"]},
+                    "name": {"type": "string"}
+                }}
+            }),
+            json!({"oneOf": [{"$ref": "#/$defs/Track"}, {"$ref": "#/$defs/Episode"}]}),
+            Use::ANSWERED,
+        );
+        assert!(out.contains("Track(Track)"), "{out}");
+        assert!(out.contains("Episode(Episode)"), "{out}");
+        // The tag stays a closed type, which is what tells the variants apart.
+        assert!(!out.contains("TrackType::Other"), "{out}");
     }
 
     #[test]

@@ -104,7 +104,7 @@ pub mod hostile_types {
         Integer(i64),
         /// As string.
         String(::std::string::String),
-        /// As object.
+        /// As the document's `Option`.
         Option(Option),
     }
     /// The document's `Self` schema.
