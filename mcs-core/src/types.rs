@@ -310,7 +310,126 @@ pub(crate) fn object_schema(parameters: &[ToolParameter]) -> Value {
     if !definitions.is_empty() {
         root.insert("$defs".to_owned(), Value::Object(definitions));
     }
-    Value::Object(root)
+    let mut root = Value::Object(root);
+    shorten_descriptions(&mut root, MODEL_BUDGET);
+    root
+}
+
+/// The longest a description is kept when one must be shortened (see
+/// [`shorten_descriptions`]): its first sentence, within this many characters.
+const SHORT_DESCRIPTION: usize = 160;
+
+/// Shortens the descriptions in an arguments schema that, whole, is over `budget`
+/// characters — a tool with many parameters each described at length (EC2's
+/// `RunInstances`: 43 parameters, 44,000 characters) — one step at a time until it fits:
+/// descriptions below the parameters cut to their first sentence, then the parameters' own,
+/// then those below the parameters dropped, then the parameters' cut shorter still. The
+/// schema's shape (names, types, required) is never touched, so a call written from it is
+/// the same; validation reads the parameters, not this.
+fn shorten_descriptions(schema: &mut Value, budget: usize) {
+    let steps: [(usize, Option<usize>); 4] = [
+        (2, Some(SHORT_DESCRIPTION)),
+        (1, Some(SHORT_DESCRIPTION)),
+        (2, None),
+        (1, Some(SHORT_DESCRIPTION / 2)),
+    ];
+    for (from_depth, keep) in steps {
+        if serialized_len(schema) <= budget {
+            return;
+        }
+        shorten_at(schema, 0, from_depth, keep);
+    }
+}
+
+/// How long `value` is as JSON, without building the text.
+fn serialized_len(value: &Value) -> usize {
+    struct Count(usize);
+    impl std::io::Write for Count {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0 += bytes.len();
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut count = Count(0);
+    match serde_json::to_writer(&mut count, value) {
+        Ok(()) => count.0,
+        Err(_) => usize::MAX,
+    }
+}
+
+/// Shortens (to `keep` characters, by [`first_sentence`]) or, with `None`, drops the
+/// `description` of every schema at `depth` or below `from_depth` (the arguments object is
+/// depth 0, a parameter's schema 1), following only the keywords that hold schemas.
+fn shorten_at(schema: &mut Value, depth: usize, from_depth: usize, keep: Option<usize>) {
+    use crate::definitions::{SCHEMA_KEYWORDS, SCHEMA_LIST_KEYWORDS, SCHEMA_MAP_KEYWORDS};
+    let Value::Object(object) = schema else {
+        return;
+    };
+    if depth >= from_depth {
+        match keep {
+            Some(limit) => {
+                if let Some(Value::String(text)) = object.get_mut("description")
+                    && let Some(short) = first_sentence(text, limit)
+                {
+                    *text = short;
+                }
+            }
+            None => {
+                object.remove("description");
+            }
+        }
+    }
+    for (key, value) in object.iter_mut() {
+        let key = key.as_str();
+        if SCHEMA_KEYWORDS.contains(&key) {
+            shorten_at(value, depth + 1, from_depth, keep);
+        } else if SCHEMA_LIST_KEYWORDS.contains(&key) {
+            if let Value::Array(items) = value {
+                for item in items {
+                    shorten_at(item, depth + 1, from_depth, keep);
+                }
+            }
+        } else if SCHEMA_MAP_KEYWORDS.contains(&key)
+            && let Value::Object(map) = value
+        {
+            // A definition is as deep as what refers to it: at least a parameter's part.
+            let depth = if key == "$defs" || key == "definitions" {
+                depth.max(1)
+            } else {
+                depth
+            };
+            for item in map.values_mut() {
+                shorten_at(item, depth + 1, from_depth, keep);
+            }
+        }
+    }
+}
+
+/// `text` cut to its first sentence, or to `limit` characters at a word boundary, with `…`;
+/// `None` when it is already that short.
+fn first_sentence(text: &str, limit: usize) -> Option<String> {
+    if text.chars().count() <= limit {
+        return None;
+    }
+    let cut: String = text.chars().take(limit).collect();
+    let end = [". ", ".\n", ".<", "。"]
+        .iter()
+        // The stop's first character (the full stop) stays.
+        .filter_map(|stop| {
+            let first = stop.chars().next().map_or(1, char::len_utf8);
+            cut.match_indices(stop)
+                .map(|(at, _)| at + first)
+                .find(|&at| at >= 20)
+        })
+        .min()
+        .or_else(|| cut.rfind(char::is_whitespace))
+        .unwrap_or(cut.len());
+    let mut short = cut[..end].trim_end().to_owned();
+    short.push('…');
+    Some(short)
 }
 
 /// A tool a driver offers: a name, a short title and/or a description, and parameters.
@@ -690,6 +809,74 @@ pub fn message_text(message: &Value) -> String {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// A tool like EC2's `RunInstances`: many parameters, each described at length, with
+    /// nested parts described too.
+    fn verbose_tool(parameters: usize) -> Tool {
+        let long = "Launches the instances. ".to_owned()
+            + &"You can specify a number of options, or leave the defaults. ".repeat(12);
+        let mut tool = Tool::new("run_instances", "Launches instances.");
+        for n in 0..parameters {
+            tool = tool.with_parameter(
+                ToolParameter::new(format!("option{n}"), long.clone())
+                    .with_schema(
+                        json!({"type": "object", "description": long, "properties": {
+                            "value": {"type": "string", "description": long},
+                            "note": {"type": "string", "description": "説明です。".repeat(80)},
+                        }}),
+                    )
+                    .required(n % 2 == 0),
+            );
+        }
+        tool
+    }
+
+    #[test]
+    fn a_schema_of_many_long_descriptions_is_shortened_to_the_budget() {
+        let tool = verbose_tool(43);
+        let whole: usize = tool
+            .parameters()
+            .iter()
+            .map(|p| p.property_schema().to_string().len())
+            .sum();
+        assert!(whole > 4 * MODEL_BUDGET, "{whole}");
+        let schema = tool.input_schema();
+        let text = schema.to_string();
+        assert!(text.len() <= MODEL_BUDGET, "{}", text.len());
+        // The shape is untouched: every parameter, its type, its parts, what is required.
+        let properties = schema["properties"].as_object().unwrap();
+        assert_eq!(properties.len(), 43);
+        assert_eq!(schema["required"].as_array().unwrap().len(), 22);
+        assert_eq!(
+            properties["option7"]["properties"]["value"]["type"],
+            "string"
+        );
+        // A parameter keeps the start of what it says, marked as cut.
+        let said = properties["option7"]["description"].as_str().unwrap();
+        assert!(said.starts_with("Launches the instances."), "{said}");
+        assert!(said.ends_with('…'), "{said}");
+    }
+
+    #[test]
+    fn a_schema_within_the_budget_keeps_every_word() {
+        let tool = verbose_tool(2);
+        let schema = tool.input_schema();
+        assert!(schema.to_string().len() <= MODEL_BUDGET);
+        let expected = tool.parameters()[1].property_schema();
+        assert_eq!(schema["properties"]["option1"], expected);
+    }
+
+    #[test]
+    fn sentences_are_cut_on_character_boundaries() {
+        let japanese = "説明です。".repeat(80);
+        let short = first_sentence(&japanese, 160).unwrap();
+        assert!(short.ends_with('…'));
+        assert!(short.chars().count() <= 161);
+        assert_eq!(first_sentence("Short.", 160), None);
+        let words = "word ".repeat(100);
+        let cut = first_sentence(&words, 50).unwrap();
+        assert_eq!(cut, format!("{}…", "word ".repeat(10).trim_end()));
+    }
 
     #[test]
     fn annotations_travel_under_their_mcp_names() {
