@@ -115,8 +115,18 @@ impl Scope {
         let bare = name.trim_start_matches("r#");
         let mut candidate = name.clone();
         let mut n = 2;
+        // A type's name takes the number as it is (`PetArguments2`): an underscore there
+        // would be a `non_camel_case_types` warning in the user's crate. After a digit the
+        // underscore stays (`V2_2`), which the lint allows and which keeps the two apart.
+        let camel = bare.starts_with(|c: char| c.is_ascii_uppercase());
+        let stem = bare.trim_end_matches('_');
+        let joined = camel && !stem.ends_with(|c: char| c.is_ascii_digit());
         while self.taken.contains(candidate.trim_start_matches("r#")) {
-            candidate = format!("{bare}_{n}");
+            candidate = if joined {
+                format!("{stem}{n}")
+            } else {
+                format!("{bare}_{n}")
+            };
             n += 1;
         }
         self.taken
@@ -156,5 +166,13 @@ mod tests {
         assert_eq!(scope.claim("a_2".to_owned()), "a_2_2");
         assert_eq!(scope.claim("r#type".to_owned()), "r#type");
         assert_eq!(scope.claim("r#type".to_owned()), "type_2");
+        // Types: no underscore a `non_camel_case_types` lint would warn about.
+        assert_eq!(scope.claim("PetArguments".to_owned()), "PetArguments");
+        assert_eq!(scope.claim("PetArguments".to_owned()), "PetArguments2");
+        assert_eq!(scope.claim("PetArguments".to_owned()), "PetArguments3");
+        assert_eq!(scope.claim("GetV2".to_owned()), "GetV2");
+        assert_eq!(scope.claim("GetV2".to_owned()), "GetV2_2");
+        assert_eq!(scope.claim("Self_".to_owned()), "Self_");
+        assert_eq!(scope.claim("Self_".to_owned()), "Self2");
     }
 }

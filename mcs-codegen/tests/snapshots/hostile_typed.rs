@@ -121,7 +121,7 @@ pub mod hostile_types {
         /// `type`
         Type,
         /// `Other`
-        Other_2,
+        Other2,
         /// A value the document does not list.
         Other(::std::string::String),
     }
@@ -133,7 +133,7 @@ pub mod hostile_types {
                 SendType::N1 => "+1",
                 SendType::N1_2 => "-1",
                 SendType::Type => "type",
-                SendType::Other_2 => "Other",
+                SendType::Other2 => "Other",
                 SendType::Other(value) => value,
             }
         }
