@@ -60,12 +60,14 @@ const LOOKS_ONLY: ToolAnnotations = ToolAnnotations::new()
 /// Search results per call, unless the model asks for fewer or more (up to [`MAX_RESULTS`]).
 const DEFAULT_RESULTS: usize = 10;
 const MAX_RESULTS: usize = 50;
-/// A toolset whose full descriptions are longer than this (in characters, about 6,000
+/// A toolset whose full descriptions are longer than this (in characters, about 5,000
 /// tokens) is answered with names and titles instead.
-const LOAD_BUDGET: usize = 24_000;
-/// Characters per page of names and titles (about 12,000 tokens): a few hundred tools, so
-/// that even a large toolset is seen whole in one turn, and a second turn describes a tool.
-const PAGE_BUDGET: usize = 48_000;
+const LOAD_BUDGET: usize = 20_000;
+/// Characters per page of names and titles (about 6,000 tokens, under the 8,000 an answer
+/// may take): up to a few hundred tools, and toolsets are split by their tools' names
+/// until each fits one page (see `structure`), so a toolset is seen whole in one turn and
+/// a second turn describes a tool.
+pub(crate) const PAGE_BUDGET: usize = 20_000;
 /// The overview of toolsets in the prompt stays under this many characters (about 2,000
 /// tokens): example titles go first, then toolsets beyond it are counted, not named.
 const OVERVIEW_BUDGET: usize = 8_000;
@@ -358,25 +360,45 @@ impl Catalog {
         Ok(json!({ "query": query, "results": results, "note": note }))
     }
 
-    /// One line per category: id, size, title, and the first toolsets it holds.
+    /// One line per category: id, size, title, and the first toolsets it holds — three of
+    /// them, or one, or none, whichever lets every category be named within the budget
+    /// (a category the overview does not name cannot be browsed to).
     fn category_overview(&self) -> String {
-        let mut out = String::new();
-        for (shown, category) in self.categories.iter().enumerate() {
+        let line = |category: &Category, examples: usize| {
             let tools: usize = category.sets.iter().map(|&s| self.members[s].len()).sum();
-            let examples: Vec<String> = category
-                .sets
-                .iter()
-                .take(3)
-                .map(|&s| clip(self.toolsets[s].title(), 24))
-                .collect();
-            let more = if category.sets.len() > 3 { ", …" } else { "" };
-            let line = format!(
-                "- `{}` ({} toolsets, {tools} tools): {} — {}{more}",
+            let head = format!(
+                "- `{}` ({} toolsets, {tools} tools): {}",
                 category.id,
                 category.sets.len(),
                 clip(&category.title, 40),
-                examples.join(", ")
             );
+            if examples == 0 {
+                return head;
+            }
+            let shown: Vec<String> = category
+                .sets
+                .iter()
+                .take(examples)
+                .map(|&s| clip(self.toolsets[s].title(), 24))
+                .collect();
+            let more = if category.sets.len() > examples {
+                ", …"
+            } else {
+                ""
+            };
+            format!("{head} — {}{more}", shown.join(", "))
+        };
+        let mut lines: Vec<String> = Vec::new();
+        for examples in [3, 1, 0] {
+            lines = self.categories.iter().map(|c| line(c, examples)).collect();
+            if lines.iter().map(|l| l.len() + 1).sum::<usize>() <= OVERVIEW_BUDGET {
+                return lines.join("\n");
+            }
+        }
+        // More categories than even bare lines fit (never with the categories
+        // `categorize` makes for this budget): the rest are counted.
+        let mut out = String::new();
+        for (shown, line) in lines.iter().enumerate() {
             if out.len() + line.len() + 1 > OVERVIEW_BUDGET {
                 let _ = write!(
                     out,
@@ -385,7 +407,7 @@ impl Catalog {
                 );
                 return out;
             }
-            out.push_str(&line);
+            out.push_str(line);
             out.push('\n');
         }
         out.truncate(out.trim_end().len());
@@ -455,10 +477,10 @@ impl Catalog {
         let page: Vec<Value> = members
             .iter()
             .skip(offset)
-            .map(|(_, tool)| format!("{}: {}", tool.name(), clip(tool.label(), 100)))
+            .map(|(_, tool)| page_line(tool))
             .take_while(|line| {
-                used += line.len() + 4;
-                used <= PAGE_BUDGET || used == line.len() + 4
+                used += line_cost(line);
+                used <= PAGE_BUDGET || used == line_cost(line)
             })
             .map(Value::String)
             .collect();
@@ -568,6 +590,16 @@ fn unknown_set(catalog: &Catalog, tool: &str, argument: &str, id: &str) -> ToolE
 }
 
 /// `text` cut to at most `max` characters, with `…` when cut.
+/// A tool's line on a page of names and titles: `name: title`.
+pub(crate) fn page_line(tool: &Tool) -> String {
+    format!("{}: {}", tool.name(), clip(tool.label(), 100))
+}
+
+/// What a line takes of [`PAGE_BUDGET`]: itself, quoted and separated in the answer.
+pub(crate) fn line_cost(line: &str) -> usize {
+    line.len() + 4
+}
+
 fn clip(text: &str, max: usize) -> String {
     let text = text.lines().next().unwrap_or_default().trim();
     if text.chars().count() <= max {

