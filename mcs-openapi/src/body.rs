@@ -141,6 +141,13 @@ fn classify(
             Shape::Other(_) => (BodyEncoding::Xml, 4),
         },
         Family::Text => (BodyEncoding::Text, 5),
+        // JSON is YAML: a structured body goes as JSON text under the YAML media type; a
+        // string as the YAML the model writes, binary YAML as a file.
+        Family::Yaml => match shape()? {
+            Shape::Text | Shape::Base64 => (BodyEncoding::Text, 9),
+            Shape::Bytes | Shape::Unspecified => (BodyEncoding::Binary, 10),
+            Shape::Other(_) => (BodyEncoding::Json, 9),
+        },
         Family::Binary => match shape()? {
             Shape::Base64 => (BodyEncoding::Text, 7),
             _ => (BodyEncoding::Binary, 7),
@@ -686,6 +693,11 @@ mod tests {
             Some((BodyEncoding::Binary, 10))
         );
         assert_eq!(sent(Family::Other, object()), None);
+        assert_eq!(sent(Family::Yaml, object()), Some((BodyEncoding::Json, 9)));
+        assert_eq!(
+            sent(Family::Yaml, Shape::Text),
+            Some((BodyEncoding::Text, 9))
+        );
         assert_eq!(sent(Family::Invalid, Shape::Text), None);
         assert_eq!(
             wire_media_type("*/*", BodyEncoding::Json),

@@ -47,10 +47,11 @@
 //!   `multipart/form-data`; XML (`application/xml`, `text/xml`, `+xml` types), written from
 //!   the JSON arguments by the schema's `xml` objects (`name`, `namespace`, `prefix`,
 //!   `attribute`, `wrapped`; see [`RequestBody::xml`](mcs_rest::RequestBody::xml)); `text/*`
-//!   as the string given; binary types (images, audio, video, fonts, archives,
+//!   as the string given; YAML (`application/yaml`, `application/x-yaml`, `text/yaml`,
+//!   `+yaml` types) whose schema is an object or an array as JSON text, which is YAML; binary types (images, audio, video, fonts, archives,
 //!   `application/octet-stream`, `vnd.` types) as a file's bytes; then any other media type
 //!   by its schema: a string (`application/jwt`) as text, binary data (`format: binary`,
-//!   `contentMediaType`, OpenAPI 3.1's empty schema: `application/x-yaml`, `application/tar`)
+//!   `contentMediaType`, OpenAPI 3.1's empty schema: `application/dicom`, `application/tar`)
 //!   as a file's bytes. XML or binary media types whose schema is a string are sent as that
 //!   text. A media type outside these families whose schema is anything else (an object) is
 //!   not sent; when no media type of a body can be, the error names each one, quoted;

@@ -10,6 +10,9 @@ pub(crate) enum Family {
     Multipart,
     /// `application/xml`, `text/xml` and `+xml` types.
     Xml,
+    /// `application/yaml`, `application/x-yaml`, `text/yaml`, `text/x-yaml` and `+yaml`
+    /// types: a structured body is sent as JSON text, which is YAML (1.2) as it stands.
+    Yaml,
     /// Other `text/*` types.
     Text,
     /// Images, audio, video, fonts, archives, `application/octet-stream`, ...
@@ -45,6 +48,8 @@ pub(crate) fn family(media: &str) -> Family {
         Family::Multipart
     } else if subtype == "xml" || subtype.ends_with("+xml") {
         Family::Xml
+    } else if matches!(subtype, "yaml" | "x-yaml") || subtype.ends_with("+yaml") {
+        Family::Yaml
     } else if kind == "text" {
         Family::Text
     } else if is_binary(kind, subtype) {
@@ -102,7 +107,9 @@ mod tests {
         assert_eq!(family("image/png"), Family::Binary);
         assert_eq!(family("application/vnd.ms-excel"), Family::Binary);
         assert_eq!(family("application/jwt"), Family::Other);
-        assert_eq!(family("application/x-yaml"), Family::Other);
+        assert_eq!(family("application/x-yaml"), Family::Yaml);
+        assert_eq!(family("text/yaml; charset=utf-8"), Family::Yaml);
+        assert_eq!(family("application/openapi+yaml"), Family::Yaml);
         assert_eq!(family(""), Family::Invalid);
         assert_eq!(family("json"), Family::Invalid);
         assert_eq!(family("application/"), Family::Invalid);

@@ -326,6 +326,16 @@ fn any_media_type_whose_schema_is_a_string_is_text_and_binary_bytes() {
             "{media} {schema_text}"
         );
     }
+    // JSON is YAML: a structured YAML body is sent as JSON text, under its media type.
+    for schema_text in ["{type: object}", "{type: array, items: {type: string}}"] {
+        for media in ["application/x-yaml", "application/yaml", "text/yaml"] {
+            assert_eq!(
+                encoding_of(media, schema_text),
+                Some((BodyEncoding::Json, media.to_owned())),
+                "{media} {schema_text}"
+            );
+        }
+    }
     for schema_text in [
         "{type: object}",
         "{type: array, items: {type: string}}",
