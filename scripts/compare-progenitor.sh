@@ -67,17 +67,7 @@ done
 echo
 echo "== 3. debug compile time of the generated crate alone, deps prebuilt, best of $rounds"
 # mcs: the generated module in a crate depending on mcs (http: reqwest as progenitor has).
-mkdir -p "$work/mcs-crate/src"
-cat > "$work/mcs-crate/Cargo.toml" <<TOML
-[package]
-name = "mcs-crate"
-version = "0.0.0"
-edition = "2024"
-publish = false
-[dependencies]
-mcs = { package = "model-context-standard", path = "$repo", default-features = false, features = ["http"] }
-[workspace]
-TOML
+mcs_crate "$work/mcs-crate" mcs-crate
 build_time() { # crate dir, target dir: the best of $rounds touch + rebuilds
   local dir=$1 target=$2
   (cd "$dir" && CARGO_TARGET_DIR="$target" cargo build -q 2>/dev/null)
