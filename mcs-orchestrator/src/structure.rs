@@ -6,7 +6,9 @@
 //! identifier words (`id`) are passed over; the first word left is the resource (`instance`,
 //! `conversation`, `project`), and tools are grouped by it. A group still too large is split
 //! again by the next resource word (`project` → `issue`, `merge-request`…); groups too small
-//! to stand alone are gathered into one. The same names always give the same groups.
+//! to stand alone are gathered into one; a group whose names cannot be divided further and
+//! whose listing is longer than a page is cut into consecutive pieces of a page, so every
+//! toolset loads in one turn. The same names always give the same groups.
 
 use std::collections::BTreeMap;
 
@@ -302,7 +304,8 @@ fn divide(named: &[(String, Vec<String>)], depth: usize, path: &[String], out: &
         }
     }
     // A level whose words do not tell the tools apart cannot be split this way: the tools
-    // stay together (a set of `op_1` … `op_2500` is paged, not cut into arbitrary chunks).
+    // stay together here (a set of `op_1` … `op_2500`), and `split` cuts what is over a
+    // page into consecutive pieces.
     if groups.is_empty()
         || (groups.len() + usize::from(!general.is_empty()) < 2 && depth + 1 >= MAX_DEPTH)
     {
