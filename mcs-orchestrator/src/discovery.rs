@@ -17,6 +17,7 @@ use mcs_core::{Tool, ToolAnnotations, ToolParameter};
 use mcs_hybrid::prompt::DESCRIBE_TOOL;
 
 use super::categories::{self, Category};
+use super::pages::{PAGE_BUDGET, clip, line_cost, page_line};
 use super::search::Index;
 use super::toolsets::Toolset;
 
@@ -63,11 +64,6 @@ const MAX_RESULTS: usize = 50;
 /// A toolset whose full descriptions are longer than this (in characters, about 5,000
 /// tokens) is answered with names and titles instead.
 const LOAD_BUDGET: usize = 20_000;
-/// Characters per page of names and titles (about 6,000 tokens, under the 8,000 an answer
-/// may take): up to a few hundred tools, and toolsets are split by their tools' names
-/// until each fits one page (see `structure`), so a toolset is seen whole in one turn and
-/// a second turn describes a tool.
-pub(crate) const PAGE_BUDGET: usize = 20_000;
 /// The overview of toolsets in the prompt stays under this many characters (about 2,000
 /// tokens): example titles go first, then toolsets beyond it are counted, not named.
 const OVERVIEW_BUDGET: usize = 8_000;
@@ -587,25 +583,4 @@ fn unknown_set(catalog: &Catalog, tool: &str, argument: &str, id: &str) -> ToolE
         tool,
         ArgumentError::invalid(argument, expected, format!("`{id}`")),
     )
-}
-
-/// `text` cut to at most `max` characters, with `…` when cut.
-/// A tool's line on a page of names and titles: `name: title`.
-pub(crate) fn page_line(tool: &Tool) -> String {
-    format!("{}: {}", tool.name(), clip(tool.label(), 100))
-}
-
-/// What a line takes of [`PAGE_BUDGET`]: itself, quoted and separated in the answer.
-pub(crate) fn line_cost(line: &str) -> usize {
-    line.len() + 4
-}
-
-fn clip(text: &str, max: usize) -> String {
-    let text = text.lines().next().unwrap_or_default().trim();
-    if text.chars().count() <= max {
-        return text.to_owned();
-    }
-    let mut out: String = text.chars().take(max.saturating_sub(1)).collect();
-    out.push('…');
-    out
 }

@@ -75,6 +75,7 @@
 mod categories;
 mod discovery;
 mod naming;
+mod pages;
 mod policy;
 mod routing;
 mod search;

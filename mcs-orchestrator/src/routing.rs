@@ -124,7 +124,7 @@ impl Table {
                 entries[*owner].push(Entry {
                     listed: tool.name(),
                     tags: member.driver.tool_tags(original),
-                    page: crate::discovery::line_cost(&crate::discovery::page_line(tool)),
+                    page: crate::pages::line_cost(&crate::pages::page_line(tool)),
                 });
             }
         }

@@ -12,7 +12,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::discovery::PAGE_BUDGET;
+use crate::pages::PAGE_BUDGET;
 use crate::search::words;
 
 /// One group a toolset is split into: the resource words its tools share (`["project",
