@@ -166,8 +166,9 @@ impl RestDriver {
     ///
     /// The arguments are sent as they serialize (an argument that is not required and
     /// serializes to `null` is left out, as in [`RestDriver::call`]), without the schema
-    /// validation a model's call goes through: their types already hold what the document says, and a value the
-    /// document does not list (an open enum's `Other`) reaches the API, which decides.
+    /// validation a model's call goes through: their types already hold what the document
+    /// says, and a value the document does not list (an open enum's `Other`) reaches the
+    /// API, which decides.
     pub fn call_typed<'a, A, T, E>(
         &'a self,
         name: &'a str,
