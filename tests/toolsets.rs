@@ -65,9 +65,14 @@ struct Many {
 
 impl Many {
     fn new(count: usize) -> Self {
+        Many::named(count, "")
+    }
+
+    /// `count` tools named `op_{i}` followed by `suffix`.
+    fn named(count: usize, suffix: &str) -> Self {
         let tools: Vec<Tool> = (0..count)
             .map(|i| {
-                Tool::new(format!("op_{i}"), format!("Operation number {i}."))
+                Tool::new(format!("op_{i}{suffix}"), format!("Operation number {i}."))
                     .with_parameter(ToolParameter::new("value", "Any text."))
             })
             .collect();
@@ -484,6 +489,47 @@ async fn a_large_toolset_is_cut_into_pages_each_loaded_whole_and_search_can_stay
     )
     .await;
     assert_eq!(called["ran"], "op_321");
+}
+
+/// Too few tools to be grouped by their names (60), but names so long that their listing
+/// is over a page: the toolset is answered a page at a time, and the next page is one load
+/// with the offset the first gives.
+#[tokio::test]
+async fn a_toolset_whose_listing_is_over_a_page_loads_a_page_at_a_time() {
+    let orchestrator =
+        Orchestrator::new("office", ConflictPolicy::Reject).with_discovery(Discovery::Always);
+    let suffix = format!("_{}", "with_a_very_long_name".repeat(20));
+    orchestrator
+        .register(
+            "many",
+            Arc::new(Many::named(60, &suffix)),
+            Registration::new(),
+        )
+        .unwrap();
+    let first = run(
+        &orchestrator,
+        r#"{"tool": "load_toolset", "arguments": {"id": "many_all"}}"#,
+    )
+    .await;
+    assert_eq!(first["count"], 60);
+    let page = first["tools"].as_array().unwrap();
+    assert_eq!(page[0], format!("op_0{suffix}: Operation number 0."));
+    let next = first["next_offset"].as_u64().expect("a second page");
+    assert_eq!(page.len() as u64, next);
+    assert!(
+        first.to_string().len() < 24_000,
+        "{}",
+        first.to_string().len()
+    );
+    let call = json!({"tool": "load_toolset", "arguments": {"id": "many_all", "offset": next}});
+    let rest = run(&orchestrator, &call.to_string()).await;
+    let rest_page = rest["tools"].as_array().unwrap();
+    assert_eq!(
+        rest_page[0],
+        format!("op_{next}{suffix}: Operation number {next}.")
+    );
+    assert!(rest.get("next_offset").is_none(), "two pages hold 60 lines");
+    assert_eq!(next as usize + rest_page.len(), 60);
 }
 
 #[test]
