@@ -365,9 +365,15 @@ fn serialized_len(value: &Value) -> usize {
 /// depth 0, a parameter's schema 1), following only the keywords that hold schemas.
 fn shorten_at(schema: &mut Value, depth: usize, from_depth: usize, keep: Option<usize>) {
     use crate::definitions::{SCHEMA_KEYWORDS, SCHEMA_LIST_KEYWORDS, SCHEMA_MAP_KEYWORDS};
+    // Deeper than any schema read from JSON (serde_json stops at 128 levels): a schema
+    // built deeper by hand keeps its deepest descriptions rather than exhaust the stack.
+    const MAX_DEPTH: usize = 128;
     let Value::Object(object) = schema else {
         return;
     };
+    if depth > MAX_DEPTH {
+        return;
+    }
     if depth >= from_depth {
         match keep {
             Some(limit) => {
