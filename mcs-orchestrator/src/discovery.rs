@@ -391,8 +391,9 @@ impl Catalog {
                 return lines.join("\n");
             }
         }
-        // More categories than even bare lines fit (never with the categories
-        // `categorize` makes for this budget): the rest are counted.
+        // More categories than even bare lines fit (`categorize` aims at what fits with
+        // examples, but cannot merge neighbours past MAX_SETS toolsets; no document
+        // measured comes near): the rest are counted.
         let mut out = String::new();
         for (shown, line) in lines.iter().enumerate() {
             if out.len() + line.len() + 1 > OVERVIEW_BUDGET {
