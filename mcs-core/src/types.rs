@@ -417,25 +417,37 @@ fn shorten_at(schema: &mut Value, depth: usize, from_depth: usize, keep: Option<
 /// `text` cut to its first sentence, or to `limit` characters at a word boundary, with `…`;
 /// `None` when it is already that short.
 fn first_sentence(text: &str, limit: usize) -> Option<String> {
-    if text.chars().count() <= limit {
-        return None;
-    }
-    let cut: String = text.chars().take(limit).collect();
-    let end = [". ", ".\n", ".<", "。"]
-        .iter()
-        // The stop's first character (the full stop) stays.
-        .filter_map(|stop| {
-            let first = stop.chars().next().map_or(1, char::len_utf8);
-            cut.match_indices(stop)
-                .map(|(at, _)| at + first)
-                .find(|&at| at >= 20)
+    (text.chars().count() > limit).then(|| cut_text(text, limit, true))
+}
+
+/// `text`, longer than `keep` characters, cut to them with `…` after: at the end of its
+/// first sentence when `sentence` and one ends after the twentieth byte, else at the last
+/// space past the middle, else where `keep` falls.
+pub(crate) fn cut_text(text: &str, keep: usize, sentence: bool) -> String {
+    let cut: String = text.chars().take(keep).collect();
+    let stop = || {
+        [". ", ".\n", ".<", "。"]
+            .iter()
+            // The stop's first character (the full stop) stays.
+            .filter_map(|stop| {
+                let first = stop.chars().next().map_or(1, char::len_utf8);
+                cut.match_indices(stop)
+                    .map(|(at, _)| at + first)
+                    .find(|&at| at >= 20)
+            })
+            .min()
+    };
+    let end = sentence
+        .then(stop)
+        .flatten()
+        .or_else(|| {
+            cut.rfind(char::is_whitespace)
+                .filter(|&at| at > cut.len() / 2)
         })
-        .min()
-        .or_else(|| cut.rfind(char::is_whitespace))
         .unwrap_or(cut.len());
     let mut short = cut[..end].trim_end().to_owned();
     short.push('…');
-    Some(short)
+    short
 }
 
 /// A tool a driver offers: a name, a short title and/or a description, and parameters.

@@ -257,13 +257,9 @@ fn openai_description(tool: &Tool) -> Cow<'_, str> {
     if description.chars().count() <= OPENAI_DESCRIPTION_LIMIT {
         return Cow::Borrowed(description);
     }
-    let cut: String = description
-        .chars()
-        .take(OPENAI_DESCRIPTION_LIMIT - 1)
-        .collect();
-    let kept = match cut.rfind(char::is_whitespace) {
-        Some(space) if space > cut.len() / 2 => &cut[..space],
-        _ => &cut,
-    };
-    Cow::Owned(format!("{}…", kept.trim_end()))
+    Cow::Owned(crate::types::cut_text(
+        description,
+        OPENAI_DESCRIPTION_LIMIT - 1,
+        false,
+    ))
 }
