@@ -292,6 +292,27 @@ async fn call(orchestrator: &Orchestrator, tool: &str, arguments: Value) -> Valu
     response.tool_call_result.unwrap()
 }
 
+/// An orchestrator in discovery mode with `driver` registered as `label`.
+fn discovering(label: &str, driver: impl ToolDriver + 'static) -> Orchestrator {
+    let orchestrator =
+        Orchestrator::new(label, ConflictPolicy::Reject).with_discovery(Discovery::Always);
+    orchestrator
+        .register(label, Arc::new(driver), Registration::new())
+        .unwrap();
+    orchestrator
+}
+
+/// The ids the first prompt's overview names (`- \`id\` …` lines): toolsets, or
+/// categories (`cat-…`) when there are too many toolsets to name.
+fn named_ids(prompt: &str) -> Vec<String> {
+    prompt
+        .split("- `")
+        .skip(1)
+        .filter_map(|line| line.split('`').next())
+        .map(str::to_owned)
+        .collect()
+}
+
 /// A scripted model that knows only the first prompt walks to every tool of the largest
 /// document: it loads the toolset the overview names (one turn) and, when the toolset comes
 /// in short form, describes the tool (a second turn). Each tool's full description is then
@@ -315,11 +336,7 @@ async fn every_tool_of_the_largest_document_is_reached_within_two_extra_turns() 
         .max_by_key(|(_, driver)| driver.list_tools().len())
         .unwrap();
     let tools = driver.list_tools();
-    let orchestrator =
-        Orchestrator::new("api", ConflictPolicy::Reject).with_discovery(Discovery::Always);
-    orchestrator
-        .register("api", Arc::new(driver), Registration::new())
-        .unwrap();
+    let orchestrator = discovering("api", driver);
     let (reached, turns, search_hits) = walk(&orchestrator, &tools).await;
     assert_eq!(reached, tools.len());
     println!(
@@ -398,11 +415,7 @@ async fn walk(orchestrator: &Orchestrator, tools: &[Tool]) -> (usize, usize, usi
 async fn every_tool_of_an_untagged_driver_is_reached_by_browsing() {
     let driver = Thousand::new(false);
     let tools = driver.list_tools();
-    let orchestrator =
-        Orchestrator::new("api", ConflictPolicy::Reject).with_discovery(Discovery::Always);
-    orchestrator
-        .register("api", Arc::new(driver), Registration::new())
-        .unwrap();
+    let orchestrator = discovering("api", driver);
     let sets = orchestrator.toolsets();
     assert!(sets.len() > 1, "grouped by names, not one set of 1,000");
     assert!(sets.iter().all(|set| set.tools().len() <= 60));
@@ -542,11 +555,7 @@ impl ToolDriver for ManyTags {
 async fn a_document_with_770_tags_is_browsable_through_categories() {
     let driver = ManyTags::new();
     let tools = driver.list_tools();
-    let orchestrator =
-        Orchestrator::new("graph", ConflictPolicy::Reject).with_discovery(Discovery::Always);
-    orchestrator
-        .register("graph", Arc::new(driver), Registration::new())
-        .unwrap();
+    let orchestrator = discovering("graph", driver);
     let prompt = orchestrator.get_driver_system_message(None);
     let prompt_tokens = tokens(&prompt);
     assert!(
@@ -554,12 +563,9 @@ async fn a_document_with_770_tags_is_browsable_through_categories() {
         "first prompt: {prompt_tokens} tokens"
     );
     assert!(!prompt.contains("more toolsets"), "every toolset reachable");
-    let categories: Vec<String> = prompt
-        .split("- `")
-        .skip(1)
-        .filter_map(|line| line.split('`').next())
+    let categories: Vec<String> = named_ids(&prompt)
+        .into_iter()
         .filter(|id| id.starts_with("cat-"))
-        .map(str::to_owned)
         .collect();
     assert!(categories.len() > 1, "{prompt}");
     let mut sets_seen = 0;
@@ -654,11 +660,7 @@ async fn describing_a_tool_of_densely_linked_schemas_stays_under_8k_tokens() {
         .into_driver();
     // Held once: the stored definitions are the document's schemas, not a copy per tool.
     assert!(driver.api().definitions.len() < 2 * document.len());
-    let orchestrator =
-        Orchestrator::new("linked", ConflictPolicy::Reject).with_discovery(Discovery::Always);
-    orchestrator
-        .register("linked", Arc::new(driver), Registration::new())
-        .unwrap();
+    let orchestrator = discovering("linked", driver);
     let mut largest = 0;
     for n in [0, 1, ENTITIES / 2, ENTITIES - 1] {
         let answer = call(
@@ -717,11 +719,7 @@ async fn documents_named_in_mcs_walk_are_browsed_to_every_tool() {
             .unwrap_or_else(|error| panic!("{}: {error}", path.display()))
             .into_driver();
         let tools = driver.list_tools();
-        let orchestrator =
-            Orchestrator::new("api", ConflictPolicy::Reject).with_discovery(Discovery::Always);
-        orchestrator
-            .register("api", Arc::new(driver), Registration::new())
-            .unwrap();
+        let orchestrator = discovering("api", driver);
         let prompt = orchestrator.get_driver_system_message(None);
         let prompt_tokens = tokens(&prompt);
         let name = path.display();
@@ -730,12 +728,8 @@ async fn documents_named_in_mcs_walk_are_browsed_to_every_tool() {
             "{name}: first prompt {prompt_tokens} tokens"
         );
         assert!(!prompt.contains("more toolsets"), "{name}: {prompt}");
-        let named: Vec<String> = prompt
-            .split("- `")
-            .skip(1)
-            .filter_map(|line| line.split('`').next())
-            .map(str::to_owned)
-            .collect();
+        assert!(!prompt.contains("more categories"), "{name}: {prompt}");
+        let named = named_ids(&prompt);
         let mut reached = std::collections::HashSet::new();
         let (mut most_turns, mut categories, mut sets) = (0, 0, 0);
         // The longest answer by characters; tokens are never more than characters.
