@@ -19,6 +19,7 @@ use serde_json::Map;
 
 use crate::docs::doc_text;
 use crate::names::{Scope, pascal, snake, type_name};
+use crate::shared::{DOCS_PLACEHOLDER, FieldDocs, SchemaPieces, doc_lines, raw_literal};
 use crate::types::{TypeSpace, Use, extra_derives};
 
 /// Methods the driver type has already (from the runtime's macro), which operations'
@@ -59,17 +60,9 @@ pub(crate) fn ident(name: &str) -> proc_macro2::Ident {
 }
 
 /// `#[doc]` attributes, one per line, each starting with a space: rendered as `/// line`.
-/// A lone carriage return ends a line too: rustc refuses a bare CR in a `///` comment.
 pub(crate) fn doc(text: &str) -> TokenStream {
-    let lines = text.lines().flat_map(|line| line.split('\r')).map(|line| {
-        let line = if line.is_empty() {
-            String::new()
-        } else {
-            format!(" {line}")
-        };
-        quote!(#[doc = #line])
-    });
-    quote!(#(#lines)*)
+    let lines = doc_lines(text);
+    quote!(#(#[doc = #lines])*)
 }
 
 /// The module holding the whole driver, named after the driver in `snake_case`.
@@ -77,7 +70,7 @@ pub(crate) fn driver_module(
     api: &Api,
     source: &str,
     typing: &Typing<'_>,
-) -> (TokenStream, Vec<crate::Method>) {
+) -> (TokenStream, Vec<crate::Method>, FieldDocs) {
     let module = ident(&snake(&api.name));
     let driver_name = type_name(&api.name);
     let driver = ident(&driver_name);
@@ -154,6 +147,7 @@ pub(crate) fn driver_module(
     );
     let mut structs = Vec::new();
     let mut methods = Vec::new();
+    let mut docs = FieldDocs::default();
     for (index, (operation, (struct_name, method_name))) in
         api.operations.iter().zip(&named).enumerate()
     {
@@ -164,20 +158,21 @@ pub(crate) fn driver_module(
             arguments: struct_name,
             method: method_name,
         };
-        let (definition, method) = typed_operation(
+        let input = Input {
             operation,
-            &schemas[index],
-            &definitions,
-            &names,
-            space,
-            typing,
-            answers(index),
-        );
+            schema: &schemas[index],
+            answers: answers(index),
+        };
+        let (definition, method) =
+            typed_operation(&input, &definitions, &names, space, typing, &mut docs);
         structs.push(definition);
         methods.push(method);
     }
     structs.extend(space.finish());
     let table: TokenStream = TABLE_PLACEHOLDER
+        .parse()
+        .unwrap_or_else(|_| unreachable!("the placeholder is one item of Rust"));
+    let shared_docs: TokenStream = DOCS_PLACEHOLDER
         .parse()
         .unwrap_or_else(|_| unreachable!("the placeholder is one item of Rust"));
 
@@ -210,6 +205,8 @@ pub(crate) fn driver_module(
             rustdoc::invalid_rust_codeblocks
         )]
         pub mod #module {
+            #shared_docs
+
             #driver_doc
             #[derive(Debug)]
             pub struct #driver {
@@ -228,7 +225,16 @@ pub(crate) fn driver_module(
         }
         pub use #module::#driver;
     };
-    (tokens, listing)
+    (tokens, listing, docs)
+}
+
+/// One operation, as the generated code is made from it.
+struct Input<'a> {
+    operation: &'a Operation,
+    /// Its arguments schema, read.
+    schema: &'a Value,
+    /// What it answers, when methods answer typed.
+    answers: &'a [Answer],
 }
 
 /// What the generated code of one operation is called.
@@ -279,14 +285,18 @@ impl Typing<'_> {
 
 /// The argument struct of one operation and the typed method that calls it.
 fn typed_operation(
-    operation: &Operation,
-    schema: &Value,
+    input: &Input<'_>,
     definitions: &Definitions,
     names: &Names<'_>,
     mut space: Option<&mut TypeSpace<'_>>,
     typing: &Typing<'_>,
-    answers: &[Answer],
+    docs: &mut FieldDocs,
 ) -> (TokenStream, TokenStream) {
+    let Input {
+        operation,
+        schema,
+        answers,
+    } = *input;
     let Names {
         driver,
         arguments: struct_name,
@@ -333,7 +343,7 @@ fn typed_operation(
                 .get("description")
                 .and_then(Value::as_str)
                 .map_or_else(|| format!("The `{name}` argument."), doc_text);
-            let doc = self::doc(&doc);
+            let doc = docs.marker(&field.to_string(), &doc);
             let mut serde = Vec::new();
             if field.to_string().trim_start_matches("r#") != *name {
                 serde.push(quote!(rename = #name));
@@ -682,6 +692,11 @@ pub(crate) fn api_table(api: &Api, indent: usize) -> String {
     out.open("static API: ::mcs::rest::Api = {");
     out.line("use ::mcs::rest::*;");
     out.line("use ::std::borrow::Cow::Borrowed as B;");
+    // Properties several operations take alike, written once (`mcs_codegen`'s `shared`).
+    let pieces = SchemaPieces::new(api.operations.iter().map(|row| row.schema.as_ref()));
+    for definition in pieces.definitions() {
+        out.line(&definition);
+    }
     // Each operation is a `const` of its own, and the list names them: rustc evaluates one
     // initializer of eleven thousand rows in one body and held 19 GB doing it (a Graph-like
     // document); as eleven thousand small bodies, 1.4 GB (BENCHMARKS.md, issue 20).
@@ -693,7 +708,7 @@ pub(crate) fn api_table(api: &Api, indent: usize) -> String {
             .collect();
         out.line(&format!("// {}: {} {path}", row.name, row.method));
         out.open(&format!("const OP_{index}: Operation = Operation {{"));
-        operation(&mut out, row);
+        operation(&mut out, row, &pieces);
         out.close("};");
     }
     out.open("Api {");
@@ -782,17 +797,9 @@ fn text(value: &str) -> String {
     format!("B({})", literal(value))
 }
 
-/// A raw string literal (`r#"..."#`) for JSON, which is unreadable with escaped quotes; an
-/// escaped one when the text holds a carriage return (not allowed in raw strings).
+/// A raw string literal for JSON, which is unreadable with escaped quotes.
 fn raw_text(value: &str) -> String {
-    if value.contains('\r') {
-        return text(value);
-    }
-    let mut hashes = String::from("#");
-    while value.contains(&format!("\"{hashes}")) {
-        hashes.push('#');
-    }
-    format!("B(r{hashes}\"{value}\"{hashes})")
+    format!("B({})", raw_literal(value))
 }
 
 fn option_text(value: Option<&str>) -> String {
@@ -875,16 +882,42 @@ fn style(style: Style) -> &'static str {
     }
 }
 
+/// A parameter on one line: OpenAPI's defaults for its location (`Parameter::query("page")`)
+/// and what differs from them — a row written field by field took ten lines, a third of
+/// the bytes of a module with many parameters.
 fn parameter(out: &mut Writer, parameter: &Parameter) {
-    out.open("Parameter {");
-    out.field("argument", &text(&parameter.argument));
-    out.field("name", &text(&parameter.name));
-    out.field("location", location(parameter.location));
-    out.field("style", style(parameter.style));
-    out.field("explode", &parameter.explode.to_string());
-    out.field("allow_reserved", &parameter.allow_reserved.to_string());
-    out.field("required", &parameter.required.to_string());
-    out.close("},");
+    let defaults = Parameter::new(parameter.location, "", "");
+    let name = literal(&parameter.name);
+    let mut row = if parameter.argument == parameter.name {
+        let at = match parameter.location {
+            Location::Path => "path",
+            Location::Query => "query",
+            Location::Header => "header",
+            Location::Cookie => "cookie",
+        };
+        format!("Parameter::{at}({name})")
+    } else {
+        format!(
+            "Parameter::new({}, {name}, {})",
+            location(parameter.location),
+            literal(&parameter.argument)
+        )
+    };
+    if parameter.required != defaults.required {
+        row.push_str(&format!(".required({})", parameter.required));
+    }
+    if (parameter.style, parameter.explode) != (defaults.style, defaults.explode) {
+        row.push_str(&format!(
+            ".style({}, {})",
+            style(parameter.style),
+            parameter.explode
+        ));
+    }
+    if parameter.allow_reserved {
+        row.push_str(".allow_reserved(true)");
+    }
+    row.push(',');
+    out.line(&row);
 }
 
 fn body(out: &mut Writer, body: &RequestBody) {
@@ -918,7 +951,7 @@ fn body(out: &mut Writer, body: &RequestBody) {
 }
 
 /// The fields of an operation's row (the caller writes the braces around them).
-fn operation(out: &mut Writer, operation: &Operation) {
+fn operation(out: &mut Writer, operation: &Operation, pieces: &SchemaPieces) {
     out.field("name", &text(&operation.name));
     out.field("title", &option_text(operation.title.as_deref()));
     out.field(
@@ -938,7 +971,16 @@ fn operation(out: &mut Writer, operation: &Operation) {
     });
     out.field("tags", &texts(operation.tags.iter().map(AsRef::as_ref)));
     out.field("deprecated", &operation.deprecated.to_string());
-    out.field("schema", &raw_text(&operation.schema));
+    match pieces.parts(&operation.schema).as_slice() {
+        [whole] => out.field("schema", &format!("B({whole})")),
+        parts => {
+            out.open("schema: B(concat!(");
+            for part in parts {
+                out.line(&format!("{part},"));
+            }
+            out.close(")),");
+        }
+    }
     out.field(
         "annotations",
         &annotations(operation.method, operation.annotations),

@@ -199,3 +199,28 @@ async fn the_library_and_weather_drivers_reach_the_server() {
     assert_eq!(readings.ok(), Some(json!([{"value": 21.5}])));
     assert_eq!(station.tool_tags("listReadings"), ["readings"]);
 }
+
+/// What rustc builds from a module is the rows the reader gives at run time: one-line
+/// parameters (`Parameter::query("page")`) and texts written once (`doc_*`, `arg_*` macros
+/// joined by `concat!`) change how the module is written, never what it holds.
+#[test]
+fn the_compiled_tables_hold_what_the_reader_gives_at_run_time() {
+    let options = mcs::openapi::ReadOptions::default();
+    for (compiled, document) in [
+        (Petstore::api(), "../examples/petstore/petstore.yaml"),
+        (Library::api(), "tests/documents/library.yaml"),
+        (Weather::api(), "tests/documents/weather.swagger.json"),
+    ] {
+        let path = format!("{}/{document}", env!("CARGO_MANIFEST_DIR"));
+        let read = match mcs::openapi::read_file(&path, &options) {
+            Ok(read) => read.api,
+            Err(error) => panic!("{document}: {error}"),
+        };
+        assert_eq!(compiled.operations, read.operations, "{document}");
+        assert_eq!(compiled.definitions, read.definitions, "{document}");
+    }
+    // The library's `isbn` is one of those shared texts, in both kinds.
+    let source = include_str!("snapshots/library.rs");
+    assert!(source.contains("macro_rules! doc_isbn"), "{source}");
+    assert!(source.contains("arg_isbn!(),"), "{source}");
+}

@@ -108,10 +108,7 @@ pub(crate) fn row(reader: &Reader<'_>, spec: &ParamSpec<'_>, location: Location)
             .get("style")
             .and_then(Value::as_str)
             .and_then(parse_style)
-            .unwrap_or(match location {
-                Location::Path | Location::Header => Style::Simple,
-                Location::Query | Location::Cookie => Style::Form,
-            });
+            .unwrap_or(location.default_style());
         let explode = map
             .get("explode")
             .and_then(Value::as_bool)
@@ -154,10 +151,7 @@ fn swagger_style(map: &Map<String, Value>, location: Location) -> (Style, bool) 
         .get("collectionFormat")
         .and_then(Value::as_str)
         .unwrap_or("csv");
-    let plain = match location {
-        Location::Path | Location::Header => Style::Simple,
-        Location::Query | Location::Cookie => Style::Form,
-    };
+    let plain = location.default_style();
     if !is_array {
         return (plain, plain == Style::Form);
     }

@@ -234,6 +234,76 @@ pub struct Parameter {
     pub required: bool,
 }
 
+impl Parameter {
+    /// The parameter `name` at `location`, its argument named `argument`, written as OpenAPI
+    /// writes a parameter when the document says nothing more: the location's
+    /// [default style](Location::default_style), exploded when that style is `form`,
+    /// reserved characters encoded, and required in the path only. The other `const`
+    /// builders change one of those.
+    ///
+    /// ```
+    /// use mcs_rest::{Location, Parameter, Style};
+    ///
+    /// const PAGE: Parameter = Parameter::query("page");
+    /// assert_eq!((PAGE.style, PAGE.explode, PAGE.required), (Style::Form, true, false));
+    /// const ID: Parameter = Parameter::new(Location::Path, "id", "user_id");
+    /// assert_eq!((ID.name.as_ref(), ID.argument.as_ref(), ID.required), ("id", "user_id", true));
+    /// const TAGS: Parameter = Parameter::query("tags").required(true).style(Style::PipeDelimited, false);
+    /// assert!(TAGS.required && !TAGS.explode);
+    /// ```
+    pub const fn new(location: Location, name: &'static str, argument: &'static str) -> Self {
+        let style = location.default_style();
+        Parameter {
+            argument: Cow::Borrowed(argument),
+            name: Cow::Borrowed(name),
+            location,
+            style,
+            explode: matches!(style, Style::Form),
+            allow_reserved: false,
+            required: matches!(location, Location::Path),
+        }
+    }
+
+    /// [`Parameter::new`] for a `{name}` of the path, whose argument is `name`.
+    pub const fn path(name: &'static str) -> Self {
+        Parameter::new(Location::Path, name, name)
+    }
+
+    /// [`Parameter::new`] for a query parameter whose argument is `name`.
+    pub const fn query(name: &'static str) -> Self {
+        Parameter::new(Location::Query, name, name)
+    }
+
+    /// [`Parameter::new`] for a request header whose argument is `name`.
+    pub const fn header(name: &'static str) -> Self {
+        Parameter::new(Location::Header, name, name)
+    }
+
+    /// [`Parameter::new`] for a cookie whose argument is `name`.
+    pub const fn cookie(name: &'static str) -> Self {
+        Parameter::new(Location::Cookie, name, name)
+    }
+
+    /// The parameter, required or not.
+    pub const fn required(mut self, required: bool) -> Self {
+        self.required = required;
+        self
+    }
+
+    /// The parameter written in `style`, arrays and objects spread or not.
+    pub const fn style(mut self, style: Style, explode: bool) -> Self {
+        self.style = style;
+        self.explode = explode;
+        self
+    }
+
+    /// The parameter with reserved characters sent as they are (query only).
+    pub const fn allow_reserved(mut self, allow_reserved: bool) -> Self {
+        self.allow_reserved = allow_reserved;
+        self
+    }
+}
+
 /// Where a [`Parameter`] goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Location {
@@ -248,6 +318,15 @@ pub enum Location {
 }
 
 impl Location {
+    /// The style OpenAPI gives a parameter here when the document names none: `simple` in
+    /// the path and headers, `form` in the query and cookies.
+    pub const fn default_style(self) -> Style {
+        match self {
+            Location::Path | Location::Header => Style::Simple,
+            Location::Query | Location::Cookie => Style::Form,
+        }
+    }
+
     /// The name OpenAPI uses (`path`, `query`, ...).
     pub fn as_str(self) -> &'static str {
         match self {

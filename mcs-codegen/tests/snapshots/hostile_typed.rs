@@ -187,15 +187,7 @@ pub mod hostile_types {
             method: Method::Post,
             path: B("/things/{id}"),
             parameters: B(&[
-                Parameter {
-                    argument: B("id"),
-                    name: B("id"),
-                    location: Location::Path,
-                    style: Style::Simple,
-                    explode: false,
-                    allow_reserved: false,
-                    required: true,
-                },
+                Parameter::path("id"),
             ]),
             body: Some(RequestBody {
                 media_type: B("application/json"),

@@ -145,24 +145,8 @@ pub mod petstore {
             method: Method::Get,
             path: B("/pets"),
             parameters: B(&[
-                Parameter {
-                    argument: B("tags"),
-                    name: B("tags"),
-                    location: Location::Query,
-                    style: Style::Form,
-                    explode: true,
-                    allow_reserved: false,
-                    required: false,
-                },
-                Parameter {
-                    argument: B("limit"),
-                    name: B("limit"),
-                    location: Location::Query,
-                    style: Style::Form,
-                    explode: true,
-                    allow_reserved: false,
-                    required: false,
-                },
+                Parameter::query("tags"),
+                Parameter::query("limit"),
             ]),
             body: None,
             security: B(&[
@@ -205,15 +189,7 @@ pub mod petstore {
             method: Method::Get,
             path: B("/pets/{petId}"),
             parameters: B(&[
-                Parameter {
-                    argument: B("petId"),
-                    name: B("petId"),
-                    location: Location::Path,
-                    style: Style::Simple,
-                    explode: false,
-                    allow_reserved: false,
-                    required: true,
-                },
+                Parameter::path("petId"),
             ]),
             body: None,
             security: B(&[
@@ -232,24 +208,8 @@ pub mod petstore {
             method: Method::Delete,
             path: B("/pets/{petId}"),
             parameters: B(&[
-                Parameter {
-                    argument: B("petId"),
-                    name: B("petId"),
-                    location: Location::Path,
-                    style: Style::Simple,
-                    explode: false,
-                    allow_reserved: false,
-                    required: true,
-                },
-                Parameter {
-                    argument: B("X-Reason"),
-                    name: B("X-Reason"),
-                    location: Location::Header,
-                    style: Style::Simple,
-                    explode: false,
-                    allow_reserved: false,
-                    required: false,
-                },
+                Parameter::path("petId"),
+                Parameter::header("X-Reason"),
             ]),
             body: None,
             security: B(&[

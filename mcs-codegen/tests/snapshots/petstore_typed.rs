@@ -294,24 +294,8 @@ pub mod typed_petstore {
             method: Method::Get,
             path: B("/pets"),
             parameters: B(&[
-                Parameter {
-                    argument: B("tags"),
-                    name: B("tags"),
-                    location: Location::Query,
-                    style: Style::Form,
-                    explode: true,
-                    allow_reserved: false,
-                    required: false,
-                },
-                Parameter {
-                    argument: B("limit"),
-                    name: B("limit"),
-                    location: Location::Query,
-                    style: Style::Form,
-                    explode: true,
-                    allow_reserved: false,
-                    required: false,
-                },
+                Parameter::query("tags"),
+                Parameter::query("limit"),
             ]),
             body: None,
             security: B(&[
@@ -354,15 +338,7 @@ pub mod typed_petstore {
             method: Method::Get,
             path: B("/pets/{petId}"),
             parameters: B(&[
-                Parameter {
-                    argument: B("petId"),
-                    name: B("petId"),
-                    location: Location::Path,
-                    style: Style::Simple,
-                    explode: false,
-                    allow_reserved: false,
-                    required: true,
-                },
+                Parameter::path("petId"),
             ]),
             body: None,
             security: B(&[
@@ -381,24 +357,8 @@ pub mod typed_petstore {
             method: Method::Delete,
             path: B("/pets/{petId}"),
             parameters: B(&[
-                Parameter {
-                    argument: B("petId"),
-                    name: B("petId"),
-                    location: Location::Path,
-                    style: Style::Simple,
-                    explode: false,
-                    allow_reserved: false,
-                    required: true,
-                },
-                Parameter {
-                    argument: B("X-Reason"),
-                    name: B("X-Reason"),
-                    location: Location::Header,
-                    style: Style::Simple,
-                    explode: false,
-                    allow_reserved: false,
-                    required: false,
-                },
+                Parameter::path("petId"),
+                Parameter::header("X-Reason"),
             ]),
             body: None,
             security: B(&[
