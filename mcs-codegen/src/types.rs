@@ -327,7 +327,8 @@ impl<'d> TypeSpace<'d> {
                     // Properties beside the union describe the object whatever the variant.
                     break;
                 }
-                return self.union(variants, hint, how, owner);
+                let discriminator = Discriminator::of(map, variants);
+                return self.union(variants, discriminator.as_ref(), hint, how, owner);
             }
         }
         match types {
@@ -343,7 +344,7 @@ impl<'d> TypeSpace<'d> {
                         Value::Object(variant)
                     })
                     .collect();
-                self.union(&variants, hint, how, owner)
+                self.union(&variants, None, hint, how, owner)
             }
         }
     }
@@ -513,18 +514,29 @@ impl<'d> TypeSpace<'d> {
         Some(out)
     }
 
-    /// `oneOf`/`anyOf`: an untagged enum when its variants can be told apart — each of a
-    /// different JSON type, or objects that each require a property of a value of their
-    /// own — else a `Value`.
-    fn union(&mut self, variants: &[Value], hint: &str, how: Use, owner: Option<&str>) -> Ty {
+    /// `oneOf`/`anyOf`: an enum when its variants can be told apart — each of a different
+    /// JSON type, objects that each have a property of a value of their own, or objects
+    /// the document's `discriminator` names — else a `Value`.
+    fn union(
+        &mut self,
+        variants: &[Value],
+        discriminator: Option<&Discriminator>,
+        hint: &str,
+        how: Use,
+        owner: Option<&str>,
+    ) -> Ty {
         let kinds: Vec<Option<&'static str>> =
             variants.iter().map(|v| self.kind_of(v, 0)).collect();
         if variants.is_empty() || kinds.iter().any(Option::is_none) {
             return Ty::value();
         }
         let distinct: HashSet<&&str> = kinds.iter().flatten().collect();
-        let told_apart = distinct.len() == kinds.len()
-            || (kinds.iter().all(|k| *k == Some("object")) && self.tagged(variants));
+        let by_kind = distinct.len() == kinds.len();
+        let objects = kinds.iter().all(|k| *k == Some("object"));
+        // A discriminator is read only where the content alone cannot tell the variants
+        // apart: an untagged enum needs no hand-written code.
+        let discriminator = discriminator.filter(|_| !by_kind && objects && !self.tagged(variants));
+        let told_apart = by_kind || (objects && self.tagged(variants)) || discriminator.is_some();
         if !told_apart {
             return Ty::value();
         }
@@ -534,6 +546,8 @@ impl<'d> TypeSpace<'d> {
         let name = self.names.claim(pascal(hint));
         let mut variant_names = Scope::default();
         let mut arms = Vec::new();
+        // Each variant's name and type, for a discriminator's hand-written `Deserialize`.
+        let mut read_as = Vec::new();
         // Integers are tried before numbers: `1` is both.
         let mut order: Vec<usize> = (0..variants.len()).collect();
         order.sort_by_key(|i| usize::from(kinds[*i] != Some("integer")));
@@ -559,21 +573,48 @@ impl<'d> TypeSpace<'d> {
                     |text| doc(&doc_text(text)),
                 );
             arms.push(quote!(#variant_doc #label(#inner),));
+            read_as.push((def_of(variant).map(str::to_owned), label, inner));
         }
-        let doc = doc(&format!(
-            "One of {} shapes, told apart by their content.",
-            arms.len()
-        ));
-        let derives = self.derives(how, false);
         let item_name = ident(&name);
-        self.items.push(quote! {
-            #doc
-            #derives
-            #[serde(crate = "::mcs::serde", untagged)]
-            pub enum #item_name {
-                #(#arms)*
+        match discriminator {
+            None => {
+                let doc = doc(&format!(
+                    "One of {} shapes, told apart by their content.",
+                    arms.len()
+                ));
+                let derives = self.derives(how, false);
+                self.items.push(quote! {
+                    #doc
+                    #derives
+                    #[serde(crate = "::mcs::serde", untagged)]
+                    pub enum #item_name {
+                        #(#arms)*
+                    }
+                });
             }
-        });
+            Some(discriminator) => {
+                let doc = doc(&format!(
+                    "One of {} shapes, told apart by `{}`.",
+                    arms.len(),
+                    discriminator.property.replace('`', "'")
+                ));
+                let (derives, serialize, deserialize) = self.derives_by_hand(how);
+                let serialize = serialize.then(|| {
+                    quote!(#[derive(::mcs::serde::Serialize)] #[serde(crate = "::mcs::serde", untagged)])
+                });
+                let deserialize = deserialize
+                    .then(|| discriminated_deserialize(&item_name, discriminator, &read_as));
+                self.items.push(quote! {
+                    #doc
+                    #derives
+                    #serialize
+                    pub enum #item_name {
+                        #(#arms)*
+                    }
+                    #deserialize
+                });
+            }
+        }
         let mut ty = self.item(name);
         ty.has_default = false;
         ty
@@ -1006,6 +1047,89 @@ pub(crate) fn extra_derives(derives: &[String], known: &[&str]) -> Vec<TokenStre
         .collect()
 }
 
+/// OpenAPI's `discriminator` of a union, as the reader keeps it for answers: the property
+/// whose value names the variant, and the values that name each definition.
+struct Discriminator {
+    property: String,
+    /// Definition name → the values that name it.
+    values: BTreeMap<String, Vec<String>>,
+}
+
+impl Discriminator {
+    /// The discriminator of the union `map`, when it names a property and every variant is
+    /// a definition some value names.
+    fn of(map: &Map<String, Value>, variants: &[Value]) -> Option<Discriminator> {
+        let discriminator = map.get("discriminator")?;
+        let property = discriminator.get("propertyName")?.as_str()?.to_owned();
+        let mut values: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        for (value, target) in discriminator.get("mapping")?.as_object()? {
+            if let Some(def) = target.as_str().and_then(|t| t.strip_prefix("#/$defs/")) {
+                values
+                    .entry(def.to_owned())
+                    .or_default()
+                    .push(value.clone());
+            }
+        }
+        variants
+            .iter()
+            .all(|variant| def_of(variant).is_some_and(|def| values.contains_key(def)))
+            .then_some(Discriminator { property, values })
+    }
+}
+
+/// The `Deserialize` of a union told apart by `discriminator`: the variant the
+/// discriminator's value names; without that value (APIs leave out a property their
+/// document does not require), or with one the document does not map (a variant added
+/// since), the first variant that reads the answer.
+fn discriminated_deserialize(
+    name: &proc_macro2::Ident,
+    discriminator: &Discriminator,
+    variants: &[(Option<String>, proc_macro2::Ident, TokenStream)],
+) -> TokenStream {
+    let property = &discriminator.property;
+    let named = variants.iter().filter_map(|(def, label, ty)| {
+        let values = discriminator.values.get(def.as_deref()?)?;
+        Some(quote! {
+            ::core::option::Option::Some(#(#values)|*) => {
+                return ::mcs::serde_json::from_value::<#ty>(value)
+                    .map(#name::#label)
+                    .map_err(<D::Error as ::mcs::serde::de::Error>::custom);
+            }
+        })
+    });
+    let last = variants.len().saturating_sub(1);
+    let tried = variants.iter().enumerate().map(|(index, (_, label, ty))| {
+        let value = if index == last {
+            quote!(value)
+        } else {
+            quote!(value.clone())
+        };
+        quote! {
+            if let ::core::result::Result::Ok(read) = ::mcs::serde_json::from_value::<#ty>(#value) {
+                return ::core::result::Result::Ok(#name::#label(read));
+            }
+        }
+    });
+    let none = format!("matches none of the shapes `{name}` can be");
+    quote! {
+        impl<'de> ::mcs::serde::Deserialize<'de> for #name {
+            fn deserialize<D: ::mcs::serde::Deserializer<'de>>(
+                deserializer: D,
+            ) -> ::core::result::Result<Self, D::Error> {
+                let value = <::mcs::serde_json::Value as ::mcs::serde::Deserialize>::deserialize(
+                    deserializer,
+                )?;
+                match value.get(#property).and_then(::mcs::serde_json::Value::as_str) {
+                    #(#named)*
+                    _ => {}
+                }
+                #(#tried)*
+                ::core::result::Result::Err(<D::Error as ::mcs::serde::de::Error>::custom(#none))
+            }
+        }
+    }
+}
+
 /// The definition a schema refers to (`{"$ref": "#/$defs/Pet"}`), if it is a reference.
 fn def_of(schema: &Value) -> Option<&str> {
     schema
@@ -1330,6 +1454,31 @@ mod tests {
             out.contains("pub either: ::core::option::Option<::mcs::serde_json::Value>"),
             "{out}"
         );
+    }
+
+    #[test]
+    fn objects_only_a_discriminator_tells_apart_are_an_enum_read_by_it() {
+        let defs = json!({
+            "Dog": {"type": "object", "properties": {"kind": {"type": "string"}}},
+            "Cat": {"type": "object", "properties": {"kind": {"type": "string"}}}
+        });
+        let union = json!({
+            "oneOf": [{"$ref": "#/$defs/Dog"}, {"$ref": "#/$defs/Cat"}],
+            "discriminator": {"propertyName": "kind", "mapping": {"dog": "#/$defs/Dog", "cat": "#/$defs/Cat"}}
+        });
+        let answered = render(defs.clone(), union.clone(), Use::ANSWERED);
+        assert!(answered.contains("told apart by `kind`"), "{answered}");
+        assert!(answered.contains("Some(\"dog\")"), "{answered}");
+        assert!(!answered.contains("untagged"), "{answered}");
+        // Sent: serialized as the variant is, no `Deserialize` written.
+        let sent = render(defs.clone(), union.clone(), Use::SENT);
+        assert!(sent.contains("untagged"), "{sent}");
+        assert!(!sent.contains("Deserialize"), "{sent}");
+        // A variant no value names: the content cannot tell them apart, so a `Value`.
+        let mut partial = union;
+        partial["discriminator"]["mapping"] = json!({"dog": "#/$defs/Dog"});
+        let out = render(defs, partial, Use::ANSWERED);
+        assert!(!out.contains("enum"), "{out}");
     }
 
     #[test]

@@ -164,7 +164,7 @@ async fn the_library_and_weather_drivers_reach_the_server() {
     let library = Library::new()
         .with_base_url(server.uri())
         .with_bearer_token("t");
-    assert_eq!(library.list_tools().len(), 8);
+    assert_eq!(library.list_tools().len(), 9);
     let found = library
         .execute_tool("searchBooks", json!({"q": "dune", "page_size": 5}))
         .await;

@@ -171,6 +171,70 @@ async fn successes_of_different_shapes_are_told_apart_by_status() {
     );
 }
 
+/// `ShelfLoan` and `EbookLoan` read the same JSON (serde skips fields a struct lacks), so
+/// only the document's `discriminator` tells them apart: by `kind`'s value, mapped by a
+/// reference (`shelf`) or by a bare schema name (`ebook`); without `kind`, the first shape
+/// that reads it; with a `kind` the document maps, that shape or an error.
+#[tokio::test]
+async fn variants_only_a_discriminator_tells_apart_are_read_by_it() {
+    use typed_library::{
+        EbookLoan, EbookLoanFormat, ListLoansArguments, ListLoansResponseItem, ShelfLoan,
+    };
+    let server = MockServer::start().await;
+    Mock::given(method("GET"))
+        .and(path("/loans"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!([
+            {"kind": "ebook", "isbn": "1", "format": "epub"},
+            {"kind": "shelf", "isbn": "2", "format": "epub"},
+            {"isbn": "3"}
+        ])))
+        .up_to_n_times(1)
+        .mount(&server)
+        .await;
+    let library = TypedLibrary::new()
+        .with_base_url(server.uri())
+        .with_bearer_token("t");
+    let loans = library
+        .list_loans(&ListLoansArguments {})
+        .await
+        .expect("loans");
+    assert_eq!(
+        loans.body,
+        vec![
+            ListLoansResponseItem::EbookLoan(EbookLoan {
+                kind: Some("ebook".into()),
+                isbn: "1".into(),
+                due: None,
+                format: Some(EbookLoanFormat::Epub),
+            }),
+            ListLoansResponseItem::ShelfLoan(ShelfLoan {
+                kind: Some("shelf".into()),
+                isbn: "2".into(),
+                due: None,
+            }),
+            ListLoansResponseItem::ShelfLoan(ShelfLoan {
+                kind: None,
+                isbn: "3".into(),
+                due: None,
+            }),
+        ]
+    );
+
+    // The variant `kind` names must read the answer: no other shape is tried.
+    Mock::given(method("GET"))
+        .and(path("/loans"))
+        .respond_with(
+            ResponseTemplate::new(200).set_body_json(json!([{"kind": "ebook", "isbn": 4}])),
+        )
+        .mount(&server)
+        .await;
+    let error = library
+        .list_loans(&ListLoansArguments {})
+        .await
+        .expect_err("isbn is a number");
+    assert!(matches!(error, ApiError::Unexpected { .. }), "{error:?}");
+}
+
 #[tokio::test]
 async fn an_answer_that_is_not_what_the_document_says_names_where() {
     use typed_petstore::ListPetsArguments;

@@ -44,6 +44,10 @@ pub(crate) struct SchemaBuilder<'r> {
     /// Whether `readOnly` properties are kept (marked so) rather than left out: for the
     /// schemas of answers, where they are what the API fills in.
     keep_read_only: bool,
+    /// Whether a `oneOf`/`anyOf`'s `discriminator` is kept (its mapping pointing into the
+    /// definitions): for the schemas of answers, whose types read it to tell variants
+    /// apart. Argument schemas leave it out: it means nothing to a model or a validator.
+    keep_discriminator: bool,
 }
 
 impl<'r> SchemaBuilder<'r> {
@@ -56,6 +60,7 @@ impl<'r> SchemaBuilder<'r> {
             taken: HashSet::new(),
             pending: Vec::new(),
             keep_read_only: false,
+            keep_discriminator: false,
         }
     }
 
@@ -81,6 +86,7 @@ impl<'r> SchemaBuilder<'r> {
             taken: self.taken.clone(),
             pending: Vec::new(),
             keep_read_only: true,
+            keep_discriminator: true,
         };
         (builder, again)
     }
@@ -406,6 +412,11 @@ impl<'r> SchemaBuilder<'r> {
                 key_str if PLAIN_KEYWORDS.contains(&key_str) => {
                     out.insert(key.clone(), value.clone());
                 }
+                "discriminator" if self.keep_discriminator => {
+                    if let Some(discriminator) = self.discriminator(value, map, loc) {
+                        out.insert(key.clone(), discriminator);
+                    }
+                }
                 _ => {}
             }
         }
@@ -431,6 +442,72 @@ impl<'r> SchemaBuilder<'r> {
         } else {
             result
         })
+    }
+
+    /// The `discriminator` of the union `map` (at `loc`), for the types of answers: the
+    /// property whose value names the variant, and for each value the definition it names
+    /// (`{"propertyName": "petType", "mapping": {"dog": "#/$defs/Dog"}}`) — what the
+    /// document maps, then each referenced variant it does not by its schema's name, as
+    /// OpenAPI's implicit mapping does. `None` when it names no property (Swagger 2.0's
+    /// `discriminator` is a bare property name on a base schema, not on a union). A mapping
+    /// that resolves to nothing is left out: the types then try the variants in turn.
+    fn discriminator(
+        &mut self,
+        value: &Value,
+        map: &Map<String, Value>,
+        loc: &Loc,
+    ) -> Option<Value> {
+        let property = value.get("propertyName")?.as_str()?;
+        let mut mapping = Map::new();
+        let mut mapped = HashSet::new();
+        if let Some(Value::Object(explicit)) = value.get("mapping") {
+            for (tag, target) in explicit {
+                let Some(target) = target.as_str() else {
+                    continue;
+                };
+                // A bare name is a schema of the document's components.
+                let reference = if target.contains(['/', '#']) {
+                    target.to_owned()
+                } else {
+                    format!("#/components/schemas/{target}")
+                };
+                let sources = &self.reader.sources;
+                let Ok(target) = sources
+                    .resolve(&reference, loc)
+                    .and_then(|first| sources.follow(&first))
+                else {
+                    continue;
+                };
+                if sources.get(&target).is_none() {
+                    continue;
+                }
+                let name = self.definition_name(target);
+                mapping.insert(tag.clone(), Value::String(format!("#/$defs/{name}")));
+                mapped.insert(name);
+            }
+        }
+        for key in ["oneOf", "anyOf"] {
+            let Some(Value::Array(variants)) = map.get(key) else {
+                continue;
+            };
+            for variant in variants {
+                let sources = &self.reader.sources;
+                let Some(target) = ref_of(variant)
+                    .and_then(|reference| sources.resolve(reference, loc).ok())
+                    .and_then(|first| sources.follow(&first).ok())
+                else {
+                    continue;
+                };
+                let tag = last_token(&target.pointer);
+                let name = self.definition_name(target);
+                if !mapped.contains(&name) && !tag.is_empty() {
+                    mapping
+                        .entry(tag)
+                        .or_insert_with(|| Value::String(format!("#/$defs/{name}")));
+                }
+            }
+        }
+        Some(json!({ "propertyName": property, "mapping": mapping }))
     }
 
     fn list(&mut self, list: &[Value], loc: &Loc, depth: usize) -> Result<Value, OpenApiError> {

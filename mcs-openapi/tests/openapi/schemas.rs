@@ -369,3 +369,28 @@ fn nullable_without_a_type_becomes_any_of_null() {
         json!({"anyOf": [{"allOf": [{"type": "string"}]}, {"type": "null"}]})
     );
 }
+
+/// A union's `discriminator` is kept for the types of answers, its mapping pointing into the
+/// definitions: by reference, by a bare schema name, and implicitly (a variant the mapping
+/// leaves out, by its schema's name). Argument schemas leave it out: it means nothing to a
+/// model or a validator.
+#[test]
+fn discriminators_are_kept_for_answers_and_left_out_of_arguments() {
+    let yaml = "openapi: 3.0.3\ninfo: {title: T, version: '1'}\npaths:\n  /pets:\n    post:\n      operationId: add\n      requestBody:\n        content:\n          application/json:\n            schema: {$ref: '#/components/schemas/Pet'}\n      responses:\n        '200':\n          description: ok\n          content:\n            application/json:\n              schema: {$ref: '#/components/schemas/Pet'}\ncomponents:\n  schemas:\n    Pet:\n      oneOf: [{$ref: '#/components/schemas/Dog'}, {$ref: '#/components/schemas/Cat'}, {$ref: '#/components/schemas/Bird'}]\n      discriminator:\n        propertyName: petType\n        mapping: {dog: '#/components/schemas/Dog', kitty: Cat, ghost: '#/components/schemas/Nowhere'}\n    Dog: {type: object, properties: {petType: {type: string}, bark: {type: boolean}}}\n    Cat: {type: object, properties: {petType: {type: string}}}\n    Bird: {type: object, properties: {petType: {type: string}}}\n";
+    let options = ReadOptions::default().responses(true);
+    let document = read_with(yaml, &options).expect("reads");
+    let responses = document.responses.expect("answers read");
+    assert_eq!(
+        responses.definitions["Pet"]["discriminator"],
+        json!({
+            "propertyName": "petType",
+            "mapping": {"dog": "#/$defs/Dog", "kitty": "#/$defs/Cat", "Bird": "#/$defs/Bird"}
+        })
+    );
+    let arguments: Value = serde_json::from_str(&document.api.definitions).expect("json");
+    assert!(
+        arguments["Pet"].get("discriminator").is_none(),
+        "{arguments}"
+    );
+    assert!(arguments["Pet"].get("oneOf").is_some(), "{arguments}");
+}
