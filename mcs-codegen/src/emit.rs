@@ -552,8 +552,8 @@ fn status_enum(
     let mut labels = Scope::default();
     let mut classes: Vec<u16> = Vec::new();
     for (answer, body) in bodies {
-        // A status is a code, a range (`4XX`) or `default`; anything else a document writes
-        // keeps its letters and digits only.
+        // A status is a code, a range (`4XX`) or `default` (the reader leaves out anything
+        // else); a label keeps its letters and digits.
         let label = match answer.status.as_str() {
             "default" => "Default".to_owned(),
             status => {
@@ -581,15 +581,9 @@ fn status_enum(
             exact.push(quote!(#code => #decode,));
         } else if answer.status == "default" {
             fallback = Some(quote!(_ => #decode,));
-        } else if let Some(class) = answer
-            .status
-            .chars()
-            .next()
-            .and_then(|c| c.to_digit(10))
-            .and_then(|c| u16::try_from(c).ok())
-        {
-            // One arm per class: a second status of the same class (`2XX` and `2-00`)
-            // keeps its variant, which no answer reaches.
+        } else if let Some(class) = answer.class() {
+            // One arm per class: a second range of the same class (`2XX` and `2xx`) keeps
+            // its variant, which no answer reaches.
             if !classes.contains(&class) {
                 classes.push(class);
                 let (low, high) = (class * 100, class * 100 + 99);

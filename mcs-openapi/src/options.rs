@@ -146,12 +146,34 @@ pub struct Answer {
 impl Answer {
     /// Whether the status is a success (`2XX`, or a code from 200 to 299).
     pub fn is_success(&self) -> bool {
-        self.status.starts_with('2')
+        self.class() == Some(2)
     }
 
-    /// The status code, when the document names one (not a range or `default`).
+    /// The status code, when the document names one (not a range or `default`): three
+    /// digits, from 100 to 599.
     pub fn code(&self) -> Option<u16> {
-        self.status.parse().ok()
+        let status = self.status.as_str();
+        let digits = status.len() == 3 && status.bytes().all(|b| b.is_ascii_digit());
+        digits
+            .then(|| status.parse().ok())
+            .flatten()
+            .filter(|code| (100..=599).contains(code))
+    }
+
+    /// The class of the status (`4` for `404` and for the range `4XX`, written in either
+    /// case); `None` for `default`, and for what is not a status at all (`2-00`, `OK`).
+    pub fn class(&self) -> Option<u16> {
+        if let Some(code) = self.code() {
+            return Some(code / 100);
+        }
+        match self.status.as_bytes() {
+            [class @ b'1'..=b'5', x, y]
+                if x.eq_ignore_ascii_case(&b'x') && y.eq_ignore_ascii_case(&b'x') =>
+            {
+                Some(u16::from(class - b'0'))
+            }
+            _ => None,
+        }
     }
 
     /// Whether the body is JSON (`application/json`, a `+json` type, or `*/*`).

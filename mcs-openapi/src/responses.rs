@@ -15,7 +15,9 @@ use super::source::Loc;
 
 /// The answers of one operation. A response that cannot be read (a broken reference, a
 /// schema the reader refuses) is kept with no schema: a typed client falls back to an
-/// untyped value for it rather than losing the operation.
+/// untyped value for it rather than losing the operation. One whose status is not a status
+/// (neither a code from 100 to 599, a class such as `4XX`, nor `default`: `2-00`, `OK`) is
+/// left out: no answer can come with it.
 pub(crate) fn read(
     reader: &Reader<'_>,
     builder: &mut SchemaBuilder<'_>,
@@ -27,16 +29,17 @@ pub(crate) fn read(
     let responses_loc = candidate.op_loc.child("responses");
     let mut answers = Vec::new();
     for (status, response) in responses {
-        if status.starts_with("x-") {
+        let status_of = Answer {
+            status: status.clone(),
+            media_type: None,
+            schema: None,
+        };
+        if status_of.class().is_none() && status != "default" {
             continue;
         }
         let loc = responses_loc.child(status);
         let Ok((loc, response)) = reader.deref(response, &loc) else {
-            answers.push(Answer {
-                status: status.clone(),
-                media_type: None,
-                schema: None,
-            });
+            answers.push(status_of);
             continue;
         };
         let (media_type, schema) = if reader.is_swagger() {
@@ -118,7 +121,37 @@ fn swagger_body<'a>(
 
 #[cfg(test)]
 mod tests {
-    use super::is_json;
+    use super::{Answer, is_json};
+
+    #[test]
+    fn statuses_are_codes_classes_or_default_and_nothing_else() {
+        let answer = |status: &str| Answer {
+            status: status.to_owned(),
+            media_type: None,
+            schema: None,
+        };
+        for (status, code, class, success) in [
+            ("200", Some(200), Some(2), true),
+            ("204", Some(204), Some(2), true),
+            ("404", Some(404), Some(4), false),
+            ("2XX", None, Some(2), true),
+            ("5xx", None, Some(5), false),
+            ("default", None, None, false),
+            ("2-00", None, None, false),
+            ("20", None, None, false),
+            ("2000", None, None, false),
+            ("600", None, None, false),
+            ("6XX", None, None, false),
+            ("OK", None, None, false),
+            ("+200", None, None, false),
+            ("", None, None, false),
+        ] {
+            let answer = answer(status);
+            assert_eq!(answer.code(), code, "{status}");
+            assert_eq!(answer.class(), class, "{status}");
+            assert_eq!(answer.is_success(), success, "{status}");
+        }
+    }
 
     #[test]
     fn json_media_types_are_recognised() {

@@ -32,17 +32,14 @@ pub mod hostile_types {
             &'a self,
             arguments: &SendArguments,
         ) -> impl ::core::future::Future<
-            Output = ::mcs::rest::Answered<
-                SendResponseByStatus,
-                ::core::option::Option<Self_>,
-            >,
+            Output = ::mcs::rest::Answered<Result, Self_>,
         > + ::core::marker::Send + use<'a> {
             self.inner
                 .call_typed(
                     "send",
                     arguments,
-                    SendResponseByStatus::decode,
-                    ::mcs::rest::json::<::core::option::Option<Self_>>,
+                    ::mcs::rest::json::<Result>,
+                    ::mcs::rest::json::<Self_>,
                 )
         }
     }
@@ -54,34 +51,6 @@ pub mod hostile_types {
         pub id: ::std::string::String,
         /// The `body` argument.
         pub body: ::core::option::Option<Send>,
-    }
-    /// The answers of 2 statuses, each decoded as the document describes it.
-    #[derive(Clone, Debug, PartialEq)]
-    pub enum SendResponseByStatus {
-        /// Status `2-00`.
-        Status200(Option),
-        /// Status `2XX`.
-        Status2XX(Result),
-    }
-    impl SendResponseByStatus {
-        /// The answer of `status` with `body`, decoded as its status says.
-        pub fn decode(
-            status: u16,
-            body: &[u8],
-        ) -> ::core::result::Result<Self, ::std::string::String> {
-            #[allow(unreachable_patterns)]
-            match status {
-                200u16..=299u16 => {
-                    ::mcs::rest::json::<Option>(status, body)
-                        .map(SendResponseByStatus::Status200)
-                }
-                _ => {
-                    ::core::result::Result::Err(
-                        ::std::format!("the document gives no answer of status {status}"),
-                    )
-                }
-            }
-        }
     }
     /// The document's `Option` schema.
     #[derive(Clone, Debug, PartialEq, Default, ::mcs::serde::Deserialize)]
