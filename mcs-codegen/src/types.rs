@@ -961,21 +961,17 @@ impl<'d> TypeSpace<'d> {
             }
         });
         let deserialize = deserialize.then(|| {
-            quote! {
-                impl<'de> ::mcs::serde::Deserialize<'de> for #name_ident {
-                    fn deserialize<D: ::mcs::serde::Deserializer<'de>>(
-                        deserializer: D,
-                    ) -> ::core::result::Result<Self, D::Error> {
-                        let text = <::std::string::String as ::mcs::serde::Deserialize>::deserialize(
-                            deserializer,
-                        )?;
-                        ::core::result::Result::Ok(match text.as_str() {
-                            #(#from_text)*
-                            #unknown
-                        })
-                    }
-                }
-            }
+            deserialize_through(
+                &name_ident,
+                quote!(text),
+                quote!(::std::string::String),
+                quote! {
+                    ::core::result::Result::Ok(match text.as_str() {
+                        #(#from_text)*
+                        #unknown
+                    })
+                },
+            )
         });
         self.items.push(quote! {
             #doc
@@ -1111,20 +1107,36 @@ fn discriminated_deserialize(
         }
     });
     let none = format!("matches none of the shapes `{name}` can be");
+    deserialize_through(
+        name,
+        quote!(value),
+        quote!(::mcs::serde_json::Value),
+        quote! {
+            match value.get(#property).and_then(::mcs::serde_json::Value::as_str) {
+                #(#named)*
+                _ => {}
+            }
+            #(#tried)*
+            ::core::result::Result::Err(<D::Error as ::mcs::serde::de::Error>::custom(#none))
+        },
+    )
+}
+
+/// A hand-written `Deserialize` for `name` that reads the input as `through` first, into
+/// `binding`, and then runs `body` (which returns `Result<Self, D::Error>`).
+fn deserialize_through(
+    name: &proc_macro2::Ident,
+    binding: TokenStream,
+    through: TokenStream,
+    body: TokenStream,
+) -> TokenStream {
     quote! {
         impl<'de> ::mcs::serde::Deserialize<'de> for #name {
             fn deserialize<D: ::mcs::serde::Deserializer<'de>>(
                 deserializer: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                let value = <::mcs::serde_json::Value as ::mcs::serde::Deserialize>::deserialize(
-                    deserializer,
-                )?;
-                match value.get(#property).and_then(::mcs::serde_json::Value::as_str) {
-                    #(#named)*
-                    _ => {}
-                }
-                #(#tried)*
-                ::core::result::Result::Err(<D::Error as ::mcs::serde::de::Error>::custom(#none))
+                let #binding = <#through as ::mcs::serde::Deserialize>::deserialize(deserializer)?;
+                #body
             }
         }
     }
