@@ -212,8 +212,10 @@ pub(crate) const PHRASES: &[(&[&str], &[&str])] = &[
         &["im", "dm", "conversation", "open"],
     ),
     (&["who", "is", "in"], &["member"]),
+    (&["who", "is", "on"], &["member", "user"]),
+    (&["how", "many"], &["count", "total"]),
     (&["members", "of"], &["member"]),
-    (&["hand", "over"], &["transfer"]),
+    (&["hand", "over"], &["transfer", "assign"]),
     (&["file", "bug"], &["create", "issue"]),
     (&["file", "issue"], &["create", "issue"]),
     (&["file", "ticket"], &["create", "issue"]),
@@ -221,6 +223,16 @@ pub(crate) const PHRASES: &[(&[&str], &[&str])] = &[
     (&["to", "do"], &["todo"]),
     (&["ask", "review"], &["request", "reviewer"]),
     (&["look", "up"], &["get", "info", "retrieve"]),
+    (&["tick", "off"], &["complete", "check", "state"]),
+    (&["goes", "down"], &["uptime", "check", "alert"]),
+    (&["is", "down"], &["uptime", "check", "alert"]),
+    (&["time", "spent"], &["worklog", "time", "spent"]),
+    (&["hours", "spent"], &["worklog", "time", "spent"]),
+    (&["spent", "hours"], &["worklog", "time", "spent"]),
+    (&["give", "back"], &["refund", "return"]),
+    (&["pay", "back"], &["refund", "return"]),
+    (&["pull", "back"], &["reverse", "reversal", "refund"]),
+    (&["done", "by"], &["due", "deadline"]),
 ];
 
 /// Acts a task asks for, and the verbs (and HTTP methods) APIs name them by: a task word
@@ -236,7 +248,7 @@ pub(crate) const ACTS: &[(&str, &[&str])] = &[
     ("insert", &["create", "add"]),
     ("invite", &["invite", "add", "member"]),
     ("register", &["create", "register"]),
-    ("upload", &["upload", "create", "file"]),
+    ("upload", &["upload", "create", "file", "attachment"]),
     ("remove", &["delete", "remove"]),
     ("delete", &["delete", "remove"]),
     ("update", &["update", "edit", "put", "patch"]),
@@ -292,12 +304,22 @@ pub(crate) const ACTS: &[(&str, &[&str])] = &[
     ("subscribe", &["subscribe", "subscription", "watch"]),
     ("watch", &["watch", "subscription"]),
     ("transfer", &["transfer", "move"]),
-    ("move", &["move", "transfer"]),
+    ("move", &["move", "transfer", "transition"]),
     ("copy", &["copy", "fork", "duplicate"]),
     ("duplicate", &["copy", "duplicate", "fork"]),
     ("deploy", &["deployment", "deploy"]),
     ("redeploy", &["redeploy", "deployment"]),
-    ("restart", &["restart", "redeploy", "retry"]),
+    ("restart", &["restart", "redeploy", "retry", "reboot"]),
+    ("reboot", &["reboot", "restart", "power", "action"]),
+    ("shift", &["move", "transfer"]),
+    ("renew", &["renewal", "upcoming", "subscription"]),
+    ("email", &["send", "email", "notify"]),
+    ("notify", &["notify", "notification", "webhook", "send"]),
+    ("collect", &["capture", "charge", "collect"]),
+    ("dismiss", &["close", "dismiss", "reject"]),
+    ("bump", &["update", "edit", "raise"]),
+    ("reword", &["update", "edit", "rename"]),
+    ("follow", &["follow", "watch", "subscribe"]),
     ("rerun", &["rerun", "retry"]),
     ("retry", &["retry", "rerun"]),
     ("rollback", &["rollback", "revert", "promote"]),
@@ -389,6 +411,24 @@ pub(crate) const THINGS: &[(&str, &[&str])] = &[
     ("limit", &["limit", "rate"]),
     ("comment", &["comment", "note", "reply"]),
     ("note", &["note", "comment"]),
+    ("belong", &["member", "membership"]),
+    ("owe", &["balance", "invoice", "billing"]),
+    ("proof", &["evidence"]),
+    ("chargeback", &["dispute"]),
+    ("processor", &["cpu"]),
+    ("ram", &["memory", "size"]),
+    ("column", &["section", "list", "column"]),
+    ("port", &["rule", "firewall", "port"]),
+    ("kubectl", &["kubeconfig", "kubernetes", "credential"]),
+    (
+        "server",
+        &["server", "instance", "machine", "vm", "droplet"],
+    ),
+    ("billing", &["billing", "subscription", "invoice"]),
+    ("card", &["card", "payment", "method", "source"]),
+    ("deadline", &["due", "deadline"]),
+    ("screenshot", &["attachment", "image", "file"]),
+    ("subtask", &["subtask", "parent", "child"]),
     ("reply", &["reply", "comment"]),
     ("bug", &["issue"]),
     ("ticket", &["issue"]),
@@ -556,22 +596,29 @@ const VERBS: &[(&str, Act)] = &[
     ("assign", Act::Make),
     ("attach", Act::Make),
     ("block", Act::Make),
+    ("bump", Act::Make),
     ("buy", Act::Make),
     ("cancel", Act::Make),
     ("change", Act::Make),
     ("close", Act::Make),
+    ("collect", Act::Make),
     ("comment", Act::Make),
+    ("concede", Act::Make),
     ("create", Act::Make),
     ("deploy", Act::Make),
     ("disable", Act::Make),
     ("edit", Act::Make),
+    ("email", Act::Make),
     ("enable", Act::Make),
     ("file", Act::Make),
     ("follow", Act::Make),
     ("fork", Act::Make),
     ("generate", Act::Make),
+    ("give", Act::Make),
+    ("hand", Act::Make),
     ("insert", Act::Make),
     ("invite", Act::Make),
+    ("leave", Act::Make),
     ("like", Act::Make),
     ("lock", Act::Make),
     ("make", Act::Make),
@@ -580,6 +627,7 @@ const VERBS: &[(&str, Act)] = &[
     ("modify", Act::Make),
     ("move", Act::Make),
     ("new", Act::Make),
+    ("notify", Act::Make),
     ("open", Act::Make),
     ("pause", Act::Make),
     ("pin", Act::Make),
@@ -590,6 +638,8 @@ const VERBS: &[(&str, Act)] = &[
     ("purchase", Act::Make),
     ("put", Act::Make),
     ("react", Act::Make),
+    ("reboot", Act::Make),
+    ("record", Act::Make),
     ("register", Act::Make),
     ("remind", Act::Make),
     ("rename", Act::Make),
@@ -600,22 +650,27 @@ const VERBS: &[(&str, Act)] = &[
     ("restart", Act::Make),
     ("resume", Act::Make),
     ("retry", Act::Make),
+    ("reword", Act::Make),
     ("run", Act::Make),
     ("save", Act::Make),
     ("schedule", Act::Make),
     ("send", Act::Make),
     ("set", Act::Make),
     ("share", Act::Make),
+    ("shift", Act::Make),
+    ("spin", Act::Make),
     ("star", Act::Make),
     ("start", Act::Make),
     ("stop", Act::Make),
     ("submit", Act::Make),
     ("subscribe", Act::Make),
+    ("tick", Act::Make),
     ("transfer", Act::Make),
     ("trigger", Act::Make),
     ("turn", Act::Make),
     ("update", Act::Make),
     ("upload", Act::Make),
+    ("vote", Act::Make),
     ("watch", Act::Make),
     ("write", Act::Make),
     ("clear", Act::Remove),
@@ -704,7 +759,7 @@ impl Field {
             Field::Name => 3.0,
             Field::Title => 2.5,
             Field::Lead => 1.5,
-            Field::Rest => 0.2,
+            Field::Rest => 0.35,
             Field::Parameters => 0.5,
             Field::Toolset => 2.0,
         }
@@ -754,8 +809,8 @@ impl Index {
             .iter()
             .enumerate()
             .map(|(i, tool)| {
-                let description = tool.description();
-                let (lead, rest) = split_lead(description);
+                let description = prose(tool.description());
+                let (lead, rest) = split_lead(&description);
                 let parameters: Vec<&str> =
                     tool.parameters().iter().map(|p| p.name.as_str()).collect();
                 [
@@ -813,7 +868,8 @@ impl Index {
         let shapes = tools
             .iter()
             .map(|tool| {
-                let (lead, _) = split_lead(tool.description());
+                let description = prose(tool.description());
+                let (lead, _) = split_lead(&description);
                 let title = tool.title().unwrap_or(lead);
                 Shape {
                     effect: Effect::of(tool.annotations()),
@@ -843,7 +899,7 @@ impl Index {
     /// one makes it a removal), `get rid of` and `stop …ing` a removal, and a question a
     /// reading; none when it says no act.
     fn act(&self, raw: &[String]) -> Option<Act> {
-        if has_phrase(raw, &["get", "rid", "of"]) {
+        if has_phrase(raw, &["get", "rid", "of"]) || has_phrase(raw, &["take", "off"]) {
             return Some(Act::Remove);
         }
         let first = raw.first().map(String::as_str);
@@ -1016,6 +1072,7 @@ impl Index {
     /// The positions of the tools that match `query`, best first (ties in listing order), at
     /// most `limit`; each with its score.
     pub(crate) fn search(&self, query: &str, limit: usize) -> Vec<(usize, f32)> {
+        let query = &intent(query);
         // Per tool: its score, and whether it matched the task itself rather than only
         // the words a task implies (`get` for a question, `current` for `my`).
         let mut scores: HashMap<u32, (f32, bool)> = HashMap::new();
@@ -1165,6 +1222,97 @@ fn has_phrase(words: &[String], phrase: &[&str]) -> bool {
 }
 
 /// A description's first sentence (or first line), and the rest.
+/// What of a task says what to do, without the values it is done with: quoted text
+/// (`comment "shipped in v2.3" on card 9`, the words of the comment), URLs and e-mail
+/// addresses (`notify https://hooks.example.com`), and identifiers that mix letters, digits
+/// and `_`, `-` or `.` (`cus_88Zt`, `CORE-200`, `v2.3`). Their pieces (`cus`, `zt`,
+/// `hooks`, `example`) would match tools at random.
+fn intent(query: &str) -> String {
+    let mut out = String::with_capacity(query.len());
+    let mut quote: Option<char> = None;
+    for c in query.chars() {
+        match quote {
+            Some(open) => {
+                let closes = match open {
+                    '“' => c == '”',
+                    '‘' => c == '’',
+                    _ => c == open,
+                };
+                if closes {
+                    quote = None;
+                    out.push(' ');
+                }
+            }
+            // An apostrophe inside a word (`PROJ-7's`, `don't`) opens no quote.
+            None if c == '"'
+                || c == '“'
+                || c == '‘'
+                || (c == '\'' && !out.ends_with(char::is_alphanumeric)) =>
+            {
+                quote = Some(c);
+            }
+            None => out.push(c),
+        }
+    }
+    // An unclosed quote was not one: the task is kept whole.
+    if quote.is_some() {
+        out = query.to_owned();
+    }
+    out.split_whitespace()
+        .filter(|token| !is_value(token))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Whether a whitespace-separated piece of a task is a value rather than a word: a URL, an
+/// e-mail address, or an identifier mixing letters, digits and `_`, `-` or `.`.
+fn is_value(token: &str) -> bool {
+    let token = token.trim_matches(|c: char| !c.is_alphanumeric() && c != '/');
+    if token.contains("://") || (token.contains('@') && token.contains('.')) {
+        return true;
+    }
+    let letters = token.chars().any(char::is_alphabetic);
+    let digits = token.chars().any(|c| c.is_ascii_digit());
+    let joined = token.contains(['_', '-', '.']);
+    letters && digits && joined
+}
+
+/// `description` as words a person reads: HTML tags (`<p>`, `<code>`), the targets of
+/// Markdown links and bare URLs left out. Their words (`p`, `href`, `https`, a docs site's
+/// domain and path) are on every tool of a document that writes them, and stand for nothing
+/// the tool does.
+fn prose(description: &str) -> String {
+    let mut out = String::with_capacity(description.len());
+    let mut rest = description;
+    while let Some(c) = rest.chars().next() {
+        let skipped =
+            if c == '<' && rest[1..].starts_with(|n: char| n.is_ascii_alphabetic() || n == '/') {
+                rest.find('>').map(|end| end + 1)
+            } else if let Some(target) = rest.strip_prefix("](") {
+                // The link's text stays; its target goes.
+                target.find(')').map(|end| {
+                    out.push(']');
+                    end + 3
+                })
+            } else if rest.starts_with("http://") || rest.starts_with("https://") {
+                Some(rest.find(char::is_whitespace).unwrap_or(rest.len()))
+            } else {
+                None
+            };
+        match skipped {
+            Some(length) => {
+                out.push(' ');
+                rest = &rest[length..];
+            }
+            None => {
+                out.push(c);
+                rest = &rest[c.len_utf8()..];
+            }
+        }
+    }
+    out
+}
+
 fn split_lead(description: &str) -> (&str, &str) {
     let description = description.trim_start();
     let end = description
@@ -1223,6 +1371,47 @@ mod tests {
             index.search("36", 10).is_empty(),
             "a number alone finds nothing"
         );
+    }
+
+    #[test]
+    fn a_task_is_searched_without_the_values_it_carries() {
+        assert_eq!(
+            intent(r#"comment "shipped in v2.3" on card 9xK2"#),
+            "comment on card 9xK2"
+        );
+        assert_eq!(intent("reply “on my way” to Ana"), "reply to Ana");
+        assert_eq!(
+            intent("notify https://hooks.example.com/x when jo@example.com pays"),
+            "notify when pays"
+        );
+        assert_eq!(
+            intent("refund ch_3Kx9LmB2 and close CORE-200 in v1.4.0"),
+            "refund and close in"
+        );
+        // An apostrophe in a word opens no quote; an unclosed quote is not one.
+        assert_eq!(intent("bump PROJ-7's priority"), "bump priority");
+        assert_eq!(intent("don't ping me"), "don't ping me");
+        assert_eq!(intent(r#"say "hi"#), r#"say "hi"#);
+        // Words with digits and no separator stay: they may be names (`s3`, `ec2`).
+        assert_eq!(intent("list s3 buckets on ec2"), "list s3 buckets on ec2");
+    }
+
+    #[test]
+    fn descriptions_are_indexed_without_markup_or_links() {
+        assert_eq!(
+            prose(r#"<p>Send an <a href="https://x.io/a">invoice</a> now.</p>"#)
+                .split_whitespace()
+                .collect::<Vec<_>>(),
+            ["Send", "an", "invoice", "now."]
+        );
+        assert_eq!(
+            prose("See [the guide](https://docs.github.com/x) or https://a.io/b.")
+                .split_whitespace()
+                .collect::<Vec<_>>(),
+            ["See", "[the", "guide]", "or"]
+        );
+        // A comparison is not a tag.
+        assert_eq!(prose("a < b and c <= d"), "a < b and c <= d");
     }
 
     #[test]

