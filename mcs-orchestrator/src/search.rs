@@ -742,16 +742,19 @@ enum Field {
     Rest,
     Parameters,
     Toolset,
+    /// What the arguments are, in the document's words.
+    ParameterText,
 }
 
 impl Field {
-    const ALL: [Field; 6] = [
+    const ALL: [Field; 7] = [
         Field::Name,
         Field::Title,
         Field::Lead,
         Field::Rest,
         Field::Parameters,
         Field::Toolset,
+        Field::ParameterText,
     ];
 
     fn weight(self) -> f32 {
@@ -762,12 +765,13 @@ impl Field {
             Field::Rest => 0.35,
             Field::Parameters => 0.5,
             Field::Toolset => 2.0,
+            Field::ParameterText => 0.1,
         }
     }
 
     fn b(self) -> f32 {
         match self {
-            Field::Rest => 0.9,
+            Field::Rest | Field::ParameterText => 0.9,
             Field::Toolset => 0.3,
             _ => 0.5,
         }
@@ -805,7 +809,7 @@ impl Index {
                 .collect()
         };
         // Each tool's fields as stemmed words; then each field's average length.
-        let fields: Vec<[Vec<String>; 6]> = tools
+        let fields: Vec<[Vec<String>; 7]> = tools
             .iter()
             .enumerate()
             .map(|(i, tool)| {
@@ -820,10 +824,11 @@ impl Index {
                     stem(rest),
                     stem(&parameters.join(" ")),
                     stem(toolset(i).unwrap_or_default()),
+                    stem(&prose(&parameter_text(tool))),
                 ]
             })
             .collect();
-        let mut average = [0f32; 6];
+        let mut average = [0f32; 7];
         for tool in &fields {
             for (slot, words) in tool.iter().enumerate() {
                 average[slot] += words.len() as f32;
@@ -1222,6 +1227,17 @@ fn has_phrase(words: &[String], phrase: &[&str]) -> bool {
 }
 
 /// A description's first sentence (or first line), and the rest.
+/// The descriptions of a tool's arguments, one after another.
+fn parameter_text(tool: &Tool) -> String {
+    let parameters = tool.parameters();
+    let mut text = String::new();
+    for parameter in parameters.iter() {
+        text.push_str(&parameter.description);
+        text.push(' ');
+    }
+    text
+}
+
 /// What of a task says what to do, without the values it is done with: quoted text
 /// (`comment "shipped in v2.3" on card 9`, the words of the comment), URLs and e-mail
 /// addresses (`notify https://hooks.example.com`), and identifiers that mix letters, digits
@@ -1358,6 +1374,29 @@ mod tests {
         assert_eq!(found.len(), 3);
         assert!(index.search("weather", 10).is_empty());
         assert_eq!(index.search("pet", 1).len(), 1);
+    }
+
+    #[test]
+    fn what_the_arguments_say_is_found_below_what_the_tool_says() {
+        let tools = vec![
+            Tool::new("create_collaboration", "Creates a collaboration.").with_parameters(vec![
+                ToolParameter::new("role", "The access level: editor or viewer."),
+            ]),
+            Tool::new("list_editors", "Lists the editors of a document."),
+            Tool::new("delete_item", "Deletes an item."),
+        ];
+        let index = Index::new(&tools, |_| None);
+        let found = |query: &str| -> Vec<usize> {
+            index
+                .search(query, 10)
+                .into_iter()
+                .map(|(i, _)| i)
+                .collect()
+        };
+        // Named for the word, the tool ranks first; the one whose argument says it is found.
+        assert_eq!(found("editors"), [1, 0]);
+        // And an act that only the second does puts it first.
+        assert_eq!(found("make ana an editor"), [0, 1]);
     }
 
     #[test]
