@@ -5,6 +5,7 @@ use std::path::{Component, Path, PathBuf};
 use base64::Engine as _;
 use serde_json::{Map, Value};
 
+use super::charset;
 use super::params::{form_encode, scalar_text};
 use super::table::{BodyArgument, BodyEncoding, RequestBody};
 use super::xml;
@@ -68,8 +69,9 @@ pub(crate) fn encode(
             bytes: serde_json::to_vec(value).map_err(|e| BodyError::new(whole, e.to_string()))?,
         }),
         BodyEncoding::Text => Ok(Encoded {
+            bytes: charset::encode(&scalar_text(value), &media_type, false)
+                .map_err(|why| BodyError::new(whole, format!("cannot be sent: {why}")))?,
             content_type: media_type,
-            bytes: scalar_text(value).into_bytes(),
         }),
         BodyEncoding::Binary => {
             let file = read_file(whole, value, files)?;
@@ -83,14 +85,27 @@ pub(crate) fn encode(
             bytes: form(whole, value).into_bytes(),
         }),
         BodyEncoding::Multipart => multipart(body, whole, value, files),
-        BodyEncoding::Xml => Ok(Encoded {
-            content_type: media_type,
-            bytes: xml::write(body.xml.as_deref(), value, whole).map_err(|problem| BodyError {
-                argument: problem.argument,
-                message: problem.expected,
-                received: Some(problem.received),
-            })?,
-        }),
+        BodyEncoding::Xml => {
+            let document =
+                xml::write(body.xml.as_deref(), value, whole).map_err(|problem| BodyError {
+                    argument: problem.argument,
+                    message: problem.expected,
+                    received: Some(problem.received),
+                })?;
+            // In the charset the document declares, which the XML declaration names too; a
+            // character that charset lacks is written as a character reference.
+            let document = match charset::xml_name(&media_type) {
+                Some(name) => {
+                    document.replacen("encoding=\"UTF-8\"", &format!("encoding=\"{name}\""), 1)
+                }
+                None => document,
+            };
+            Ok(Encoded {
+                bytes: charset::encode(&document, &media_type, true)
+                    .map_err(|why| BodyError::new(whole, format!("cannot be sent: {why}")))?,
+                content_type: media_type,
+            })
+        }
     }
 }
 

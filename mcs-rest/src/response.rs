@@ -5,6 +5,7 @@ use serde_json::Value;
 
 use mcs_core::ToolError;
 
+use super::charset;
 use super::table::Operation;
 use super::transport::{HttpResponse, TransportError};
 
@@ -17,6 +18,12 @@ pub(crate) fn interpret(operation: &Operation, response: HttpResponse) -> Result
         .header("content-type")
         .unwrap_or_default()
         .to_ascii_lowercase();
+    // Read in UTF-8 whatever charset the answer is in (`charset=iso-8859-1`, an XML
+    // declaration, a byte-order mark).
+    let response = HttpResponse {
+        body: charset::to_utf8(response.body, &content_type),
+        ..response
+    };
     if !(200..300).contains(&response.status) {
         let excerpt = excerpt(&response.body, &content_type);
         let reason = reason(response.status);
@@ -55,7 +62,7 @@ pub(crate) fn interpret(operation: &Operation, response: HttpResponse) -> Result
         ));
     }
     match std::str::from_utf8(&response.body) {
-        Ok(text) if is_textual(&content_type) || content_type.is_empty() => {
+        Ok(text) if charset::is_text(&content_type) || content_type.is_empty() => {
             Ok(Value::String(text.to_owned()))
         }
         _ => Ok(Value::String(format!(
@@ -68,13 +75,6 @@ pub(crate) fn interpret(operation: &Operation, response: HttpResponse) -> Result
             }
         ))),
     }
-}
-
-fn is_textual(content_type: &str) -> bool {
-    content_type.starts_with("text/")
-        || ["xml", "yaml", "csv", "javascript", "x-www-form-urlencoded"]
-            .iter()
-            .any(|kind| content_type.contains(kind))
 }
 
 /// A bounded, single-line excerpt of a body, for error messages.

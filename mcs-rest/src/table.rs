@@ -391,14 +391,17 @@ pub enum BodyEncoding {
     /// `multipart/form-data`.
     Multipart,
     /// Plain text (`text/*`, and any media type whose schema is a string, such as
-    /// `application/jwt`): the argument is a string sent as it is.
+    /// `application/jwt`): the argument is a string sent as it is, in the `charset` the
+    /// media type declares (UTF-8 when none; a character that charset lacks is refused).
     Text,
     /// Raw bytes (`application/octet-stream`, images, and any media type whose schema is
     /// binary, such as `application/x-yaml` with `format: binary`): the argument is a file.
     Binary,
     /// XML (`application/xml`, `text/xml`, `+xml` types): the arguments, as JSON, written as
     /// an XML document laid out by [`RequestBody::xml`] — properties as child elements or
-    /// attributes, arrays as repeated elements (wrapped or not), scalars as text.
+    /// attributes, arrays as repeated elements (wrapped or not), scalars as text — in the
+    /// `charset` the media type declares, which its declaration names too (a character that
+    /// charset lacks is written as a character reference).
     Xml,
 }
 

@@ -14,6 +14,7 @@ use serde::de::DeserializeOwned;
 
 use mcs_core::ToolError;
 
+use super::charset;
 use super::driver::{Checks, RestDriver};
 use super::transport::HttpResponse;
 
@@ -193,11 +194,14 @@ impl RestDriver {
 }
 
 fn decode<T, E>(answer: HttpResponse, success: Decode<T>, failure: Decode<E>) -> Answered<T, E> {
+    let content_type = answer.header("content-type").unwrap_or_default().to_owned();
     let HttpResponse {
         status,
         headers,
         body,
     } = answer;
+    // Decoders read UTF-8: an answer in another charset is read into it first.
+    let body = charset::to_utf8(body, &content_type);
     let decoded = if (200..300).contains(&status) {
         success(status, &body).map(Ok)
     } else {

@@ -89,7 +89,7 @@ pub(crate) fn write(
     layout: Option<&str>,
     value: &Value,
     root_path: &str,
-) -> Result<Vec<u8>, XmlProblem> {
+) -> Result<String, XmlProblem> {
     let layout = Layout::parse(layout);
     let mut writer = Writer {
         layout: &layout,
@@ -107,7 +107,7 @@ pub(crate) fn write(
         }
         _ => writer.element(name, Some(root), value, root_path, 0)?,
     }
-    Ok(writer.out.into_bytes())
+    Ok(writer.out)
 }
 
 /// The parsed layout: the root node, which holds the `$defs` references point into.
@@ -560,7 +560,7 @@ mod tests {
     fn written(layout: Value, value: Value) -> String {
         let layout = layout.to_string();
         match write(Some(&layout), &value, "") {
-            Ok(bytes) => String::from_utf8(bytes).expect("UTF-8"),
+            Ok(document) => document,
             Err(problem) => panic!("{}: {}", problem.argument, problem.expected),
         }
     }
@@ -604,9 +604,9 @@ mod tests {
 
     #[test]
     fn a_layout_that_is_not_json_lays_out_by_default() {
-        let bytes = write(Some("not json"), &json!({"a": true}), "").unwrap_or_default();
+        let document = write(Some("not json"), &json!({"a": true}), "").unwrap_or_default();
         assert_eq!(
-            String::from_utf8(bytes).unwrap_or_default(),
+            document,
             "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<body><a>true</a></body>"
         );
     }

@@ -12,6 +12,8 @@
 mod auth;
 #[path = "rest_http/bodies.rs"]
 mod bodies;
+#[path = "rest_http/charsets.rs"]
+mod charsets;
 #[path = "rest_http/drivers.rs"]
 mod drivers;
 #[path = "rest_http/headers.rs"]
