@@ -118,6 +118,12 @@ impl AnthropicClient {
 }
 
 impl HttpApi for AnthropicClient {
+    const PROVIDER: &'static str = "anthropic";
+
+    fn model_name(&self) -> &str {
+        &self.model
+    }
+
     fn mode(&self) -> &ToolMode {
         &self.mode
     }

@@ -8,6 +8,8 @@ use std::time::Duration;
 use eventsource_stream::{Event, EventStreamError, Eventsource};
 use futures_core::Stream;
 use serde_json::{Value, json};
+use tracing::field::Empty;
+use tracing::{Instrument, Span};
 
 use super::client::{LlmError, ModelTurn, TurnDelta, TurnStream, whole_turn};
 
@@ -37,6 +39,12 @@ pub(super) fn http_client() -> Result<reqwest::Client, LlmError> {
 
 /// A model API over HTTP, as [`complete`] and [`stream`] drive it.
 pub(super) trait HttpApi: Sync {
+    /// The provider, as OpenTelemetry names it (`openai`, `anthropic`).
+    const PROVIDER: &'static str;
+
+    /// The model asked for.
+    fn model_name(&self) -> &str;
+
     /// How tools reach the model.
     fn mode(&self) -> &ToolMode;
 
@@ -53,11 +61,22 @@ pub(super) trait HttpApi: Sync {
 }
 
 /// Asks `api` for a whole answer.
-pub(super) async fn complete(
-    api: &impl HttpApi,
+pub(super) async fn complete<A: HttpApi>(
+    api: &A,
     messages: &[Value],
 ) -> Result<ModelTurn, LlmError> {
-    api.turn(read_json(send(api.request(messages, false)).await?).await?)
+    let span = chat_span(A::PROVIDER, api.model_name(), false);
+    let reply = async { read_json(send(api.request(messages, false)).await?).await }
+        .instrument(span.clone())
+        .await;
+    let turn = reply.and_then(|reply| {
+        record_answer(&span, &reply);
+        api.turn(reply)
+    });
+    if let Err(error) = &turn {
+        record_error(&span, error);
+    }
+    turn
 }
 
 /// Asks `api` for a streamed answer, and hands over the turn as [`HttpApi::step`] makes it
@@ -66,6 +85,23 @@ pub(super) async fn complete(
 pub(super) async fn stream<'a, A: HttpApi>(
     api: &A,
     messages: &[Value],
+) -> Result<TurnStream<'a>, LlmError> {
+    let span = chat_span(A::PROVIDER, api.model_name(), true);
+    let opened = open_stream(api, messages, &span)
+        .instrument(span.clone())
+        .await;
+    if let Err(error) = &opened {
+        record_error(&span, error);
+    }
+    opened
+}
+
+/// The request of [`stream`], and its answer read as events; `span` is the request's, which
+/// the turn keeps until it ends.
+async fn open_stream<'a, A: HttpApi>(
+    api: &A,
+    messages: &[Value],
+    span: &Span,
 ) -> Result<TurnStream<'a>, LlmError> {
     let request = api.request(messages, true);
     let response = send(request.header(reqwest::header::ACCEPT, "text/event-stream")).await?;
@@ -76,13 +112,119 @@ pub(super) async fn stream<'a, A: HttpApi>(
         .is_some_and(|value| value.trim_start().starts_with("application/json"));
     if json {
         // Read as events, a JSON body has no `data:` line: the turn would end empty.
-        return api.turn(read_json(response).await?).map(whole_turn);
+        let reply = read_json(response).await?;
+        record_answer(span, &reply);
+        return api.turn(reply).map(whole_turn);
     }
     Ok(Box::pin(EventTurn {
         events: Some(Box::pin(response.bytes_stream().eventsource())),
         step: A::step,
         native: matches!(api.mode(), ToolMode::Native(_)),
+        span: span.clone(),
+        finish_reasons: Vec::new(),
     }))
+}
+
+/// The client span of one request to a model, named and attributed after OpenTelemetry's
+/// conventions for generative AI (`chat gpt-4o`; the provider, the model asked for and the
+/// one that answered, the answer's id, tokens in and out, why it finished, `error.type`).
+/// Neither the messages nor the answer are recorded: they may hold anything.
+fn chat_span(provider: &'static str, model: &str, stream: bool) -> Span {
+    let span = tracing::info_span!(
+        target: mcs_core::telemetry::TARGET,
+        "chat",
+        "otel.name" = Empty,
+        "otel.kind" = "client",
+        "otel.status_code" = Empty,
+        "gen_ai.operation.name" = "chat",
+        "gen_ai.provider.name" = provider,
+        "gen_ai.request.model" = model,
+        "gen_ai.response.model" = Empty,
+        "gen_ai.response.id" = Empty,
+        "gen_ai.response.finish_reasons" = Empty,
+        "gen_ai.usage.input_tokens" = Empty,
+        "gen_ai.usage.output_tokens" = Empty,
+        "mcs.stream" = stream,
+        "error.type" = Empty,
+    );
+    if !span.is_disabled() {
+        span.record("otel.name", format!("chat {model}"));
+    }
+    span
+}
+
+/// Records on `span` what an answer (or a streamed event) says of itself, in either API's
+/// words: the model and id (`model`, `id`, or a `message` holding them), the tokens used
+/// (`usage.prompt_tokens`/`completion_tokens` or `input_tokens`/`output_tokens`), and why
+/// it finished (`choices[].finish_reason`, `stop_reason`, `delta.stop_reason`), gathered
+/// into `finish_reasons`.
+fn observe(span: &Span, answer: &Value, finish_reasons: &mut Vec<String>) {
+    let answer = answer
+        .get("message")
+        .filter(|m| m.is_object())
+        .unwrap_or(answer);
+    if let Some(model) = answer.get("model").and_then(Value::as_str) {
+        span.record("gen_ai.response.model", model);
+    }
+    if let Some(id) = answer.get("id").and_then(Value::as_str) {
+        span.record("gen_ai.response.id", id);
+    }
+    for usage in [answer.get("usage"), answer.pointer("/delta/usage")]
+        .into_iter()
+        .flatten()
+    {
+        let tokens = |names: [&str; 2]| names.iter().find_map(|name| usage.get(*name)?.as_u64());
+        if let Some(input) = tokens(["prompt_tokens", "input_tokens"]) {
+            span.record("gen_ai.usage.input_tokens", input);
+        }
+        if let Some(output) = tokens(["completion_tokens", "output_tokens"]) {
+            span.record("gen_ai.usage.output_tokens", output);
+        }
+    }
+    let choices = answer
+        .get("choices")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten();
+    let reasons = choices
+        .filter_map(|choice| choice.get("finish_reason"))
+        .chain(answer.get("stop_reason"))
+        .chain(answer.pointer("/delta/stop_reason"))
+        .filter_map(Value::as_str);
+    for reason in reasons {
+        if !finish_reasons.iter().any(|known| known == reason) {
+            finish_reasons.push(reason.to_owned());
+        }
+    }
+    if !finish_reasons.is_empty() {
+        span.record(
+            "gen_ai.response.finish_reasons",
+            format!("{finish_reasons:?}"),
+        );
+    }
+}
+
+/// [`observe`] of a whole answer.
+fn record_answer(span: &Span, reply: &Value) {
+    if !span.is_disabled() {
+        observe(span, reply, &mut Vec::new());
+    }
+}
+
+/// Records that the request failed: `error.type` (the HTTP status, or what kind of failure)
+/// and an error status.
+fn record_error(span: &Span, error: &LlmError) {
+    if span.is_disabled() {
+        return;
+    }
+    let kind = match error {
+        LlmError::Status { status, .. } => status.to_string(),
+        LlmError::Transport(_) => "transport".to_owned(),
+        LlmError::Protocol(_) => "protocol".to_owned(),
+        _ => "other".to_owned(),
+    };
+    span.record("error.type", kind);
+    span.record("otel.status_code", "ERROR");
 }
 
 /// Adds what both APIs take beside the conversation to a request body: the tools in
@@ -152,6 +294,10 @@ struct EventTurn {
     events: Option<Events>,
     step: fn(&Event, bool) -> Result<Step, LlmError>,
     native: bool,
+    /// The request's span, open until the turn ends: each event's model, id, tokens and
+    /// finish reason are recorded on it.
+    span: Span,
+    finish_reasons: Vec<String>,
 }
 
 impl Stream for EventTurn {
@@ -166,7 +312,14 @@ impl Stream for EventTurn {
             let step = match events.as_mut().poll_next(cx) {
                 Poll::Pending => return Poll::Pending,
                 Poll::Ready(None) => Ok(Step::End(None)),
-                Poll::Ready(Some(Ok(event))) => (this.step)(&event, this.native),
+                Poll::Ready(Some(Ok(event))) => {
+                    if !this.span.is_disabled()
+                        && let Ok(Some(data)) = event_json(&event)
+                    {
+                        observe(&this.span, &data, &mut this.finish_reasons);
+                    }
+                    (this.step)(&event, this.native)
+                }
                 Poll::Ready(Some(Err(error))) => Err(stream_error(error)),
             };
             match step {
@@ -174,10 +327,13 @@ impl Stream for EventTurn {
                 Ok(Step::Delta(delta)) => return Poll::Ready(Some(Ok(delta))),
                 Ok(Step::End(last)) => {
                     this.events = None;
+                    this.span = Span::none();
                     return Poll::Ready(last.map(Ok));
                 }
                 Err(error) => {
                     this.events = None;
+                    record_error(&this.span, &error);
+                    this.span = Span::none();
                     return Poll::Ready(Some(Err(error)));
                 }
             }

@@ -14,6 +14,14 @@
 //! closing event or when the server closes the connection, and an error the server
 //! reports mid-stream ends it as an [`LlmError`]. [`ScriptedClient`] streams its script,
 //! in pieces of a chosen size or exactly as scripted.
+//!
+//! # Tracing
+//!
+//! Each request of the HTTP clients is a `tracing` span `chat` (target `mcs`), attributed
+//! after OpenTelemetry's conventions for generative AI: the provider, the model asked for
+//! and the one that answered, the answer's id, the tokens in and out, why it finished, and
+//! `error.type` when it failed. A streamed request's span lasts until its turn ends. The
+//! conversation and the answer's text are never recorded.
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 #[cfg(feature = "anthropic")]

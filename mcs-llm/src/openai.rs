@@ -85,6 +85,12 @@ impl OpenAiClient {
 }
 
 impl HttpApi for OpenAiClient {
+    const PROVIDER: &'static str = "openai";
+
+    fn model_name(&self) -> &str {
+        &self.model
+    }
+
     fn mode(&self) -> &ToolMode {
         &self.mode
     }
