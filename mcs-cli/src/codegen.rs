@@ -38,6 +38,9 @@ pub(crate) struct GenerateArgs {
     /// Add this derive to every generated type (repeatable), e.g. `Hash`.
     #[arg(long = "derive", value_name = "PATH")]
     derives: Vec<String>,
+    /// Type date-time, date, uuid, ipv4 and ipv6 strings (needs mcs's `formats` feature).
+    #[arg(long)]
+    format_types: bool,
 }
 
 pub(crate) async fn tools(arguments: ToolsArgs) -> Result<(), String> {
@@ -55,6 +58,7 @@ pub(crate) async fn generate(arguments: GenerateArgs) -> Result<(), String> {
         typed_responses,
         types_for_tags,
         derives,
+        format_types,
     } = arguments;
     let typed = |generator: Generator| {
         generator
@@ -62,6 +66,7 @@ pub(crate) async fn generate(arguments: GenerateArgs) -> Result<(), String> {
             .typed_responses(typed_responses)
             .types_for_tags(types_for_tags.iter().cloned())
             .derive(derives.iter().cloned())
+            .format_types(format_types)
     };
     let source = match document.location() {
         // A file goes through the generator build scripts use: the same header, the same

@@ -144,6 +144,7 @@ pub(crate) fn driver_module(
         &mut struct_names,
         &roots,
         typing.derives,
+        typing.formats,
     );
     let mut structs = Vec::new();
     let mut methods = Vec::new();
@@ -254,6 +255,8 @@ pub(crate) struct Typing<'a> {
     pub tags: &'a [String],
     /// Derives added to every generated type and argument struct.
     pub derives: &'a [String],
+    /// Strings typed by their `format` (`date-time`, `date`, `uuid`, `ipv4`, `ipv6`).
+    pub formats: bool,
     /// The definitions types are made from, when they are more than the API's own (every
     /// schema answers refer to as well).
     pub definitions: Option<&'a Map<String, Value>>,
@@ -266,6 +269,7 @@ impl Typing<'_> {
         responses: None,
         tags: &[],
         derives: &[],
+        formats: false,
         definitions: None,
     };
 

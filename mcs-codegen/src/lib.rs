@@ -91,6 +91,7 @@ struct TypeOptions {
     responses: bool,
     tags: Vec<String>,
     derives: Vec<String>,
+    formats: bool,
 }
 
 /// Why generation failed.
@@ -336,6 +337,19 @@ impl Generator {
         self
     }
 
+    /// Types strings by their `format`, as typify and progenitor do: `date-time` as
+    /// `chrono::DateTime<Utc>`, `date` as `chrono::NaiveDate`, `uuid` as `uuid::Uuid`,
+    /// `ipv4` and `ipv6` as `std::net` addresses — through `mcs::chrono` and `mcs::uuid`,
+    /// which mcs's `formats` feature re-exports. For the types that
+    /// [`typed_requests`](Self::typed_requests) and
+    /// [`typed_responses`](Self::typed_responses) make. Off by default: an API that writes
+    /// a date-time the way RFC 3339 does not (`2024-01-01 10:00`, no offset) fails to decode
+    /// with it, and reads as a `String` without it.
+    pub fn format_types(mut self, typed: bool) -> Self {
+        self.types.formats = typed;
+        self
+    }
+
     /// Reads the document into rows.
     pub fn read(&self) -> Result<Document, Error> {
         Ok(openapi::read_file(&self.spec, &self.options)?)
@@ -352,6 +366,7 @@ impl Generator {
             },
             tags: &self.types.tags,
             derives: &self.types.derives,
+            formats: self.types.formats,
             definitions: document
                 .responses
                 .as_ref()

@@ -7,7 +7,7 @@
 //! OPTIONS: --driver-name NAME  --tag TAG (repeatable)  --exclude OPERATION (repeatable)
 //!          --lenient  --keep-examples  --output FILE (generate only)
 //!          --typed-requests  --typed-responses  --types-for-tag TAG (repeatable)
-//!          --derive PATH (repeatable)
+//!          --derive PATH (repeatable)  --format-types
 //! ```
 
 use std::process::ExitCode;
@@ -17,7 +17,7 @@ use mcs_codegen::Generator;
 const USAGE: &str = "usage: mcs-codegen (tools | generate) SPEC [--driver-name NAME] [--tag TAG]... \
                      [--exclude OPERATION]... [--lenient] [--keep-examples] [--output FILE] \
                      [--typed-requests] [--typed-responses] [--types-for-tag TAG]... \
-                     [--derive PATH]...";
+                     [--derive PATH]... [--format-types]";
 
 fn main() -> ExitCode {
     let arguments: Vec<String> = std::env::args().skip(1).collect();
@@ -60,6 +60,7 @@ fn run(arguments: &[String]) -> Result<(), String> {
             "--typed-responses" => generator = generator.typed_responses(true),
             "--types-for-tag" => typed_tags.push(value()?),
             "--derive" => derives.push(value()?),
+            "--format-types" => generator = generator.format_types(true),
             other => return Err(format!("unknown option `{other}`\n{USAGE}")),
         }
     }

@@ -100,6 +100,8 @@ pub(crate) struct TypeSpace<'d> {
     cycle_of: HashMap<String, usize>,
     /// Derives every item adds (`Hash`, `schemars::JsonSchema`, …), by path.
     extra_derives: Vec<String>,
+    /// Whether strings are typed by their `format`.
+    formats: bool,
     /// The items, in the order they were made.
     items: Vec<TokenStream>,
     /// The type of each schema typed so far that is not a reference, by its text and (when
@@ -129,6 +131,7 @@ impl<'d> TypeSpace<'d> {
         names: &'d mut Scope,
         roots: &[(&Value, Use)],
         extra_derives: &[String],
+        formats: bool,
     ) -> Self {
         let mut uses: HashMap<String, Use> = HashMap::new();
         for (root, how) in roots {
@@ -171,6 +174,7 @@ impl<'d> TypeSpace<'d> {
             uses,
             cycle_of,
             extra_derives,
+            formats,
             items: Vec::new(),
             inline: HashMap::new(),
             inline_uses,
@@ -358,7 +362,11 @@ impl<'d> TypeSpace<'d> {
         owner: Option<&str>,
     ) -> Ty {
         match kind {
-            "string" => Ty::plain(quote!(::std::string::String)),
+            "string" => self
+                .formats
+                .then(|| formatted(map))
+                .flatten()
+                .unwrap_or_else(|| Ty::plain(quote!(::std::string::String))),
             "integer" => Ty::plain(quote!(i64)),
             "number" => Ty::plain(quote!(f64)),
             "boolean" => Ty::plain(quote!(bool)),
@@ -1142,6 +1150,26 @@ fn deserialize_through(
     }
 }
 
+/// The type of a string of a `format` a Rust type stands for: `date-time`, `date`, `uuid`,
+/// `ipv4`, `ipv6` (the first three through mcs's `formats` feature).
+fn formatted(map: &Map<String, Value>) -> Option<Ty> {
+    let ty = match map.get("format").and_then(Value::as_str)? {
+        "date-time" => Ty::plain(quote!(::mcs::chrono::DateTime<::mcs::chrono::Utc>)),
+        "date" => Ty::plain(quote!(::mcs::chrono::NaiveDate)),
+        "uuid" => Ty::plain(quote!(::mcs::uuid::Uuid)),
+        "ipv4" => Ty {
+            has_default: false,
+            ..Ty::plain(quote!(::std::net::Ipv4Addr))
+        },
+        "ipv6" => Ty {
+            has_default: false,
+            ..Ty::plain(quote!(::std::net::Ipv6Addr))
+        },
+        _ => return None,
+    };
+    Some(ty)
+}
+
 /// The definition a schema refers to (`{"$ref": "#/$defs/Pet"}`), if it is a reference.
 fn def_of(schema: &Value) -> Option<&str> {
     schema
@@ -1379,15 +1407,49 @@ mod tests {
     use serde_json::json;
 
     fn render(defs: Value, root: Value, how: Use) -> String {
+        render_formats(defs, root, how, false)
+    }
+
+    fn render_formats(defs: Value, root: Value, how: Use, formats: bool) -> String {
         let defs = defs.as_object().cloned().unwrap_or_default();
         let mut names = Scope::default();
-        let mut space = TypeSpace::new(&defs, &mut names, &[(&root, how)], &[]);
+        let mut space = TypeSpace::new(&defs, &mut names, &[(&root, how)], &[], formats);
         let ty = space.ty(&root, "Root", how, None);
         let field = space.field_type(&ty, true, None);
         let mut items = space.finish();
         items.push(quote!(type RootField = #field;));
         let file: syn::File = syn::parse2(quote!(#(#items)*)).expect("parses");
         prettyplease::unparse(&file)
+    }
+
+    #[test]
+    fn strings_are_typed_by_their_format_when_asked() {
+        let root = json!({"type": "object", "required": ["at", "on", "id", "v4", "v6", "other"], "properties": {
+            "at": {"type": "string", "format": "date-time"},
+            "on": {"type": "string", "format": "date"},
+            "id": {"type": "string", "format": "uuid"},
+            "v4": {"type": "string", "format": "ipv4"},
+            "v6": {"type": "string", "format": "ipv6"},
+            "other": {"type": "string", "format": "email"}
+        }});
+        let typed = render_formats(json!({}), root.clone(), Use::ANSWERED, true);
+        for ty in [
+            "pub at: ::mcs::chrono::DateTime<::mcs::chrono::Utc>",
+            "pub on: ::mcs::chrono::NaiveDate",
+            "pub id: ::mcs::uuid::Uuid",
+            "pub v4: ::std::net::Ipv4Addr",
+            "pub v6: ::std::net::Ipv6Addr",
+            "pub other: ::std::string::String",
+        ] {
+            assert!(typed.contains(ty), "{ty} in {typed}");
+        }
+        // An address has no default: the struct derives none.
+        assert!(!typed.contains("Default"), "{typed}");
+        let plain = render(json!({}), root, Use::ANSWERED);
+        assert!(
+            !plain.contains("chrono") && !plain.contains("uuid"),
+            "{plain}"
+        );
     }
 
     #[test]

@@ -73,6 +73,7 @@ fn generate_typed(document: &str, driver: &str) -> mcs_codegen::Generated {
     match generator(document, driver)
         .typed_requests(true)
         .typed_responses(true)
+        .format_types(true)
         .generate()
     {
         Ok(generated) => generated,

@@ -136,7 +136,7 @@ async fn a_failing_status_is_decoded_as_the_document_describes_it() {
     assert!(
         matches!(&withdrawn, ApiError::Status(answer)
             if matches!(&answer.body, GetBookFailureByStatus::Status410(gone)
-                if gone.withdrawn_on == "2026-01-02")),
+                if Some(gone.withdrawn_on) == mcs::chrono::NaiveDate::from_ymd_opt(2026, 1, 2))),
         "{withdrawn:?}"
     );
 }
@@ -185,7 +185,8 @@ async fn variants_only_a_discriminator_tells_apart_are_read_by_it() {
         .and(path("/loans"))
         .respond_with(ResponseTemplate::new(200).set_body_json(json!([
             {"kind": "ebook", "isbn": "1", "format": "epub"},
-            {"kind": "shelf", "isbn": "2", "format": "epub"},
+            {"kind": "shelf", "isbn": "2", "format": "epub",
+             "since": "2026-11-02T09:30:00+01:00", "id": "67e55044-10b1-426f-9247-bb680e5fe0c8"},
             {"isbn": "3"}
         ])))
         .up_to_n_times(1)
@@ -211,11 +212,16 @@ async fn variants_only_a_discriminator_tells_apart_are_read_by_it() {
                 kind: Some("shelf".into()),
                 isbn: "2".into(),
                 due: None,
+                // `format: date-time` and `uuid` (`format_types`): read, offset and all.
+                since: "2026-11-02T08:30:00Z".parse().ok(),
+                id: "67e55044-10b1-426f-9247-bb680e5fe0c8".parse().ok(),
             }),
             ListLoansResponseItem::ShelfLoan(ShelfLoan {
                 kind: None,
                 isbn: "3".into(),
                 due: None,
+                since: None,
+                id: None,
             }),
         ]
     );

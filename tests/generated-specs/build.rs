@@ -40,6 +40,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             .driver_name("GitHub")
             .typed_requests(true)
             .typed_responses(true)
+            .format_types(true)
             .derive(["::mcs::serde::Deserialize"])
             .write_to_out_dir("github_typed.rs")?;
         write_typed_calls("GitHub", &typed)?;
@@ -64,6 +65,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             .driver_name(name)
             .typed_requests(true)
             .typed_responses(true)
+            .format_types(true)
             .derive(["::mcs::serde::Deserialize"])
             .write_to_out_dir(&format!("{}_typed.rs", name.to_lowercase()))?;
         write_typed_calls(name, &typed)?;

@@ -296,7 +296,7 @@ pub mod typed_library {
         /// The `member` argument.
         pub member: i64,
         /// The day the book comes back; three weeks from today if absent.
-        pub due: ::core::option::Option<::std::string::String>,
+        pub due: ::core::option::Option<::mcs::chrono::NaiveDate>,
         /// The `note` argument.
         pub note: ::core::option::Option<LendBookNote>,
     }
@@ -458,7 +458,7 @@ pub mod typed_library {
         pub isbn: ::std::string::String,
         /// `due`.
         #[serde(default)]
-        pub due: ::core::option::Option<::std::string::String>,
+        pub due: ::core::option::Option<::mcs::chrono::NaiveDate>,
         /// `format`.
         #[serde(default)]
         pub format: ::core::option::Option<EbookLoanFormat>,
@@ -538,7 +538,13 @@ pub mod typed_library {
         pub isbn: ::std::string::String,
         /// `due`.
         #[serde(default)]
-        pub due: ::core::option::Option<::std::string::String>,
+        pub due: ::core::option::Option<::mcs::chrono::NaiveDate>,
+        /// `since`.
+        #[serde(default)]
+        pub since: ::core::option::Option<::mcs::chrono::DateTime<::mcs::chrono::Utc>>,
+        /// `id`.
+        #[serde(default)]
+        pub id: ::core::option::Option<::mcs::uuid::Uuid>,
     }
     /// One of 3 values.
     #[derive(Clone, Debug, PartialEq)]
@@ -576,7 +582,7 @@ pub mod typed_library {
     #[serde(crate = "::mcs::serde")]
     pub struct GetBookFailure410 {
         /// `withdrawn_on`.
-        pub withdrawn_on: ::std::string::String,
+        pub withdrawn_on: ::mcs::chrono::NaiveDate,
     }
     /// One of 2 shapes, told apart by `kind`.
     #[derive(Clone, Debug, PartialEq)]
@@ -656,7 +662,7 @@ pub mod typed_library {
         /// `loan_id`.
         pub loan_id: i64,
         /// `due`.
-        pub due: ::std::string::String,
+        pub due: ::mcs::chrono::NaiveDate,
     }
     /// `LendBookResponse202`, an object of the document.
     #[derive(Clone, Debug, PartialEq, Default, ::mcs::serde::Deserialize)]

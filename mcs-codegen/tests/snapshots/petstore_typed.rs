@@ -200,7 +200,7 @@ pub mod typed_petstore {
         /// Where the confirmation goes.
         pub email: ::std::string::String,
         /// The day the pet is collected.
-        pub pickup: ::core::option::Option<::std::string::String>,
+        pub pickup: ::core::option::Option<::mcs::chrono::NaiveDate>,
     }
     /// The arguments of [`TypedPetstore::get_inventory`] (`GET /store/inventory`).
     #[derive(Clone, Debug, Default, PartialEq, ::mcs::serde::Serialize)]
