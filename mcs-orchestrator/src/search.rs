@@ -1077,7 +1077,9 @@ impl Index {
     /// The positions of the tools that match `query`, best first (ties in listing order), at
     /// most `limit`; each with its score.
     pub(crate) fn search(&self, query: &str, limit: usize) -> Vec<(usize, f32)> {
-        let query = &intent(query);
+        // A task that is nothing but values (`CORE-200`) is searched as it is.
+        let task = intent(query);
+        let query = if task.is_empty() { query } else { &task };
         // Per tool: its score, and whether it matched the task itself rather than only
         // the words a task implies (`get` for a question, `current` for `my`).
         let mut scores: HashMap<u32, (f32, bool)> = HashMap::new();
@@ -1433,6 +1435,14 @@ mod tests {
         assert_eq!(intent(r#"say "hi"#), r#"say "hi"#);
         // Words with digits and no separator stay: they may be names (`s3`, `ec2`).
         assert_eq!(intent("list s3 buckets on ec2"), "list s3 buckets on ec2");
+    }
+
+    #[test]
+    fn a_task_of_values_only_is_searched_as_it_is() {
+        let tools = vec![Tool::new("get_core_issue", "Gets a core issue.")];
+        let index = Index::new(&tools, |_| None);
+        assert_eq!(intent("CORE-200"), "");
+        assert_eq!(index.search("CORE-200", 10).len(), 1);
     }
 
     #[test]
