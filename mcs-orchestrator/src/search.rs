@@ -1437,6 +1437,59 @@ mod tests {
         assert_eq!(intent("list s3 buckets on ec2"), "list s3 buckets on ec2");
     }
 
+    /// A model writes the query and a document the descriptions: neither may make the
+    /// search panic, whatever they hold.
+    #[test]
+    fn hostile_queries_and_descriptions_never_panic() {
+        let pieces = [
+            "<",
+            ">",
+            "<p",
+            "</",
+            "](",
+            ")",
+            "[",
+            "http://",
+            "https://x",
+            "\"",
+            "“",
+            "”",
+            "‘",
+            "'",
+            "é",
+            "日本",
+            "🦀",
+            "\u{0}",
+            "a_1",
+            "-",
+            ".",
+            " ",
+            "\n",
+            "un",
+            "stop ",
+            "ing",
+        ];
+        let mut texts = vec![String::new()];
+        for a in pieces {
+            for b in pieces {
+                texts.push(format!("{a}{b}"));
+                texts.push(format!("{a}x{b}y{a}"));
+            }
+        }
+        let tools: Vec<Tool> = texts
+            .iter()
+            .take(200)
+            .enumerate()
+            .map(|(i, text)| Tool::new(format!("tool_{i}"), format!("Does {text} things.")))
+            .collect();
+        let index = Index::new(&tools, |_| None);
+        for text in &texts {
+            let _ = intent(text);
+            let _ = prose(text);
+            let _ = index.search(text, 10);
+        }
+    }
+
     #[test]
     fn a_task_of_values_only_is_searched_as_it_is() {
         let tools = vec![Tool::new("get_core_issue", "Gets a core issue.")];

@@ -260,6 +260,46 @@ mod tests {
         );
     }
 
+    /// Answers and documents come from outside: no body, media type or text makes these
+    /// panic.
+    #[test]
+    fn hostile_bodies_and_media_types_never_panic() {
+        let media_types = [
+            "",
+            ";",
+            "text/plain;",
+            "text/plain; charset",
+            "text/plain; charset=",
+            "text/plain; charset=\"",
+            "application/xml",
+            "text/xml; charset=utf-16",
+            "text/plain; charset=replacement",
+            "text/plain; charset=x-user-defined",
+            "APPLICATION/XML; CHARSET=SHIFT_JIS",
+        ];
+        let bodies: [&[u8]; 9] = [
+            b"",
+            b"<?xml",
+            b"<?xml encoding=",
+            b"<?xml encoding=\"",
+            b"<?xml encoding='x'?>",
+            b"<?xml version=\"1.0\" encoding=\"\xff\"?>",
+            b"\xfe\xff\x00",
+            b"\xef\xbb",
+            b"\xff\xfe\xff",
+        ];
+        for media_type in media_types {
+            for body in bodies {
+                let _ = to_utf8(body.to_vec(), media_type);
+            }
+            for text in ["", "é☃\u{0}", "\u{10FFFF}"] {
+                let _ = encode(text, media_type, false);
+                let _ = encode(text, media_type, true);
+            }
+            let _ = xml_name(media_type);
+        }
+    }
+
     #[test]
     fn text_is_written_in_the_declared_charset_or_refused() {
         assert_eq!(
