@@ -137,16 +137,20 @@ pub(crate) fn encode(
     media_type: &str,
     references: bool,
 ) -> Result<Vec<u8>, Unwritable> {
-    let encoding = match charset(media_type) {
+    let label = match charset(media_type) {
         None => return Ok(text.as_bytes().to_vec()),
-        Some(label) => named(label).ok_or_else(|| Unwritable::UnknownCharset(label.to_owned()))?,
+        Some(label) => label,
     };
+    let encoding = named(label).ok_or_else(|| Unwritable::UnknownCharset(label.to_owned()))?;
     // The WHATWG encoders write UTF-16 as UTF-8 (no web form is sent in UTF-16); an API
-    // that asks for UTF-16 gets it.
+    // that asks for UTF-16 gets it. Plain `utf-16` starts with a byte-order mark: without
+    // one, RFC 2781 reads it big-endian, and WHATWG little-endian.
     if encoding == UTF_16LE || encoding == UTF_16BE {
         let big = encoding == UTF_16BE;
-        return Ok(text
-            .encode_utf16()
+        let mark = label.eq_ignore_ascii_case("utf-16").then_some(0xFEFF_u16);
+        return Ok(mark
+            .into_iter()
+            .chain(text.encode_utf16())
             .flat_map(|unit| {
                 if big {
                     unit.to_be_bytes()
@@ -313,6 +317,10 @@ mod tests {
         assert_eq!(
             encode("hi", "text/plain; charset=utf-16le", false).unwrap(),
             b"h\x00i\x00"
+        );
+        assert_eq!(
+            encode("hi", "text/plain; charset=UTF-16", false).unwrap(),
+            b"\xff\xfeh\x00i\x00"
         );
         assert_eq!(
             encode("hi", "text/plain; charset=utf-16be", false).unwrap(),
