@@ -77,9 +77,16 @@ pub fn record_outcome(span: &Span, result: &Result<Value, ToolError>) {
         return;
     }
     if let Err(error) = result {
-        span.record("error.type", error_type(error));
-        span.record("otel.status_code", "ERROR");
+        record_failure(span, error_type(error));
     }
+}
+
+/// Records on `span` that what it stands for failed, as OpenTelemetry asks: `error.type`
+/// (a kind of failure, never its text) and an error status. For every span mcs opens: tool
+/// calls, HTTP requests, MCP calls, requests to a model.
+pub fn record_failure(span: &Span, kind: &str) {
+    span.record("error.type", kind);
+    span.record("otel.status_code", "ERROR");
 }
 
 /// Reads a kind of failure (`declined`, `timed_out`) from the error a tool failed with.

@@ -223,8 +223,7 @@ fn record_error(span: &Span, error: &LlmError) {
         LlmError::Protocol(_) => "protocol".to_owned(),
         _ => "other".to_owned(),
     };
-    span.record("error.type", kind);
-    span.record("otel.status_code", "ERROR");
+    mcs_core::telemetry::record_failure(span, &kind);
 }
 
 /// Adds what both APIs take beside the conversation to a request body: the tools in

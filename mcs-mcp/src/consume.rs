@@ -637,8 +637,7 @@ impl McpToolDriver {
                 Err(_) => Some("timeout"),
             };
             if let Some(error) = error {
-                span.record("error.type", error);
-                span.record("otel.status_code", "ERROR");
+                mcs::telemetry::record_failure(&span, error);
             }
         }
         match answer {

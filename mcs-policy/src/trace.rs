@@ -58,8 +58,7 @@ pub(crate) fn outcome(
         Err(error) => {
             // mcs-core's rule, which asks `refusal_kind` once a policy exists.
             let kind = mcs_core::telemetry::error_type(error);
-            span.record("error.type", kind);
-            span.record("otel.status_code", "ERROR");
+            mcs_core::telemetry::record_failure(span, kind);
             let text = error.to_string();
             tracing::event!(
                 target: TARGET,

@@ -10,6 +10,7 @@ use serde_json::{Map, Value};
 use tracing::Instrument;
 
 use mcs_core::schema::describe_received;
+use mcs_core::telemetry::record_failure;
 use mcs_core::{
     ArgumentError, Binding, Definitions, DriverMeta, Tool, ToolDriver, ToolError, ToolFuture,
 };
@@ -387,14 +388,10 @@ impl RestDriver {
                 Ok(answer) => {
                     span.record("http.response.status_code", answer.status);
                     if answer.status >= 400 {
-                        span.record("error.type", answer.status.to_string());
-                        span.record("otel.status_code", "ERROR");
+                        record_failure(&span, &answer.status.to_string());
                     }
                 }
-                Err(error) => {
-                    span.record("error.type", transport_error_type(error));
-                    span.record("otel.status_code", "ERROR");
-                }
+                Err(error) => record_failure(&span, transport_error_type(error)),
             }
         }
         let answer = answer.map_err(|e| response::transport_error(operation, e))?;
