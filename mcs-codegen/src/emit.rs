@@ -179,7 +179,7 @@ pub(crate) fn driver_module(
 
     let module_doc = doc(&module_doc);
     let driver_doc = doc(&driver_doc);
-    // Types named after two schemas that would share a name get `_2`.
+    // Types named after schemas may keep an underscore (`Self_`, `V2_2`).
     let camel = typing.any().then(|| quote!(non_camel_case_types,));
     let listing = api
         .operations

@@ -96,7 +96,8 @@ fn escape_keyword(ident: String) -> String {
     }
 }
 
-/// Hands out names unique within one scope: a taken name gets `_2`, `_3`, ...
+/// Hands out names unique within one scope: a taken name gets `_2`, `_3`, ... (a type's
+/// name `2`, `3`: `PetArguments2`)
 #[derive(Debug, Default)]
 pub(crate) struct Scope {
     taken: HashSet<String>,

@@ -169,10 +169,7 @@ fn observe(span: &Span, answer: &Value, finish_reasons: &mut Vec<String>) {
     if let Some(id) = answer.get("id").and_then(Value::as_str) {
         span.record("gen_ai.response.id", id);
     }
-    for usage in [answer.get("usage"), answer.pointer("/delta/usage")]
-        .into_iter()
-        .flatten()
-    {
+    if let Some(usage) = answer.get("usage") {
         let tokens = |names: [&str; 2]| names.iter().find_map(|name| usage.get(*name)?.as_u64());
         if let Some(input) = tokens(["prompt_tokens", "input_tokens"]) {
             span.record("gen_ai.usage.input_tokens", input);

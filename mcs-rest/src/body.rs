@@ -86,20 +86,17 @@ pub(crate) fn encode(
         }),
         BodyEncoding::Multipart => multipart(body, whole, value, files),
         BodyEncoding::Xml => {
-            let document =
-                xml::write(body.xml.as_deref(), value, whole).map_err(|problem| BodyError {
-                    argument: problem.argument,
-                    message: problem.expected,
-                    received: Some(problem.received),
-                })?;
             // In the charset the document declares, which the XML declaration names too; a
             // character that charset lacks is written as a character reference.
-            let document = match charset::xml_name(&media_type) {
-                Some(name) => {
-                    document.replacen("encoding=\"UTF-8\"", &format!("encoding=\"{name}\""), 1)
-                }
-                None => document,
-            };
+            let encoding = charset::xml_name(&media_type).unwrap_or("UTF-8");
+            let document =
+                xml::write(body.xml.as_deref(), value, whole, encoding).map_err(|problem| {
+                    BodyError {
+                        argument: problem.argument,
+                        message: problem.expected,
+                        received: Some(problem.received),
+                    }
+                })?;
             Ok(Encoded {
                 bytes: charset::encode(&document, &media_type, true)
                     .map_err(|why| BodyError::new(whole, format!("cannot be sent: {why}")))?,

@@ -7,8 +7,6 @@
 //! in Shift_JIS or GB18030. Such answers used to be summarised as binary, or refused as
 //! invalid JSON.
 
-use std::borrow::Cow;
-
 use encoding_rs::{Encoding, REPLACEMENT, UTF_8, UTF_16BE, UTF_16LE};
 
 /// The `charset` parameter of `media_type`, without quotes (`text/plain; charset="latin1"`
@@ -60,18 +58,18 @@ fn xml_declared(body: &[u8]) -> Option<&str> {
 }
 
 /// What a body of `media_type` is written in, and how many bytes of byte-order mark it
-/// starts with; `Err` when the message names an encoding nobody defines.
-fn encoding_of(body: &[u8], media_type: &str) -> Result<(&'static Encoding, usize), ()> {
+/// starts with; `None` when the message names an encoding nobody defines.
+fn encoding_of(body: &[u8], media_type: &str) -> Option<(&'static Encoding, usize)> {
     if let Some(found) = Encoding::for_bom(body) {
-        return Ok(found);
+        return Some(found);
     }
     let label = charset(media_type).or_else(|| {
         let xml = media_type.to_ascii_lowercase().contains("xml");
         xml.then(|| xml_declared(body)).flatten()
     });
     match label {
-        Some(label) => named(label).map(|encoding| (encoding, 0)).ok_or(()),
-        None => Ok((UTF_8, 0)),
+        Some(label) => named(label).map(|encoding| (encoding, 0)),
+        None => Some((UTF_8, 0)),
     }
 }
 
@@ -84,7 +82,7 @@ pub(crate) fn to_utf8(body: Vec<u8>, media_type: &str) -> Vec<u8> {
     if !is_text(media_type) {
         return body;
     }
-    let Ok((encoding, bom)) = encoding_of(&body, media_type) else {
+    let Some((encoding, bom)) = encoding_of(&body, media_type) else {
         return body;
     };
     if encoding == UTF_8 {
@@ -172,10 +170,7 @@ pub(crate) fn encode(
             character,
         });
     }
-    Ok(match bytes {
-        Cow::Borrowed(bytes) => bytes.to_vec(),
-        Cow::Owned(bytes) => bytes,
-    })
+    Ok(bytes.into_owned())
 }
 
 /// The name an XML declaration gives the charset `media_type` declares, when it is not

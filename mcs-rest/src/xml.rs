@@ -82,18 +82,20 @@ fn is_xml_char(c: char) -> bool {
         | '\u{10000}'..='\u{10FFFF}')
 }
 
-/// `value` as an XML document (UTF-8, with an XML declaration), laid out by `layout` (the
-/// row's JSON text). `root_path` names the body in errors: the whole body's argument, or
-/// empty when the body is spread into one argument per property.
+/// `value` as an XML document, with an XML declaration naming `encoding` (what the caller
+/// encodes the text in), laid out by `layout` (the row's JSON text). `root_path` names the
+/// body in errors: the whole body's argument, or empty when the body is spread into one
+/// argument per property.
 pub(crate) fn write(
     layout: Option<&str>,
     value: &Value,
     root_path: &str,
+    encoding: &str,
 ) -> Result<String, XmlProblem> {
     let layout = Layout::parse(layout);
     let mut writer = Writer {
         layout: &layout,
-        out: String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"),
+        out: format!("<?xml version=\"1.0\" encoding=\"{encoding}\"?>\n"),
         scope: Vec::new(),
     };
     let root = &layout.root;
@@ -559,7 +561,7 @@ mod tests {
 
     fn written(layout: Value, value: Value) -> String {
         let layout = layout.to_string();
-        match write(Some(&layout), &value, "") {
+        match write(Some(&layout), &value, "", "UTF-8") {
             Ok(document) => document,
             Err(problem) => panic!("{}: {}", problem.argument, problem.expected),
         }
@@ -604,7 +606,8 @@ mod tests {
 
     #[test]
     fn a_layout_that_is_not_json_lays_out_by_default() {
-        let document = write(Some("not json"), &json!({"a": true}), "").unwrap_or_default();
+        let document =
+            write(Some("not json"), &json!({"a": true}), "", "UTF-8").unwrap_or_default();
         assert_eq!(
             document,
             "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<body><a>true</a></body>"
