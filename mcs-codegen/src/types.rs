@@ -1081,51 +1081,32 @@ impl Discriminator {
     }
 }
 
-/// The `Deserialize` of a union told apart by `discriminator`: the variant the
-/// discriminator's value names; without that value (APIs leave out a property their
-/// document does not require), or with one the document does not map (a variant added
-/// since), the first variant that reads the answer.
+/// The `Deserialize` of a union told apart by `discriminator`: the runtime's
+/// `mcs::rest::discriminated` reads it (the variant the discriminator's value names, else
+/// the first that reads the answer); this only lists the variants.
 fn discriminated_deserialize(
     name: &proc_macro2::Ident,
     discriminator: &Discriminator,
     variants: &[(Option<String>, proc_macro2::Ident, TokenStream)],
 ) -> TokenStream {
     let property = &discriminator.property;
-    let named = variants.iter().filter_map(|(def, label, ty)| {
-        let values = discriminator.values.get(def.as_deref()?)?;
-        Some(quote! {
-            ::core::option::Option::Some(#(#values)|*) => {
-                return ::mcs::serde_json::from_value::<#ty>(value)
-                    .map(#name::#label)
-                    .map_err(<D::Error as ::mcs::serde::de::Error>::custom);
-            }
-        })
-    });
-    let last = variants.len().saturating_sub(1);
-    let tried = variants.iter().enumerate().map(|(index, (_, label, ty))| {
-        let value = if index == last {
-            quote!(value)
-        } else {
-            quote!(value.clone())
-        };
+    let arms = variants.iter().map(|(def, label, ty)| {
+        let values = def
+            .as_deref()
+            .and_then(|def| discriminator.values.get(def))
+            .map_or(&[][..], Vec::as_slice);
         quote! {
-            if let ::core::result::Result::Ok(read) = ::mcs::serde_json::from_value::<#ty>(#value) {
-                return ::core::result::Result::Ok(#name::#label(read));
-            }
+            (&[#(#values),*], |value| ::mcs::serde_json::from_value::<#ty>(value).map(#name::#label)),
         }
     });
-    let none = format!("matches none of the shapes `{name}` can be");
+    let union = name.to_string();
     deserialize_through(
         name,
         quote!(value),
         quote!(::mcs::serde_json::Value),
         quote! {
-            match value.get(#property).and_then(::mcs::serde_json::Value::as_str) {
-                #(#named)*
-                _ => {}
-            }
-            #(#tried)*
-            ::core::result::Result::Err(<D::Error as ::mcs::serde::de::Error>::custom(#none))
+            ::mcs::rest::discriminated(value, #property, &[#(#arms)*], #union)
+                .map_err(<D::Error as ::mcs::serde::de::Error>::custom)
         },
     )
 }
@@ -1542,7 +1523,12 @@ mod tests {
         });
         let answered = render(defs.clone(), union.clone(), Use::ANSWERED);
         assert!(answered.contains("told apart by `kind`"), "{answered}");
-        assert!(answered.contains("Some(\"dog\")"), "{answered}");
+        // The value `dog` names the variant `Dog` (read by `mcs::rest::discriminated`).
+        assert!(answered.contains("&[\"dog\"]"), "{answered}");
+        assert!(
+            answered.contains("::mcs::rest::discriminated("),
+            "{answered}"
+        );
         assert!(!answered.contains("untagged"), "{answered}");
         // Sent: serialized as the variant is, no `Deserialize` written.
         let sent = render(defs.clone(), union.clone(), Use::SENT);

@@ -29,17 +29,18 @@ pub(crate) fn read(
     let responses_loc = candidate.op_loc.child("responses");
     let mut answers = Vec::new();
     for (status, response) in responses {
-        let status_of = Answer {
+        // The answer with no body known yet.
+        let answer = Answer {
             status: status.clone(),
             media_type: None,
             schema: None,
         };
-        if status_of.class().is_none() && status != "default" {
+        if answer.class().is_none() && status != "default" {
             continue;
         }
         let loc = responses_loc.child(status);
         let Ok((loc, response)) = reader.deref(response, &loc) else {
-            answers.push(status_of);
+            answers.push(answer);
             continue;
         };
         let (media_type, schema) = if reader.is_swagger() {
@@ -57,9 +58,9 @@ pub(crate) fn read(
             converted.ok()
         });
         answers.push(Answer {
-            status: status.clone(),
             media_type,
             schema,
+            ..answer
         });
     }
     answers

@@ -48,7 +48,7 @@ pub use table::{
 #[cfg(feature = "http")]
 pub use transport::ReqwestTransport;
 pub use transport::{HttpRequest, HttpResponse, HttpTransport, TransportError};
-pub use typed::{Answered, ApiError, Decode, Response, bytes, empty, json};
+pub use typed::{Answered, ApiError, Decode, Response, Variant, bytes, discriminated, empty, json};
 pub use xml::is_xml_name;
 
 /// What the generated drivers' macro (`__rest_driver!`) refers to. Not a stable API.

@@ -599,38 +599,28 @@ pub mod typed_library {
             let value = <::mcs::serde_json::Value as ::mcs::serde::Deserialize>::deserialize(
                 deserializer,
             )?;
-            match value.get("kind").and_then(::mcs::serde_json::Value::as_str) {
-                ::core::option::Option::Some("shelf") => {
-                    return ::mcs::serde_json::from_value::<ShelfLoan>(value)
-                        .map(ListLoansResponseItem::ShelfLoan)
-                        .map_err(<D::Error as ::mcs::serde::de::Error>::custom);
-                }
-                ::core::option::Option::Some("ebook") => {
-                    return ::mcs::serde_json::from_value::<EbookLoan>(value)
-                        .map(ListLoansResponseItem::EbookLoan)
-                        .map_err(<D::Error as ::mcs::serde::de::Error>::custom);
-                }
-                _ => {}
-            }
-            if let ::core::result::Result::Ok(read) = ::mcs::serde_json::from_value::<
-                ShelfLoan,
-            >(value.clone()) {
-                return ::core::result::Result::Ok(
-                    ListLoansResponseItem::ShelfLoan(read),
-                );
-            }
-            if let ::core::result::Result::Ok(read) = ::mcs::serde_json::from_value::<
-                EbookLoan,
-            >(value) {
-                return ::core::result::Result::Ok(
-                    ListLoansResponseItem::EbookLoan(read),
-                );
-            }
-            ::core::result::Result::Err(
-                <D::Error as ::mcs::serde::de::Error>::custom(
-                    "matches none of the shapes `ListLoansResponseItem` can be",
-                ),
-            )
+            ::mcs::rest::discriminated(
+                    value,
+                    "kind",
+                    &[
+                        (
+                            &["shelf"],
+                            |value| {
+                                ::mcs::serde_json::from_value::<ShelfLoan>(value)
+                                    .map(ListLoansResponseItem::ShelfLoan)
+                            },
+                        ),
+                        (
+                            &["ebook"],
+                            |value| {
+                                ::mcs::serde_json::from_value::<EbookLoan>(value)
+                                    .map(ListLoansResponseItem::EbookLoan)
+                            },
+                        ),
+                    ],
+                    "ListLoansResponseItem",
+                )
+                .map_err(<D::Error as ::mcs::serde::de::Error>::custom)
         }
     }
     /// Always `gift-wrapped`.
