@@ -18,6 +18,15 @@
 //!   description weakly, so a tool that says much is not buried by one that says little.
 //! - **Stop words** are dropped from queries: `my`, `me`, `I`, `the`… match incidental text
 //!   in unrelated tools.
+//! - **What a task says besides its words.** Values are not searched (`cus_88Zt`,
+//!   `report.pdf`, a URL), but what they are is, weakly: a URL asks for an operation that
+//!   takes one, an e-mail address one that takes an `email`, a file name one about files.
+//!   The words of a name (`the finance-share bucket`) count half. What the task rules out
+//!   is not searched (`disable it, don't delete it`), within its clause; a verb the task
+//!   puts in its `-ed` or `-ing` form (`who's invited`) describes, it does not ask; `undo`
+//!   after a done act (`I blocked them by accident, undo that`) is the API's undoing
+//!   (`unblock`); and two words the API writes as one (`time zone`, `set up`) are that
+//!   word.
 //! - **A vocabulary bridge** ([`PHRASES`], [`ACTS`], [`THINGS`]): a small table from the words of
 //!   tasks to the words of APIs (`remove` → `delete`, `close` → `update` and `state`, `who am
 //!   I` → `authenticated user`, `requests left` → `rate limit`), weighed below the task's own
@@ -237,6 +246,31 @@ pub(crate) const PHRASES: &[(&[&str], &[&str])] = &[
     (&["one", "request"], &["batch", "bulk", "multiple"]),
     (&["all", "at", "once"], &["batch", "bulk", "multiple"]),
     (&["static", "site"], &["website", "hosting"]),
+    (&["more", "like"], &["similar", "related", "recommendation"]),
+    (
+        &["same", "time"],
+        &["concurrent", "concurrency", "parallel"],
+    ),
+    (
+        &["without", "actually"],
+        &["simulate", "dry", "preview", "test"],
+    ),
+    (&["dry", "run"], &["dry", "simulate", "preview"]),
+    (&["send", "back"], &["refund", "return"]),
+    (&["money", "back"], &["refund", "return"]),
+    (&["bring", "back"], &["restore", "recover", "undelete"]),
+    (
+        &["who", "has", "access"],
+        &["permission", "acl", "collaborator", "share"],
+    ),
+    (&["how", "much"], &["usage", "total", "quota"]),
+    (&["pull", "up"], &["get", "retrieve", "show"]),
+    (&["set", "up"], &["create", "setup"]),
+    (&["spin", "up"], &["create", "launch", "run"]),
+    (&["kick", "off"], &["start", "run", "trigger", "generate"]),
+    (&["hook", "up"], &["connect", "attach", "link"]),
+    (&["throw", "away"], &["delete", "remove", "prune"]),
+    (&["clean", "up"], &["delete", "prune", "clean", "purge"]),
 ];
 
 /// Acts a task asks for, and the verbs (and HTTP methods) APIs name them by: a task word
@@ -256,7 +290,7 @@ pub(crate) const ACTS: &[(&str, &[&str])] = &[
     ("remove", &["delete", "remove"]),
     ("delete", &["delete", "remove"]),
     ("update", &["update", "edit", "put", "patch"]),
-    ("erase", &["delete", "remove"]),
+    ("erase", &["delete", "remove", "wipe"]),
     ("drop", &["delete", "remove"]),
     ("destroy", &["delete", "remove"]),
     ("clear", &["delete", "remove"]),
@@ -374,6 +408,36 @@ pub(crate) const ACTS: &[(&str, &[&str])] = &[
     ("transcribe", &["transcription", "transcribe", "audio"]),
     ("ask", &["question", "answer", "chat", "completion"]),
     ("visit", &["view", "traffic", "visitor"]),
+    ("wipe", &["wipe", "erase", "delete"]),
+    (
+        "deactivate",
+        &["disable", "deactivate", "suspend", "update"],
+    ),
+    ("activate", &["enable", "activate"]),
+    ("bounce", &["restart", "reboot"]),
+    ("grant", &["grant", "permission", "add", "attach", "share"]),
+    ("allow", &["permission", "grant", "allow", "policy"]),
+    ("simulate", &["simulate", "test", "dry"]),
+    ("test", &["test", "simulate", "check", "validate"]),
+    ("validate", &["validate", "check", "lint", "test"]),
+    ("import", &["import", "upload", "create"]),
+    ("export", &["export", "download"]),
+    ("backup", &["backup", "snapshot", "export"]),
+    ("restore", &["restore", "recover", "undelete"]),
+    ("recover", &["restore", "recover", "undelete"]),
+    ("combine", &["compose", "merge", "combine", "concatenate"]),
+    ("stitch", &["compose", "merge", "combine", "concatenate"]),
+    ("rotate", &["rotate", "regenerate", "reset"]),
+    ("reset", &["reset", "regenerate"]),
+    ("scale", &["scale", "replica", "resize", "update"]),
+    ("cap", &["limit", "max", "quota"]),
+    ("hide", &["hide", "hidden", "mute"]),
+    ("retire", &["delete", "archive", "deprecate"]),
+    ("terminate", &["terminate", "delete", "stop"]),
+    ("launch", &["launch", "create", "run", "start"]),
+    ("provision", &["provision", "create"]),
+    ("decommission", &["delete", "remove", "decommission"]),
+    ("estimate", &["estimate", "guess", "preview"]),
     ("store", &["create", "update", "put", "set", "save"]),
     ("save", &["create", "update", "put", "save"]),
 ];
@@ -415,7 +479,7 @@ pub(crate) const THINGS: &[(&str, &[&str])] = &[
     ("bill", &["billing", "invoice"]),
     ("invoice", &["invoice", "billing"]),
     ("payment", &["billing", "payment", "invoice"]),
-    ("quota", &["limit", "quota"]),
+    ("quota", &["limit", "quota", "usage"]),
     ("limit", &["limit", "rate"]),
     ("comment", &["comment", "note", "reply"]),
     ("note", &["note", "comment"]),
@@ -454,7 +518,7 @@ pub(crate) const THINGS: &[(&str, &[&str])] = &[
     ("company", &["org", "organization", "team"]),
     ("team", &["team", "group", "member"]),
     ("group", &["group", "team"]),
-    ("version", &["release", "version", "tag"]),
+    ("version", &["release", "version", "revision", "tag"]),
     ("release", &["release"]),
     ("job", &["job", "pipeline", "run"]),
     ("pipeline", &["pipeline", "job", "run"]),
@@ -524,6 +588,21 @@ pub(crate) const THINGS: &[(&str, &[&str])] = &[
     ("detail", &["get", "retrieve"]),
     ("info", &["get", "retrieve"]),
     ("information", &["get", "retrieve"]),
+    ("appointment", &["event", "meeting", "booking"]),
+    ("meeting", &["meeting", "event"]),
+    ("occurrence", &["instance", "recurrence"]),
+    ("recurring", &["recurrence", "instance"]),
+    ("revision", &["revision", "version", "history"]),
+    ("overview", &["summary", "overview"]),
+    ("handle", &["username", "user", "handle"]),
+    ("spreadsheet", &["file", "sheet", "spreadsheet"]),
+    ("document", &["document", "file"]),
+    ("instead", &["substitute", "alternative", "replacement"]),
+    ("substitute", &["substitute", "alternative", "replacement"]),
+    ("roughly", &["estimate", "guess"]),
+    ("approximately", &["estimate", "guess"]),
+    ("space", &["storage", "disk", "usage", "quota"]),
+    ("storage", &["storage", "usage", "quota"]),
 ];
 
 /// The weight of an API word reached through [`ACTS`] and [`THINGS`], against 1 for the task's own
@@ -587,6 +666,7 @@ const VERBS: &[(&str, Act)] = &[
     ("count", Act::Read),
     ("display", Act::Read),
     ("download", Act::Read),
+    ("export", Act::Read),
     ("fetch", Act::Read),
     ("find", Act::Read),
     ("get", Act::Read),
@@ -600,21 +680,26 @@ const VERBS: &[(&str, Act)] = &[
     ("show", Act::Read),
     ("view", Act::Read),
     ("accept", Act::Make),
+    ("activate", Act::Make),
     ("add", Act::Make),
+    ("allow", Act::Make),
     ("approve", Act::Make),
     ("archive", Act::Make),
     ("assign", Act::Make),
     ("attach", Act::Make),
     ("block", Act::Make),
+    ("bounce", Act::Make),
     ("bump", Act::Make),
     ("buy", Act::Make),
     ("cancel", Act::Make),
     ("change", Act::Make),
     ("close", Act::Make),
     ("collect", Act::Make),
+    ("combine", Act::Make),
     ("comment", Act::Make),
     ("concede", Act::Make),
     ("create", Act::Make),
+    ("deactivate", Act::Make),
     ("deploy", Act::Make),
     ("disable", Act::Make),
     ("edit", Act::Make),
@@ -625,10 +710,14 @@ const VERBS: &[(&str, Act)] = &[
     ("fork", Act::Make),
     ("generate", Act::Make),
     ("give", Act::Make),
+    ("grant", Act::Make),
     ("grow", Act::Make),
     ("hand", Act::Make),
+    ("hide", Act::Make),
+    ("import", Act::Make),
     ("insert", Act::Make),
     ("invite", Act::Make),
+    ("launch", Act::Make),
     ("leave", Act::Make),
     ("like", Act::Make),
     ("lock", Act::Make),
@@ -646,6 +735,7 @@ const VERBS: &[(&str, Act)] = &[
     ("plug", Act::Make),
     ("post", Act::Make),
     ("protect", Act::Make),
+    ("provision", Act::Make),
     ("publish", Act::Make),
     ("purchase", Act::Make),
     ("put", Act::Make),
@@ -659,12 +749,16 @@ const VERBS: &[(&str, Act)] = &[
     ("replace", Act::Make),
     ("reply", Act::Make),
     ("rerun", Act::Make),
+    ("reset", Act::Make),
     ("restart", Act::Make),
+    ("restore", Act::Make),
     ("resume", Act::Make),
     ("retry", Act::Make),
     ("reword", Act::Make),
+    ("rotate", Act::Make),
     ("run", Act::Make),
     ("save", Act::Make),
+    ("scale", Act::Make),
     ("schedule", Act::Make),
     ("scrub", Act::Make),
     ("send", Act::Make),
@@ -694,9 +788,11 @@ const VERBS: &[(&str, Act)] = &[
     ("drop", Act::Remove),
     ("erase", Act::Remove),
     ("kick", Act::Remove),
+    ("prune", Act::Remove),
     ("purge", Act::Remove),
     ("remove", Act::Remove),
     ("revoke", Act::Remove),
+    ("terminate", Act::Remove),
     ("unset", Act::Remove),
     ("wipe", Act::Remove),
 ];
@@ -914,10 +1010,13 @@ impl Index {
         }
     }
 
-    /// The act `raw` (a task's words) asks for: the first of [`VERBS`] in it (`un` before
-    /// one makes it a removal), `get rid of` and `stop …ing` a removal, and a question a
-    /// reading; none when it says no act.
-    fn act(&self, raw: &[String]) -> Option<Act> {
+    /// The act `query` (a task) asks for: the first of [`VERBS`] in it (`un` before one
+    /// makes it a removal), `get rid of` and `stop …ing` a removal, and a question a
+    /// reading; none when it says no act. A verb the task negates (`don't delete it`), one
+    /// in its `-ed` or `-ing` form (`who's invited`) and a word of a name
+    /// (`finance-share`) say no act.
+    fn act(&self, query: &str) -> Option<Act> {
+        let raw = &words(query);
         if has_phrase(raw, &["get", "rid", "of"]) || has_phrase(raw, &["take", "off"]) {
             return Some(Act::Remove);
         }
@@ -929,10 +1028,31 @@ impl Index {
         if first.is_some_and(|w| QUESTIONS.contains(&w)) && !asks_how {
             return Some(Act::Read);
         }
+        // `I blocked them by accident, undo that`: the undoing of a done act.
+        if raw.iter().any(|word| UNDOING.contains(&word.as_str()))
+            && raw.iter().any(|word| {
+                is_inflected(&self.stemmer, word)
+                    && self.verbs.get(self.stemmer.stem(word).as_ref()) == Some(&Act::Make)
+            })
+        {
+            return Some(Act::Remove);
+        }
+        let negated = negated(query);
+        let named = named(query);
         raw.iter().enumerate().find_map(|(i, word)| {
+            // `disable it, don't delete it`: what a task says not to do is not its act;
+            // nor is a word of a name (`the finance-share bucket`).
+            if negated.get(i).copied().unwrap_or(false) || named.get(i).copied().unwrap_or(false) {
+                return None;
+            }
             // `stop following`, `stop watching`: an undoing.
             if word == "stop" && raw.get(i + 1).is_some_and(|next| next.ends_with("ing")) {
                 return Some(Act::Remove);
+            }
+            // `who's invited`, `the file I deleted`, `who's following`: a verb that is
+            // done or going on describes a thing; the task's own act is a plain verb.
+            if is_inflected(&self.stemmer, word) {
+                return None;
             }
             if let Some(act) = self.verbs.get(self.stemmer.stem(word).as_ref()) {
                 return Some(*act);
@@ -1035,7 +1155,38 @@ impl Index {
                 add(self.stemmer.stem(word).into_owned(), SELF_WEIGHT);
             }
         }
-        for word in &raw {
+        // `I blocked them by accident, undo that`: the API's undoing (`unblock`) of what
+        // the task says was done.
+        if raw.iter().any(|word| UNDOING.contains(&word.as_str())) {
+            for word in raw.iter().filter(|word| is_inflected(&self.stemmer, word)) {
+                let undo = format!("un{}", self.stemmer.stem(word));
+                if self.postings.contains_key(&undo) {
+                    add(undo, 1.0);
+                }
+            }
+        }
+        // `time zone`, `web hook`, `sign in`: two words of the task that the API writes
+        // as one.
+        let tokens: Vec<String> = query
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|token| !token.is_empty())
+            .map(str::to_lowercase)
+            .collect();
+        for pair in tokens.windows(2) {
+            if pair
+                .iter()
+                .any(|word| word.len() < 2 || word.chars().any(|c| c.is_ascii_digit()))
+            {
+                continue;
+            }
+            let joined = self.stemmer.stem(&pair.concat()).into_owned();
+            if self.postings.contains_key(&joined) {
+                add(joined, 1.0);
+            }
+        }
+        let negated = negated(query);
+        let named = named(query);
+        for (i, word) in raw.iter().enumerate() {
             // A stop word says nothing of which tool; a number is most often a value
             // (`close issue 17`), so it only tells apart tools the rest matched alike.
             if STOP_WORDS.contains(&word.as_str()) {
@@ -1046,6 +1197,18 @@ impl Index {
                 continue;
             }
             let mut stem = self.stemmer.stem(word).into_owned();
+            // `the finance-share bucket`: the words of a name say little of the tool.
+            if named.get(i).copied().unwrap_or(false) {
+                add(stem, NAME_WEIGHT);
+                continue;
+            }
+            // `disable it, don't delete it`: an act the task rules out is not searched.
+            if negated.get(i).copied().unwrap_or(false)
+                && (self.verbs.contains_key(&stem)
+                    || self.bridge.get(&stem).is_some_and(|(_, act)| *act))
+            {
+                continue;
+            }
             // `unassign`, `unpin`: an undoing the API does not name is its act undone.
             if !self.postings.contains_key(&stem)
                 && let Some(undone) = word.strip_prefix("un").filter(|rest| rest.len() > 2)
@@ -1092,15 +1255,24 @@ impl Index {
     /// most `limit`; each with its score.
     pub(crate) fn search(&self, query: &str, limit: usize) -> Vec<(usize, f32)> {
         // A task that is nothing but values (`CORE-200`) is searched as it is.
+        let original = query;
         let task = intent(query);
         let query = if task.is_empty() { query } else { &task };
         // Per tool: its score, and whether it matched the task itself rather than only
         // the words a task implies (`get` for a question, `current` for `my`).
         let mut scores: HashMap<u32, (f32, bool)> = HashMap::new();
         let total = self.tools as f32;
-        let terms = self.query_terms(query);
+        let mut terms = self.query_terms(query);
+        // What the task's values are (a URL, an e-mail address, a file) says what the
+        // operation takes, weakly.
+        for hint in value_hints(original) {
+            let hint = self.stemmer.stem(hint).into_owned();
+            if !terms.iter().any(|(term, _)| *term == hint) {
+                terms.push((hint, HINT_WEIGHT));
+            }
+        }
         let raw = words(query);
-        let act = self.act(&raw);
+        let act = self.act(query);
         let one = names_one(&self.stemmer, query);
         // The number (many or one) of each of the task's own words that is not a verb.
         let said: Vec<(String, bool)> = raw
@@ -1220,6 +1392,109 @@ fn is_plural(stemmer: &Stemmer, word: &str) -> bool {
     stemmer.stem(word) == stemmer.stem(&singular)
 }
 
+/// Words that undo what a task says was done (`I blocked them by accident, undo that`).
+const UNDOING: &[&str] = &["undo", "revert", "reverse"];
+
+/// Words after which a task says what not to do (`disable it, don't delete it`), and how
+/// many words on that holds.
+const NEGATIONS: &[&str] = &["not", "never", "without", "dont", "nor"];
+const NEGATION_REACH: usize = 3;
+
+/// Which of the words of `query` (as [`words`] splits it) are negated: the
+/// [`NEGATION_REACH`] words after one of [`NEGATIONS`] or after `n't` (`don't`, which
+/// [`words`] splits into `don` and `t`), within the same clause (`I don't use it anymore;
+/// remove it` removes).
+fn negated(query: &str) -> Vec<bool> {
+    let mut out = Vec::new();
+    for clause in query.split([',', ';', '.', ':', '!', '?', '—', '(', ')']) {
+        let raw = words(clause);
+        let start = out.len();
+        out.resize(start + raw.len(), false);
+        for (i, word) in raw.iter().enumerate() {
+            let negation = NEGATIONS.contains(&word.as_str())
+                || (word == "t" && i > 0 && raw[i - 1].ends_with('n'));
+            if negation {
+                for slot in out.iter_mut().skip(start + i + 1).take(NEGATION_REACH) {
+                    *slot = true;
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The weight of a word of a name in a task (see [`named`]).
+const NAME_WEIGHT: f32 = 0.5;
+
+/// Which of the words of `query` (as [`words`] splits it) are the words of a name: of a
+/// piece written in lower-case words joined by `-` or `_` (`finance-share`,
+/// `legacy-cron-cleanup`, `db_pass`), as people name buckets, functions and services.
+fn named(query: &str) -> Vec<bool> {
+    let mut out = Vec::new();
+    for token in query.split_whitespace() {
+        let count = words(token).len();
+        let piece = token.trim_matches(|c: char| !c.is_alphanumeric());
+        let parts: Vec<&str> = piece.split(['-', '_']).collect();
+        let name = parts.len() > 1
+            && parts
+                .iter()
+                .all(|part| part.len() >= 2 && part.chars().all(|c| c.is_ascii_lowercase()));
+        out.extend(std::iter::repeat_n(name, count));
+    }
+    out
+}
+
+/// The weight of a word a task's values imply (see [`value_hints`]).
+const HINT_WEIGHT: f32 = 0.3;
+
+/// What the values of a task imply about the operation that takes them: a URL a `url`, an
+/// e-mail address an `email`, a file name (`report.pdf`) a file.
+fn value_hints(query: &str) -> Vec<&'static str> {
+    let mut hints = Vec::new();
+    for token in query.split_whitespace() {
+        let token = token.trim_matches(|c: char| !c.is_alphanumeric() && c != '/' && c != '@');
+        let found: &[&'static str] = if token.contains("://") {
+            &["url", "link"]
+        } else if token.contains('@') && token.contains('.') {
+            &["email"]
+        } else if is_file_name(token) {
+            &["file", "object"]
+        } else {
+            &[]
+        };
+        for hint in found {
+            if !hints.contains(hint) {
+                hints.push(*hint);
+            }
+        }
+    }
+    hints
+}
+
+/// File extensions a task's file names end in.
+const EXTENSIONS: &[&str] = &[
+    "pdf", "csv", "txt", "json", "xml", "yaml", "yml", "md", "html", "log", "png", "jpg", "jpeg",
+    "gif", "svg", "webp", "mp4", "mov", "mp3", "wav", "zip", "gz", "tgz", "tar", "sql", "doc",
+    "docx", "xls", "xlsx", "ppt", "pptx", "bin", "iso",
+];
+
+/// Whether `token` is a file name or path: `report.pdf`, `backups/db.sql.gz`.
+fn is_file_name(token: &str) -> bool {
+    token.rsplit_once('.').is_some_and(|(name, extension)| {
+        !name.is_empty() && EXTENSIONS.contains(&extension.to_ascii_lowercase().as_str())
+    })
+}
+
+/// Whether `word` is a verb's `-ed` or `-ing` form (`invited`, `following`), not the verb
+/// itself (`need`, `bring`, and `embed`, which the stemmer would cut but [`ACTS`] names).
+fn is_inflected(stemmer: &Stemmer, word: &str) -> bool {
+    let verb = |listed: &str| listed == word;
+    (word.ends_with("ed") || word.ends_with("ing"))
+        && stemmer.stem(word) != word
+        && !VERBS.iter().any(|(listed, _)| verb(listed))
+        && !ACTS.iter().any(|(listed, _)| verb(listed))
+}
+
 /// Whether `phrase` occurs in `words` in order, each of its words within three of the
 /// previous one: "how many API requests do I have left" has `requests … left`.
 fn has_phrase(words: &[String], phrase: &[&str]) -> bool {
@@ -1306,7 +1581,7 @@ fn is_value(token: &str) -> bool {
     let letters = token.chars().any(char::is_alphabetic);
     let digits = token.chars().any(|c| c.is_ascii_digit());
     let joined = token.contains(['_', '-', '.']);
-    letters && digits && joined
+    (letters && digits && joined) || is_file_name(token)
 }
 
 /// `description` as words a person reads: HTML tags (`<p>`, `<code>`), the targets of
@@ -1482,6 +1757,18 @@ mod tests {
             "un",
             "stop ",
             "ing",
+            "n't ",
+            "t",
+            "not ",
+            "undo ",
+            "ed",
+            ".pdf",
+            "—",
+            "@",
+            "_",
+            "-a-",
+            "ſ",
+            "İ",
         ];
         let mut texts = vec![String::new()];
         for a in pieces {
@@ -1500,7 +1787,11 @@ mod tests {
         for text in &texts {
             let _ = intent(text);
             let _ = prose(text);
+            let _ = value_hints(text);
             let _ = index.search(text, 10);
+            // What is said of each word lines up with the words.
+            assert_eq!(negated(text).len(), words(text).len(), "{text:?}");
+            assert_eq!(named(text).len(), words(text).len(), "{text:?}");
         }
     }
 
@@ -1648,7 +1939,7 @@ mod tests {
     #[test]
     fn acts_are_read_from_verbs_questions_and_un() {
         let index = Index::new(&[], |_| None);
-        let act = |query: &str| index.act(&words(query));
+        let act = |query: &str| index.act(query);
         assert_eq!(act("what playlists do I have?"), Some(Act::Read));
         assert_eq!(act("is deployment dpl_1 ready"), Some(Act::Read));
         assert_eq!(act("how do I create a repository"), Some(Act::Make));
@@ -1718,6 +2009,96 @@ mod tests {
         let index = Index::new(&tools, |_| None);
         assert_eq!(index.search("stop following octocat", 10)[0].0, 1);
         assert_eq!(index.search("unassign bob from issue 5", 10)[0].0, 3);
+    }
+
+    #[test]
+    fn what_a_task_rules_out_is_not_searched() {
+        let tools = vec![
+            annotated(
+                "delete_mapping",
+                "Delete an event source mapping",
+                destroys(),
+            ),
+            annotated(
+                "update_mapping",
+                "Update an event source mapping: enable or disable it",
+                writes(),
+            ),
+        ];
+        let index = Index::new(&tools, |_| None);
+        assert_eq!(
+            index.search("disable the queue mapping, don't delete it", 10)[0].0,
+            1
+        );
+        assert_eq!(
+            index.act("disable the mapping, don't delete it"),
+            Some(Act::Make)
+        );
+        // A negation holds within its clause only.
+        assert_eq!(
+            index.search("I don't need the queue mapping anymore; delete it", 10)[0].0,
+            0
+        );
+        assert_eq!(
+            negated("don't delete it; remove it"),
+            [false, false, true, true, false, false]
+        );
+    }
+
+    #[test]
+    fn a_done_verb_describes_and_undo_undoes_it() {
+        let stemmer = Stemmer::create(Algorithm::English);
+        assert!(is_inflected(&stemmer, "invited") && is_inflected(&stemmer, "following"));
+        for word in ["need", "embed", "bring", "string", "red", "seed"] {
+            assert!(!is_inflected(&stemmer, word), "{word}");
+        }
+        let tools = vec![
+            annotated("get_event", "Get an event, with its attendees", reads()),
+            annotated(
+                "invite_attendee",
+                "Invite an attendee to an event",
+                writes(),
+            ),
+            annotated("block_user", "Block a user", writes()),
+            annotated("unblock_user", "Unblock a user", destroys()),
+        ];
+        let index = Index::new(&tools, |_| None);
+        assert_eq!(index.act("pull up event 5, who got invited"), None);
+        assert_eq!(index.act("invite Sam to event 5"), Some(Act::Make));
+        assert_eq!(
+            index.search("I blocked my cousin by accident, undo that", 10)[0].0,
+            3
+        );
+    }
+
+    #[test]
+    fn the_values_and_names_of_a_task_say_what_they_are() {
+        assert_eq!(
+            value_hints("upload report.pdf for bob@x.io to <https://x.io/a>"),
+            ["file", "object", "email", "url", "link"]
+        );
+        assert!(is_value("backups/db.sql.gz") && !is_value("node.js"));
+        assert_eq!(
+            named("the finance-share bucket, db_pass"),
+            [false, true, true, false, true, true]
+        );
+        let tools = vec![annotated("share_bucket", "Share a bucket", writes())];
+        let index = Index::new(&tools, |_| None);
+        // A name's words say no act, and count less than the task's own.
+        assert_eq!(index.act("the finance-share bucket"), None);
+        assert_eq!(index.act("the finance share bucket"), Some(Act::Make));
+        let score = |query: &str| index.search(query, 1)[0].1;
+        assert!(score("the finance-share bucket") < score("the finance share bucket"));
+    }
+
+    #[test]
+    fn two_task_words_the_api_joins_are_its_word() {
+        let tools = vec![
+            Tool::new("get_timezone", "Gets the calendar's timezone."),
+            Tool::new("get_zone", "Gets a DNS zone."),
+        ];
+        let index = Index::new(&tools, |_| None);
+        assert_eq!(index.search("what time zone is my calendar in", 10)[0].0, 0);
     }
 
     #[test]

