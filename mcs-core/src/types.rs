@@ -326,7 +326,7 @@ const SHORT_DESCRIPTION: usize = 160;
 /// then those below the parameters dropped, then the parameters' cut shorter still. The
 /// schema's shape (names, types, required) is never touched, so a call written from it is
 /// the same; validation reads the parameters, not this.
-fn shorten_descriptions(schema: &mut Value, budget: usize) {
+pub(crate) fn shorten_descriptions(schema: &mut Value, budget: usize) {
     let steps: [(usize, Option<usize>); 4] = [
         (2, Some(SHORT_DESCRIPTION)),
         (1, Some(SHORT_DESCRIPTION)),
@@ -342,7 +342,7 @@ fn shorten_descriptions(schema: &mut Value, budget: usize) {
 }
 
 /// How long `value` is as JSON, without building the text.
-fn serialized_len(value: &Value) -> usize {
+pub(crate) fn serialized_len(value: &Value) -> usize {
     struct Count(usize);
     impl std::io::Write for Count {
         fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {

@@ -270,9 +270,17 @@ pub(crate) fn compact_listing(tools: &[Tool]) -> String {
     out
 }
 
-/// The full description of one tool, as the answer to a [`DESCRIBE_TOOL`] call.
+/// How long the answer to a [`DESCRIBE_TOOL`] call may be, in characters of JSON (about
+/// 5,000 tokens; never 8,000).
+pub const DESCRIBE_BUDGET: usize = 20_000;
+
+/// The full description of one tool, as the answer to a [`DESCRIBE_TOOL`] call: its name,
+/// description and arguments' schema. A description longer than [`DESCRIBE_BUDGET`] is
+/// shortened step by step until it fits (long lists of values and examples first, nested
+/// fields' descriptions next, arguments named rather than described last), and says so in
+/// a `note`; the tool still checks every argument when it is called.
 pub fn describe_tool(tool: &Tool) -> Value {
-    mcs_core::export::mcs_tool(tool)
+    mcs_core::export::mcs_tool_within(tool, DESCRIBE_BUDGET)
 }
 
 /// Case-insensitive glob: `*` matches any run of characters, `?` one character.

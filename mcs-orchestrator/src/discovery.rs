@@ -412,11 +412,28 @@ impl Catalog {
     }
 
     /// `load_toolset` of a category: its toolsets, each with its id, size and what it holds.
-    fn load_category(&self, category: &Category) -> Value {
-        let sets: Vec<Value> = category
+    fn load_category(&self, tools: &[Tool], category: &Category) -> Value {
+        // Each toolset's tools as `name: title` lines, when all of the category's fit in a
+        // page: a tool is then described straight from here, in as many turns as a
+        // document without categories takes.
+        let lines: Vec<Vec<String>> = category
             .sets
             .iter()
             .map(|&s| {
+                self.members[s]
+                    .iter()
+                    .filter_map(|&i| tools.get(i))
+                    .map(page_line)
+                    .collect()
+            })
+            .collect();
+        let cost: usize = lines.iter().flatten().map(|line| line_cost(line)).sum();
+        let listed = cost <= PAGE_BUDGET;
+        let sets: Vec<Value> = category
+            .sets
+            .iter()
+            .zip(lines)
+            .map(|(&s, lines)| {
                 let set = &self.toolsets[s];
                 let mut entry = json!({
                     "id": set.id(),
@@ -426,14 +443,25 @@ impl Catalog {
                 if let Some(description) = set.description() {
                     entry["description"] = json!(clip(description, 120));
                 }
+                if listed {
+                    entry["tools"] = json!(lines);
+                }
                 entry
             })
             .collect();
+        let note = if listed {
+            format!(
+                "Call {DESCRIBE_TOOL} for a tool's arguments, or load one of these toolsets \
+                 with {LOAD_TOOLSET} and its id for its tools' descriptions."
+            )
+        } else {
+            format!("Load one of these toolsets with {LOAD_TOOLSET} and its id.")
+        };
         json!({
             "category": category.id,
             "title": category.title,
             "toolsets": sets,
-            "note": format!("Load one of these toolsets with {LOAD_TOOLSET} and its id."),
+            "note": note,
         })
     }
 
@@ -443,7 +471,7 @@ impl Catalog {
             .and_then(Value::as_str)
             .unwrap_or_default();
         if let Some(category) = self.categories.iter().find(|c| c.id == id) {
-            return Ok(self.load_category(category));
+            return Ok(self.load_category(tools, category));
         }
         let (s, set) = self
             .find_set(id)

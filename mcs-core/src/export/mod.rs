@@ -9,6 +9,7 @@
 //! renamed tool would come back in calls under a name no driver owns. Check them with
 //! [`Provider::accepts_tool_name`] when tools are registered.
 
+mod fit;
 mod gemini;
 mod openai;
 mod rewrite;
@@ -85,6 +86,35 @@ pub fn mcs_tool(tool: &Tool) -> Value {
         "description": tool.description(),
         "parameters": tool.input_schema(),
     })
+}
+
+/// [`mcs_tool`] within `budget` characters of JSON, for a model to read (a discovery
+/// answer, `describe_tool`): unchanged when it fits; otherwise shortened step by step until
+/// it does, and saying so in a `note`. Examples, long patterns and the values of long lists
+/// go first, then descriptions, then an argument's fields are named rather than described,
+/// then arguments (optional ones first) are named in the schema's description rather than
+/// described.
+///
+/// What it shows is not a schema to validate against, nor one to hand a provider as a
+/// function's parameters (a strict provider would refuse what it leaves out): the tool
+/// still checks every argument against its whole schema when called.
+///
+/// ```
+/// use mcs_core::{Tool, ToolParameter};
+/// use mcs_core::export::mcs_tool_within;
+/// use serde_json::json;
+///
+/// let fonts: Vec<String> = (0..2_000).map(|i| format!("Font {i}")).collect();
+/// let tool = Tool::new("chart", "Draws a chart.").with_parameter(
+///     ToolParameter::new("font", "The font.").with_schema(json!({"enum": fonts})),
+/// );
+/// let shown = mcs_tool_within(&tool, 4_000);
+/// assert!(shown.to_string().len() <= 4_000);
+/// assert_eq!(shown["parameters"]["properties"]["font"]["enum"][0], "Font 0");
+/// assert!(shown["note"].is_string());
+/// ```
+pub fn mcs_tool_within(tool: &Tool, budget: usize) -> Value {
+    fit::fit(mcs_tool(tool), budget)
 }
 
 /// The longest `function.description` OpenAI chat completions takes: longer ones are rejected
