@@ -6,7 +6,7 @@ use base64::Engine as _;
 use serde_json::{Map, Value};
 
 use super::charset;
-use super::params::{form_encode, scalar_text};
+use super::params::{form_encode_bytes, scalar_text};
 use super::table::{BodyArgument, BodyEncoding, RequestBody};
 use super::xml;
 
@@ -81,8 +81,10 @@ pub(crate) fn encode(
             })
         }
         BodyEncoding::Form => Ok(Encoded {
+            bytes: form(whole, value, &media_type)
+                .map_err(|why| BodyError::new(whole, format!("cannot be sent: {why}")))?
+                .into_bytes(),
             content_type: media_type,
-            bytes: form(whole, value).into_bytes(),
         }),
         BodyEncoding::Multipart => multipart(body, whole, value, files),
         BodyEncoding::Xml => {
@@ -106,31 +108,36 @@ pub(crate) fn encode(
     }
 }
 
-/// `a=1&tags=x&tags=y`: arrays repeat their key, objects are written as JSON.
-fn form(whole: &str, value: &Value) -> String {
+/// `a=1&tags=x&tags=y`: arrays repeat their key, objects are written as JSON. Keys and
+/// values are percent-encoded bytes of the charset `media_type` declares (UTF-8 when it
+/// declares none), as a browser sends a form in the page's charset.
+fn form(whole: &str, value: &Value, media_type: &str) -> Result<String, charset::Unwritable> {
+    let encode = |text: &str| -> Result<String, charset::Unwritable> {
+        Ok(form_encode_bytes(&charset::encode(
+            text, media_type, false,
+        )?))
+    };
     let mut pairs = Vec::new();
-    let mut push = |key: &str, value: &Value| match value {
-        Value::Null => {}
-        Value::Array(items) => {
-            for item in items {
-                pairs.push(format!(
-                    "{}={}",
-                    form_encode(key),
-                    form_encode(&scalar_text(item))
-                ));
-            }
+    let mut push = |key: &str, value: &Value| -> Result<(), charset::Unwritable> {
+        let items: &[Value] = match value {
+            Value::Null => &[],
+            Value::Array(items) => items,
+            other => std::slice::from_ref(other),
+        };
+        for item in items {
+            pairs.push(format!("{}={}", encode(key)?, encode(&scalar_text(item))?));
         }
-        other => pairs.push(format!(
-            "{}={}",
-            form_encode(key),
-            form_encode(&scalar_text(other))
-        )),
+        Ok(())
     };
     match value {
-        Value::Object(map) => map.iter().for_each(|(k, v)| push(k, v)),
-        other => push(if whole.is_empty() { "body" } else { whole }, other),
+        Value::Object(map) => {
+            for (key, value) in map {
+                push(key, value)?;
+            }
+        }
+        other => push(if whole.is_empty() { "body" } else { whole }, other)?,
     }
-    pairs.join("&")
+    Ok(pairs.join("&"))
 }
 
 struct Part {

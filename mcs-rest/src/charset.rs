@@ -1,7 +1,7 @@
 //! Text in the character set an HTTP message declares. Answers are read into UTF-8, and text
-//! bodies are written in the declared charset: the `charset` parameter of the media type or,
-//! for XML, the document's own `encoding` declaration. A byte-order mark overrides both, as
-//! browsers do.
+//! bodies (text, XML, and the keys and values of a form, percent-encoded) are written in the
+//! declared charset: the `charset` parameter of the media type or, for XML, the document's
+//! own `encoding` declaration. A byte-order mark overrides both, as browsers do.
 //!
 //! JSON and most APIs are UTF-8. Older APIs answer in ISO-8859-1 or Windows-1252, and some
 //! in Shift_JIS or GB18030. Such answers used to be summarised as binary, or refused as

@@ -14,9 +14,9 @@
 //! 3. credentials for the first satisfiable security requirement are added (they never
 //!    appear in schemas, prompts, results or errors);
 //! 4. the body is encoded (JSON, form, multipart with files, XML, text, bytes; see
-//!    [`BodyEncoding`] for which media types are sent how), text and XML in the `charset`
-//!    their media type declares (a character it lacks is refused in text and written as a
-//!    character reference in XML);
+//!    [`BodyEncoding`] for which media types are sent how), text, forms and XML in the
+//!    `charset` their media type declares (a character it lacks is refused in text and forms
+//!    and written as a character reference in XML);
 //! 5. the [`HttpTransport`] sends it, with a timeout and a cap on the response size;
 //! 6. a 2xx answer becomes the result (JSON parsed, text as a string, binary summarised;
 //!    text read from the charset it declares, `charset=iso-8859-1`, `Shift_JIS`, an XML

@@ -4,7 +4,7 @@
 //! Values are percent-encoded piece by piece and joined with the style's delimiters, so a
 //! value can never add a path segment, start a query or fragment, or smuggle a header line.
 
-use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
+use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, percent_encode, utf8_percent_encode};
 use serde_json::{Map, Value};
 
 use super::table::{Parameter, Style};
@@ -250,4 +250,9 @@ pub(crate) fn is_dot_segment(segment: &str) -> bool {
 /// Encodes a single value for a form body (`application/x-www-form-urlencoded`).
 pub(crate) fn form_encode(text: &str) -> String {
     encode(text, QUERY_VALUE)
+}
+
+/// [`form_encode`] for a value already in the bytes of the form's charset.
+pub(crate) fn form_encode_bytes(bytes: &[u8]) -> String {
+    percent_encode(bytes, QUERY_VALUE).to_string()
 }

@@ -1,5 +1,5 @@
 //! Text in the charset a message declares: answers read into UTF-8 whatever they are in,
-//! and text and XML bodies written in the charset the document gives them.
+//! and text, form and XML bodies written in the charset the document gives them.
 
 use mcs_rest::{Decode, json as json_decoder};
 use serde::Deserialize;
@@ -111,6 +111,54 @@ async fn text_bodies_are_sent_in_the_charset_the_document_gives_them() {
     assert_eq!(
         received(&server).await.len(),
         1,
+        "the refused call sent nothing"
+    );
+}
+
+#[tokio::test]
+async fn form_bodies_encode_the_bytes_of_their_charset() {
+    let server = ok_server().await;
+    let form = |media_type: &str| {
+        let op = Op::post("sign", "/sign")
+            .schema(json!({"body": {"type": "object"}}), &["body"])
+            .body(body(media_type, BodyEncoding::Form, whole("body")))
+            .build();
+        driver(vec![op], &server)
+    };
+    let latin = form("application/x-www-form-urlencoded; charset=ISO-8859-1");
+    call(
+        &latin,
+        "sign",
+        json!({"body": {"name": "Zoë", "città": ["Pavía", "Köln"]}}),
+    )
+    .await
+    .unwrap();
+    call(
+        &form("application/x-www-form-urlencoded"),
+        "sign",
+        json!({"body": {"name": "Zoë"}}),
+    )
+    .await
+    .unwrap();
+    let requests = received(&server).await;
+    assert_eq!(
+        String::from_utf8_lossy(&requests[0].body),
+        "name=Zo%EB&citt%E0=Pav%EDa&citt%E0=K%F6ln"
+    );
+    // Without a charset, UTF-8.
+    assert_eq!(String::from_utf8_lossy(&requests[1].body), "name=Zo%C3%AB");
+
+    // A character the charset has no byte for is refused before anything is sent.
+    let (argument, kind) =
+        single_problem(call(&latin, "sign", json!({"body": {"name": "☃"}})).await);
+    assert_eq!(argument, "body");
+    let ArgumentErrorKind::Invalid { expected, .. } = kind else {
+        panic!("{kind:?}");
+    };
+    assert!(expected.contains("U+2603"), "{expected}");
+    assert_eq!(
+        received(&server).await.len(),
+        2,
         "the refused call sent nothing"
     );
 }
