@@ -86,10 +86,11 @@ pub(crate) fn def_name(token: &str) -> String {
 }
 
 /// `text` trimmed and cut to at most `max` characters (0: no limit), ending in `…` when
-/// cut; `None` when it is empty.
+/// cut; `None` when it says nothing: empty, or without a letter or a digit (a summary of
+/// `.` or `-`, which documents write to fill the field).
 pub(crate) fn cap_text(text: &str, max: usize) -> Option<String> {
     let text = text.trim();
-    if text.is_empty() {
+    if !text.chars().any(char::is_alphanumeric) {
         return None;
     }
     if max == 0 || text.chars().count() <= max {
@@ -149,6 +150,9 @@ mod tests {
     #[test]
     fn cap_text_cuts_at_a_char_boundary() {
         assert_eq!(cap_text("  ", 10), None);
+        assert_eq!(cap_text(" . ", 10), None);
+        assert_eq!(cap_text("—", 10), None);
+        assert_eq!(cap_text("日本", 10).as_deref(), Some("日本"));
         assert_eq!(cap_text("héllo wörld", 6).as_deref(), Some("héllo…"));
         assert_eq!(cap_text("short", 10).as_deref(), Some("short"));
         assert_eq!(cap_text("abc", 0).as_deref(), Some("abc"));

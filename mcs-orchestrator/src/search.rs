@@ -21,6 +21,8 @@
 //! - **What a task says besides its words.** Values are not searched (`cus_88Zt`,
 //!   `report.pdf`, a URL), but what they are is, weakly: a URL asks for an operation that
 //!   takes one, an e-mail address one that takes an `email`, a file name one about files.
+//!   A path (`PATCH /V1.0/ActionTypes`) is words. Quoted text only breaks ties between
+//!   tools the rest matched alike (`Search API for 'DICOM File' entry type`).
 //!   The words of a name (`the finance-share bucket`) count half. What the task rules out
 //!   is not searched (`disable it, don't delete it`), within its clause; a verb the task
 //!   puts in its `-ed` or `-ing` form (`who's invited`) describes, it does not ask; `undo`
@@ -1264,11 +1266,19 @@ impl Index {
         let total = self.tools as f32;
         let mut terms = self.query_terms(query);
         // What the task's values are (a URL, an e-mail address, a file) says what the
-        // operation takes, weakly.
-        for hint in value_hints(original) {
-            let hint = self.stemmer.stem(hint).into_owned();
-            if !terms.iter().any(|(term, _)| *term == hint) {
-                terms.push((hint, HINT_WEIGHT));
+        // operation takes, and what it quotes may name it (`the 'Bibliographic Entry' entry
+        // type`): both weakly, to tell apart what the rest matched alike.
+        let hints = value_hints(original)
+            .into_iter()
+            .map(|hint| (hint.to_owned(), HINT_WEIGHT));
+        let quoted = words(&unquote(original).1)
+            .into_iter()
+            .filter(|word| !STOP_WORDS.contains(&word.as_str()))
+            .map(|word| (word, QUOTED_WEIGHT));
+        for (word, weight) in hints.chain(quoted) {
+            let word = self.stemmer.stem(&word).into_owned();
+            if !terms.iter().any(|(term, _)| *term == word) {
+                terms.push((word, weight));
             }
         }
         let raw = words(query);
@@ -1446,6 +1456,8 @@ fn named(query: &str) -> Vec<bool> {
 
 /// The weight of a word a task's values imply (see [`value_hints`]).
 const HINT_WEIGHT: f32 = 0.3;
+/// The weight of a word the task quotes: below what counts as said (see [`Index::search`]).
+const QUOTED_WEIGHT: f32 = 0.2;
 
 /// What the values of a task imply about the operation that takes them: a URL a `url`, an
 /// e-mail address an `email`, a file name (`report.pdf`) a file.
@@ -1535,7 +1547,20 @@ fn parameter_text(tool: &Tool) -> String {
 /// and `_`, `-` or `.` (`cus_88Zt`, `CORE-200`, `v2.3`). Their pieces (`cus`, `zt`,
 /// `hooks`, `example`) would match tools at random.
 fn intent(query: &str) -> String {
+    unquote(query)
+        .0
+        .split_whitespace()
+        .filter(|token| !is_value(token))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// `query` without the text it quotes, and that text (each quote's, one after another). An
+/// apostrophe inside a word (`PROJ-7's`, `don't`) opens no quote, and an unclosed quote was
+/// not one: then the task is kept whole, and nothing is quoted.
+fn unquote(query: &str) -> (String, String) {
     let mut out = String::with_capacity(query.len());
+    let mut inside = String::new();
     let mut quote: Option<char> = None;
     for c in query.chars() {
         match quote {
@@ -1548,9 +1573,11 @@ fn intent(query: &str) -> String {
                 if closes {
                     quote = None;
                     out.push(' ');
+                    inside.push(' ');
+                } else {
+                    inside.push(c);
                 }
             }
-            // An apostrophe inside a word (`PROJ-7's`, `don't`) opens no quote.
             None if c == '"'
                 || c == '“'
                 || c == '‘'
@@ -1561,22 +1588,23 @@ fn intent(query: &str) -> String {
             None => out.push(c),
         }
     }
-    // An unclosed quote was not one: the task is kept whole.
     if quote.is_some() {
-        out = query.to_owned();
+        return (query.to_owned(), String::new());
     }
-    out.split_whitespace()
-        .filter(|token| !is_value(token))
-        .collect::<Vec<_>>()
-        .join(" ")
+    (out, inside)
 }
 
 /// Whether a whitespace-separated piece of a task is a value rather than a word: a URL, an
-/// e-mail address, or an identifier mixing letters, digits and `_`, `-` or `.`.
+/// e-mail address, a file name, or an identifier mixing letters, digits and `_`, `-` or
+/// `.`. A path (`/V1.0/ActionTypes`, `/repos/{owner}/{repo}`) is words: it names the
+/// operation.
 fn is_value(token: &str) -> bool {
     let token = token.trim_matches(|c: char| !c.is_alphanumeric() && c != '/');
     if token.contains("://") || (token.contains('@') && token.contains('.')) {
         return true;
+    }
+    if token.starts_with('/') && !is_file_name(token) {
+        return false;
     }
     let letters = token.chars().any(char::is_alphabetic);
     let digits = token.chars().any(|c| c.is_ascii_digit());
@@ -2009,6 +2037,43 @@ mod tests {
         let index = Index::new(&tools, |_| None);
         assert_eq!(index.search("stop following octocat", 10)[0].0, 1);
         assert_eq!(index.search("unassign bob from issue 5", 10)[0].0, 3);
+    }
+
+    #[test]
+    fn paths_are_words_and_quotes_break_ties() {
+        assert_eq!(
+            intent("GET /repos/{owner}/{repo}/issues"),
+            "GET /repos/{owner}/{repo}/issues"
+        );
+        assert!(!is_value("/V1.0/ActionTypes") && is_value("/reports/q3.pdf"));
+        let tools = vec![
+            Tool::new("contacts_patch", "PATCH /V1.0/Contacts"),
+            Tool::new("action_types_get", "GET /V1.0/ActionTypes"),
+            Tool::new("action_types_patch", "PATCH /V1.0/ActionTypes"),
+        ];
+        let index = Index::new(&tools, |_| None);
+        assert_eq!(index.search("PATCH /V1.0/ActionTypes", 10)[0].0, 2);
+        // What a task quotes is not its act nor its topic, but it tells apart tools the
+        // rest of the task matches alike.
+        let tools = vec![
+            Tool::new(
+                "search_biblio",
+                "Search API for 'Bibliographic Entry' entry type",
+            ),
+            Tool::new("search_any", "Search API for 'Any file type' entry type"),
+            Tool::new("search_dicom", "Search API for 'DICOM File' entry type"),
+        ];
+        let index = Index::new(&tools, |_| None);
+        for (i, tool) in tools.iter().enumerate() {
+            assert_eq!(index.search(tool.label(), 10)[0].0, i, "{}", tool.label());
+        }
+        assert_eq!(unquote("find 'DICOM File' entries").1.trim(), "DICOM File");
+        // A quoted word alone does not make a tool a result.
+        assert!(
+            index
+                .search("comment \"biblio dicom\" on card 9", 10)
+                .is_empty()
+        );
     }
 
     #[test]

@@ -765,7 +765,8 @@ async fn describing_a_tool_of_densely_linked_schemas_stays_under_8k_tokens() {
 ///
 /// Holds each to issue 19's promise: a first prompt under 4,000 tokens, every tool reached
 /// within two extra turns up to 2,000 operations and three above, every answer under 8,000
-/// tokens. Documents are read leniently (an operation the reader refuses is left out, as
+/// tokens. It also searches each tool's own title and counts the tools found in the first
+/// ten results (the last column; not a promise: titles repeat). Documents are read leniently (an operation the reader refuses is left out, as
 /// `--lenient` does); one the reader refuses whole, or one with no operation, is counted
 /// apart. Every document is walked, and every broken promise reported, before the test
 /// fails.
@@ -785,9 +786,9 @@ async fn documents_named_in_mcs_walk_are_browsed_to_every_tool() {
         None => std::env::split_paths(&list).collect(),
     };
     println!(
-        "| document | tools | toolsets | categories | first prompt | most turns to a tool | largest answer |"
+        "| document | tools | toolsets | categories | first prompt | most turns to a tool | largest answer | found by its title |"
     );
-    println!("|---|---:|---:|---:|---:|---:|---:|");
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|");
     let (mut walked, mut unread, mut empty) = (0, Vec::new(), 0);
     let mut broken = Vec::new();
     for path in paths {
@@ -916,11 +917,25 @@ async fn walk_document(name: &str, driver: impl ToolDriver + 'static) -> Result<
             longest.get(..300).unwrap_or(&longest)
         ));
     }
+    // What a model finds by searching a tool's own title: in the first ten results.
+    let mut found = 0;
+    for tool in tools.iter() {
+        let results = try_call(
+            &orchestrator,
+            "search_tools",
+            json!({ "query": tool.label() }),
+        )
+        .await?;
+        let hit = results["results"]
+            .as_array()
+            .is_some_and(|results| results.iter().any(|r| r["name"] == tool.name()));
+        found += usize::from(hit);
+    }
     let file = Path::new(name)
         .file_name()
         .map(|f| f.to_string_lossy().into_owned());
     Ok(format!(
-        "| {} | {} | {sets} | {categories} | {prompt_tokens} tokens | {most_turns} | {largest} tokens |",
+        "| {} | {} | {sets} | {categories} | {prompt_tokens} tokens | {most_turns} | {largest} tokens | {found} |",
         file.unwrap_or_default(),
         tools.len(),
     ))

@@ -82,6 +82,9 @@ fn title_description_and_deprecation() {
     patch: {{operationId: old, summary: Old, deprecated: true}}
     delete: {{operationId: same, summary: Same, description: Same}}
     head: {{operationId: long, description: "{long}"}}
+  /b:
+    get: {{operationId: dot, summary: ".", description: "Returns an artist."}}
+    put: {{operationId: dashes, summary: " - ", description: "—"}}
 "#
             ),
             "",
@@ -103,6 +106,11 @@ fn title_description_and_deprecation() {
     let long = op(&document, "long").description.clone().unwrap();
     assert_eq!(long.chars().count(), 50);
     assert!(long.ends_with('…'));
+    // A summary without a word says nothing: the description speaks, or the method and path.
+    let dot = op(&document, "dot");
+    assert_eq!(dot.title, None);
+    assert_eq!(dot.description.as_deref(), Some("Returns an artist."));
+    assert_eq!(op(&document, "dashes").title.as_deref(), Some("PUT /b"));
 }
 
 #[test]
