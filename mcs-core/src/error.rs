@@ -258,16 +258,45 @@ impl fmt::Display for ArgumentError {
 /// a suffix (`delete_task` is not `complete_task`).
 #[doc(hidden)]
 pub fn closest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    const THRESHOLD: f64 = 0.72;
     let lowered = name.to_lowercase();
+    let length = lowered.chars().count();
     candidates
         .into_iter()
+        // The edit distance is at least the difference in length, so a candidate much
+        // shorter or longer cannot be close; measuring it anyway would cost time and memory
+        // in the product of the lengths (a model's megabyte-long name against each tool's).
+        .filter(|candidate| {
+            let other = candidate.chars().count();
+            let (short, long) = (length.min(other), length.max(other));
+            long == 0 || short as f64 / long as f64 >= THRESHOLD
+        })
         .map(|candidate| {
             (
                 strsim::normalized_damerau_levenshtein(&lowered, &candidate.to_lowercase()),
                 candidate,
             )
         })
-        .filter(|(score, _)| *score >= 0.72)
+        .filter(|(score, _)| *score >= THRESHOLD)
         .max_by(|a, b| a.0.total_cmp(&b.0))
         .map(|(_, candidate)| candidate)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::closest;
+
+    #[test]
+    fn closest_names_a_typo_and_nothing_else() {
+        let tools = ["get_city", "complete_task", "delete_repo"];
+        assert_eq!(closest("get_cty", tools), Some("get_city"));
+        assert_eq!(closest("GET_CITY", tools), Some("get_city"));
+        assert_eq!(closest("delete_task", tools), None);
+        assert_eq!(closest("", tools), None);
+        assert_eq!(closest("", [""]), Some(""));
+        // A name far longer (or shorter) than every candidate is close to none of them, and
+        // is not measured against them: the measure costs the product of the lengths.
+        assert_eq!(closest(&"get_city".repeat(125_000), tools), None);
+        assert_eq!(closest("g", ["get_city".repeat(100_000).as_str()]), None);
+    }
 }

@@ -1256,6 +1256,12 @@ impl Index {
     /// The positions of the tools that match `query`, best first (ties in listing order), at
     /// most `limit`; each with its score.
     pub(crate) fn search(&self, query: &str, limit: usize) -> Vec<(usize, f32)> {
+        // A task is a sentence or two; past that, a model pasted something else, whose
+        // words would only cost time (the terms are gathered in quadratic time).
+        let query = match query.char_indices().nth(MAX_QUERY_CHARS) {
+            Some((end, _)) => &query[..end],
+            None => query,
+        };
         // A task that is nothing but values (`CORE-200`) is searched as it is.
         let original = query;
         let task = intent(query);
@@ -1453,6 +1459,9 @@ fn named(query: &str) -> Vec<bool> {
     }
     out
 }
+
+/// How much of a query is searched, in characters (see [`Index::search`]).
+const MAX_QUERY_CHARS: usize = 2_000;
 
 /// The weight of a word a task's values imply (see [`value_hints`]).
 const HINT_WEIGHT: f32 = 0.3;
@@ -2037,6 +2046,22 @@ mod tests {
         let index = Index::new(&tools, |_| None);
         assert_eq!(index.search("stop following octocat", 10)[0].0, 1);
         assert_eq!(index.search("unassign bob from issue 5", 10)[0].0, 3);
+    }
+
+    #[test]
+    fn only_the_start_of_a_long_query_is_searched() {
+        let tools = vec![
+            Tool::new("close_issue", "Close an issue"),
+            Tool::new("delete_repo", "Delete a repository"),
+        ];
+        let index = Index::new(&tools, |_| None);
+        let task = "close issue 17 ";
+        let long = format!("{task}{}", "x".repeat(MAX_QUERY_CHARS));
+        let pasted = format!("{long} delete a repository {}", "word ".repeat(200_000));
+        assert_eq!(index.search(&pasted, 10), index.search(&long, 10));
+        assert_eq!(index.search(&pasted, 10)[0].0, 0);
+        // Cut between characters, never inside one.
+        let _ = index.search(&"é".repeat(3 * MAX_QUERY_CHARS), 10);
     }
 
     #[test]
