@@ -186,29 +186,51 @@ fn collapse(object: &mut Map<String, Value>) {
         }
     }
     let referenced = object.contains_key("$ref");
-    for key in [
-        "properties",
-        "required",
-        "patternProperties",
-        "additionalProperties",
-        "anyOf",
-        "oneOf",
-        "allOf",
-        "$ref",
-    ] {
+    for key in ["properties", "required", "patternProperties", "$ref"] {
         object.remove(key);
     }
-    if let Some(Value::Object(items)) = object.get_mut("items") {
-        let mut kept = Map::new();
-        if let Some(kind) = items.get("type") {
-            kept.insert("type".to_owned(), kind.clone());
+    // What stays says of what type the argument is: its items', its map's members' and its
+    // alternatives' types, without their fields.
+    for key in ["items", "additionalProperties"] {
+        if let Some(part) = object.get_mut(key) {
+            type_only(part);
         }
-        *items = kept;
+    }
+    for key in ["anyOf", "oneOf", "allOf"] {
+        if let Some(Value::Array(alternatives)) = object.get_mut(key) {
+            alternatives.iter_mut().for_each(type_only);
+        }
     }
     if !names.is_empty() {
         append(object, &format!("Its fields: {}.", names.join(", ")));
     } else if referenced {
         append(object, "Its fields are not listed here.");
+    }
+}
+
+/// `schema` reduced to its `type` when it describes fields (a boolean schema, or one
+/// without fields, stays).
+fn type_only(schema: &mut Value) {
+    let Value::Object(object) = schema else {
+        return;
+    };
+    if [
+        "properties",
+        "$ref",
+        "items",
+        "additionalProperties",
+        "anyOf",
+        "oneOf",
+        "allOf",
+    ]
+    .iter()
+    .any(|key| object.contains_key(*key))
+    {
+        let mut kept = Map::new();
+        if let Some(kind) = object.get("type") {
+            kept.insert("type".to_owned(), kind.clone());
+        }
+        *object = kept;
     }
 }
 
@@ -524,5 +546,32 @@ mod tests {
         for budget in [0, 100, 1_000, 5_000] {
             let _ = fit(hostile.clone(), budget);
         }
+        // An argument whose fields are named keeps its alternatives' and items' types.
+        let mut fields = Map::new();
+        for i in 0..400 {
+            fields.insert(format!("field_number_{i}"), json!({"type": "string", "description": "A field of the object, described at some length."}));
+        }
+        let mut properties = Map::new();
+        properties.insert(
+            "either".into(),
+            json!({"anyOf": [{"type": "string"}, {"type": "object", "properties": fields.clone()}]}),
+        );
+        properties.insert(
+            "many".into(),
+            json!({"type": "array", "items": {"type": "object", "properties": fields}}),
+        );
+        let fitted = fit(answer(properties, &[]), 20_000);
+        let shown = &fitted["parameters"]["properties"];
+        assert_eq!(
+            shown["either"]["anyOf"],
+            json!([{"type": "string"}, {"type": "object"}])
+        );
+        assert_eq!(shown["many"]["items"], json!({"type": "object"}));
+        assert!(
+            shown["many"]["description"]
+                .as_str()
+                .unwrap()
+                .contains("field_number_0")
+        );
     }
 }
