@@ -58,11 +58,17 @@ pub fn execute_tool_span(driver: &str, tool: &str, call_id: Option<&str>) -> Spa
         "mcs.driver.id" = driver,
         "error.type" = Empty,
     );
-    if !span.is_disabled() {
-        // The span's name as OpenTelemetry wants it; tracing-opentelemetry reads `otel.name`.
-        span.record("otel.name", format!("{EXECUTE_TOOL} {tool}"));
-    }
+    record_name(&span, || format!("{EXECUTE_TOOL} {tool}"));
     span
+}
+
+/// Records on `span` its name as OpenTelemetry wants it (`execute_tool get_city`, `chat
+/// gpt-4o`; tracing-opentelemetry reads `otel.name`), built only when a subscriber wants
+/// the span. For every span mcs opens whose name holds what it acts on.
+pub fn record_name(span: &Span, name: impl FnOnce() -> String) {
+    if !span.is_disabled() {
+        span.record("otel.name", name());
+    }
 }
 
 /// Whether a subscriber may want `execute_tool` spans: callers that would hold a span

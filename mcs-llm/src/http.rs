@@ -147,9 +147,7 @@ fn chat_span(provider: &'static str, model: &str, stream: bool) -> Span {
         "mcs.stream" = stream,
         "error.type" = Empty,
     );
-    if !span.is_disabled() {
-        span.record("otel.name", format!("chat {model}"));
-    }
+    mcs_core::telemetry::record_name(&span, || format!("chat {model}"));
     span
 }
 
