@@ -273,6 +273,34 @@ pub(crate) const PHRASES: &[(&[&str], &[&str])] = &[
     (&["hook", "up"], &["connect", "attach", "link"]),
     (&["throw", "away"], &["delete", "remove", "prune"]),
     (&["clean", "up"], &["delete", "prune", "clean", "purge"]),
+    (
+        &["every", "time"],
+        &["webhook", "hook", "notification", "subscription", "event"],
+    ),
+    (
+        &["each", "time"],
+        &["webhook", "hook", "notification", "subscription", "event"],
+    ),
+    (
+        &["as", "soon", "as"],
+        &["webhook", "hook", "notification", "subscription", "event"],
+    ),
+    (
+        &["every", "day"],
+        &["schedule", "recurring", "daily", "cron"],
+    ),
+    (
+        &["every", "week"],
+        &["schedule", "recurring", "weekly", "cron"],
+    ),
+    (
+        &["every", "hour"],
+        &["schedule", "recurring", "hourly", "cron"],
+    ),
+    (
+        &["every", "month"],
+        &["schedule", "recurring", "monthly", "cron"],
+    ),
 ];
 
 /// Acts a task asks for, and the verbs (and HTTP methods) APIs name them by: a task word
@@ -354,7 +382,6 @@ pub(crate) const ACTS: &[(&str, &[&str])] = &[
     ("shift", &["move", "transfer"]),
     ("renew", &["renewal", "upcoming", "subscription"]),
     ("email", &["send", "email", "notify"]),
-    ("notify", &["notify", "notification", "webhook", "send"]),
     ("collect", &["capture", "charge", "collect"]),
     ("dismiss", &["close", "dismiss", "reject"]),
     ("bump", &["update", "edit", "raise"]),
@@ -382,7 +409,6 @@ pub(crate) const ACTS: &[(&str, &[&str])] = &[
     ("ready", &["status", "state"]),
     ("compare", &["compare", "diff"]),
     ("diff", &["diff", "compare"]),
-    ("history", &["history", "list", "log"]),
     ("attach", &["add", "create", "upload", "link"]),
     ("detach", &["remove", "delete", "unlink"]),
     ("fix", &["update", "edit", "correct"]),
@@ -605,6 +631,29 @@ pub(crate) const THINGS: &[(&str, &[&str])] = &[
     ("approximately", &["estimate", "guess"]),
     ("space", &["storage", "disk", "usage", "quota"]),
     ("storage", &["storage", "usage", "quota"]),
+    (
+        "whenever",
+        &["webhook", "hook", "notification", "subscription", "event"],
+    ),
+    (
+        "automatically",
+        &[
+            "rule",
+            "policy",
+            "lifecycle",
+            "schedule",
+            "automation",
+            "auto",
+        ],
+    ),
+    (
+        "regularly",
+        &["schedule", "recurring", "periodic", "cron", "monitor"],
+    ),
+    (
+        "periodically",
+        &["schedule", "recurring", "periodic", "cron", "monitor"],
+    ),
 ];
 
 /// The weight of an API word reached through [`ACTS`] and [`THINGS`], against 1 for the task's own
@@ -890,11 +939,17 @@ impl Field {
     }
 }
 
+/// An entry of [`ACTS`] or [`THINGS`]: its task word, its API words stemmed, and whether it
+/// is an act.
+type Bridged = (&'static str, Vec<String>, bool);
+
 /// A BM25F index over a list of tools, by position in that list.
 pub(super) struct Index {
     stemmer: Stemmer,
-    /// [`ACTS`] and [`THINGS`], stemmed on both sides, each marked whether it is an act.
-    bridge: HashMap<String, (Vec<String>, bool)>,
+    /// [`ACTS`] and [`THINGS`] by the stem of their task word: each entry's task word, its
+    /// API words stemmed, and whether it is an act. Words stemming joins (`set` and
+    /// `setting`, `activate` and `activity`) keep their own entries; see [`Index::bridged`].
+    bridge: HashMap<String, Vec<Bridged>>,
     /// Each tool's name as stemmed words, for how much of it a query covers.
     names: Vec<Vec<String>>,
     /// [`VERBS`], stemmed.
@@ -968,15 +1023,18 @@ impl Index {
                     .push((position, *weight));
             }
         }
-        let bridge = ACTS
+        let mut bridge: HashMap<String, Vec<_>> = HashMap::new();
+        for ((task, api), act) in ACTS
             .iter()
             .map(|entry| (entry, true))
             .chain(THINGS.iter().map(|entry| (entry, false)))
-            .map(|((task, api), act)| {
-                let api = api.iter().map(|w| stemmer.stem(w).into_owned()).collect();
-                (stemmer.stem(task).into_owned(), (api, act))
-            })
-            .collect();
+        {
+            let api = api.iter().map(|w| stemmer.stem(w).into_owned()).collect();
+            bridge
+                .entry(stemmer.stem(task).into_owned())
+                .or_default()
+                .push((*task, api, act));
+        }
         let names = fields.iter().map(|tool| tool[0].clone()).collect();
         let verbs = VERBS
             .iter()
@@ -1124,6 +1182,36 @@ impl Index {
         kin
     }
 
+    /// What the bridge says of a task word (its stem given): the API words of the entries
+    /// for that stem, and whether any of them is an act. Where stemming joins words the
+    /// tables tell apart (`settings` and `sets` are both `set`), the entries whose task
+    /// word shares the longest beginning with the task's word speak for it.
+    fn bridged(&self, word: &str, stem: &str) -> Option<(Vec<String>, bool)> {
+        let entries = self.bridge.get(stem)?;
+        let shared = |listed: &str| {
+            listed
+                .chars()
+                .zip(word.chars())
+                .take_while(|(a, b)| a == b)
+                .count()
+        };
+        let longest = entries.iter().map(|(listed, ..)| shared(listed)).max()?;
+        let mut api = Vec::new();
+        let mut act = false;
+        for (_, words, is_act) in entries
+            .iter()
+            .filter(|(listed, ..)| shared(listed) == longest)
+        {
+            act |= *is_act;
+            for api_word in words {
+                if !api.contains(api_word) {
+                    api.push(api_word.clone());
+                }
+            }
+        }
+        Some((api, act))
+    }
+
     /// The words searched for `query`, stemmed, each with its weight: the task's own words
     /// (stop words left out) at 1, numbers and the API words of the bridge below.
     fn query_terms(&self, query: &str) -> Vec<(String, f32)> {
@@ -1207,7 +1295,7 @@ impl Index {
             // `disable it, don't delete it`: an act the task rules out is not searched.
             if negated.get(i).copied().unwrap_or(false)
                 && (self.verbs.contains_key(&stem)
-                    || self.bridge.get(&stem).is_some_and(|(_, act)| *act))
+                    || self.bridged(word, &stem).is_some_and(|(_, act)| act))
             {
                 continue;
             }
@@ -1223,7 +1311,7 @@ impl Index {
                     stem = undone;
                 }
             }
-            if let Some((bridged, act)) = self.bridge.get(&stem) {
+            if let Some((bridged, act)) = self.bridged(word, &stem) {
                 acted |= act;
                 // A task word this API never uses is said only through the bridge: its API
                 // words stand in for it at full weight.
@@ -1233,7 +1321,7 @@ impl Index {
                     1.0
                 };
                 for api_word in bridged {
-                    add(api_word.clone(), weight);
+                    add(api_word, weight);
                 }
             }
             // `assign` and `assignees`, `contributed` and `contributors`: words of the API's
@@ -1930,6 +2018,49 @@ mod tests {
         );
         // The API says `contribute` in passing; the tool its kin names is still found.
         assert_eq!(said.search("who contributed to project 7", 10)[0].0, 1);
+    }
+
+    #[test]
+    fn words_stemming_joins_keep_their_own_bridge() {
+        // `set` (an act) and `setting` (a thing) stem alike; each says its own API words.
+        let index = Index::new(&[], |_| None);
+        let said = |word: &str| {
+            let stem = index.stemmer.stem(word).into_owned();
+            index.bridged(word, &stem).expect(word)
+        };
+        let (api, act) = said("settings");
+        assert!(!act && api.contains(&"config".to_owned()), "{api:?}");
+        assert!(!api.contains(&"patch".to_owned()), "{api:?}");
+        let (api, act) = said("set");
+        assert!(act && api.contains(&"patch".to_owned()), "{api:?}");
+        assert!(said("activate").0.contains(&"enabl".to_owned()));
+        assert!(!said("activity").1);
+        // One word listed twice would be a table's mistake: the tables list each once.
+        let listed: Vec<&str> = ACTS.iter().chain(THINGS).map(|(word, _)| *word).collect();
+        for (i, word) in listed.iter().enumerate() {
+            assert!(!listed[..i].contains(word), "`{word}` is listed twice");
+        }
+    }
+
+    #[test]
+    fn a_task_that_waits_for_something_asks_for_a_hook() {
+        // Like most APIs, this one names its boards far more often than its hooks.
+        let tools = vec![
+            Tool::new("get_board", "Get a board.").with_title("Get a board"),
+            Tool::new("update_board", "Update a board's name or description.")
+                .with_title("Update a board"),
+            Tool::new("delete_board", "Delete a board.").with_title("Delete a board"),
+            Tool::new("list_board_cards", "List the cards on a board.")
+                .with_title("List a board's cards"),
+            Tool::new(
+                "create_webhook",
+                "Create a webhook: a URL called on each event.",
+            )
+            .with_title("Create a webhook"),
+        ];
+        let index = Index::new(&tools, |_| None);
+        let task = "call https://hooks.example.com whenever anything changes on board B3";
+        assert_eq!(index.search(task, 10)[0].0, 4);
     }
 
     fn annotated(name: &str, title: &str, annotations: ToolAnnotations) -> Tool {
