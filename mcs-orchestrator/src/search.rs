@@ -38,7 +38,9 @@
 //! - **The task's shape against the operation's** ([`Index::fit`]), as multipliers on the
 //!   score rather than more words, since they hold for any API: what the task asks to do
 //!   ([`VERBS`]: read, make or change, remove; a question reads) against what the operation
-//!   does (its annotations: for HTTP, its method); whether each word the task shares with
+//!   does (its annotations: for HTTP, its method; for a `POST` or an unannotated tool, the
+//!   verb its name leads or ends with, since RPC-style APIs post every call:
+//!   `POST_DeleteAccessKey`, `accountsGet`); whether each word the task shares with
 //!   the operation's title is one or many in both (`pull request 9` is `Get a pull request`,
 //!   `my albums` is `Get User's Saved Albums`); and whether an operation that takes no item
 //!   is asked about one by its id (`xkcd 927`).
@@ -706,7 +708,91 @@ impl Effect {
             _ => None,
         }
     }
+
+    /// What an operation does, from its annotations and the verb its name leads with.
+    /// Annotations that only say "writes" are what an HTTP `POST` says, and APIs in the RPC
+    /// style send every call so (`POST /accounts/get`, AWS's `DeleteAccessKey`, Telegram's
+    /// `sendMessage`): there, and where no annotations are given, the name's verb
+    /// (see [`NAME_VERBS`]) says whether the operation reads or removes.
+    fn of_tool(annotations: &ToolAnnotations, name: &str) -> Option<Effect> {
+        let said = Effect::of(annotations);
+        if matches!(said, Some(Effect::Reads | Effect::Destroys)) {
+            return said;
+        }
+        match name_verb(name) {
+            Some(Effect::Writes) | None => said,
+            verb => verb,
+        }
+    }
 }
+
+/// Verbs an operation's name may lead with that say what it does whatever its HTTP method.
+const NAME_VERBS: &[(&str, Effect)] = &[
+    ("get", Effect::Reads),
+    ("list", Effect::Reads),
+    ("describe", Effect::Reads),
+    ("fetch", Effect::Reads),
+    ("retrieve", Effect::Reads),
+    ("search", Effect::Reads),
+    ("find", Effect::Reads),
+    ("query", Effect::Reads),
+    ("read", Effect::Reads),
+    ("lookup", Effect::Reads),
+    ("download", Effect::Reads),
+    ("delete", Effect::Destroys),
+    ("remove", Effect::Destroys),
+    ("destroy", Effect::Destroys),
+    ("purge", Effect::Destroys),
+    ("create", Effect::Writes),
+    ("add", Effect::Writes),
+    ("insert", Effect::Writes),
+    ("update", Effect::Writes),
+    ("put", Effect::Writes),
+    ("post", Effect::Writes),
+    ("patch", Effect::Writes),
+    ("set", Effect::Writes),
+    ("send", Effect::Writes),
+];
+
+/// HTTP methods, which an operation's name may lead with before its verb (`GET_DeleteUser`,
+/// `post_create_role`).
+const METHOD_WORDS: &[&str] = &["get", "post", "put", "patch", "delete", "head", "options"];
+
+/// The effect of the verb a name leads with (`DeleteAccessKey`, `GET_DeleteAccessKey`) or,
+/// when it leads with none, ends with (`accountsGet`, `calendar_events_insert`; not one of
+/// [`TRAILING_NOUNS`]). `list`
+/// is also a noun (`listAddMember`, `listIdCreate`): a verb later in the name says more.
+fn name_verb(name: &str) -> Option<Effect> {
+    let verb = |word: &str| {
+        NAME_VERBS
+            .iter()
+            .find(|(verb, _)| *verb == word)
+            .map(|(_, effect)| *effect)
+    };
+    let mut words = words(name);
+    if words.len() > 1 && METHOD_WORDS.contains(&words[0].as_str()) && verb(&words[1]).is_some() {
+        words.remove(0);
+    }
+    let first = words.first()?;
+    if first == "list"
+        && let Some(later) = words[1..]
+            .iter()
+            .filter_map(|word| verb(word))
+            .find(|effect| *effect != Effect::Reads)
+    {
+        return Some(later);
+    }
+    verb(first).or_else(|| {
+        words
+            .last()
+            .filter(|word| !TRAILING_NOUNS.contains(&word.as_str()))
+            .and_then(|word| verb(word))
+    })
+}
+
+/// Words of [`NAME_VERBS`] that end a name more often as a noun or a state than as its verb
+/// (`contactList`, `dataSet`, `markAsRead`, `BulkSendList`).
+const TRAILING_NOUNS: &[&str] = &["list", "set", "read", "post", "put", "add", "send"];
 
 /// The verbs of tasks and the act each asks for, on any API: the general vocabulary of
 /// REST (reading, making and changing, removing), not the words of one API. The first of
@@ -1047,7 +1133,7 @@ impl Index {
                 let (lead, _) = split_lead(&description);
                 let title = tool.title().unwrap_or(lead);
                 Shape {
-                    effect: Effect::of(tool.annotations()),
+                    effect: Effect::of_tool(tool.annotations(), tool.name()),
                     numbers: numbers(&stemmer, title),
                     takes_item: tool
                         .parameters()
@@ -2018,6 +2104,54 @@ mod tests {
         );
         // The API says `contribute` in passing; the tool its kin names is still found.
         assert_eq!(said.search("who contributed to project 7", 10)[0].0, 1);
+    }
+
+    #[test]
+    fn an_rpc_name_says_what_a_post_does() {
+        for (name, effect) in [
+            ("POST_DeleteAccessKey", Some(Effect::Destroys)),
+            ("GET_DeleteAccessKey", Some(Effect::Destroys)),
+            ("ListEntitiesForPolicy", Some(Effect::Reads)),
+            ("accountsGet", Some(Effect::Reads)),
+            ("calendar_events_insert", Some(Effect::Writes)),
+            ("listIdCreate", Some(Effect::Writes)),
+            ("listAddMember", Some(Effect::Writes)),
+            ("markNotificationsAsRead", None),
+            ("BulkSendV2CRUD_PostBulkSendList", None),
+            ("sendMessage", Some(Effect::Writes)),
+            ("silenceUser", None),
+        ] {
+            assert_eq!(name_verb(name), effect, "{name}");
+        }
+        // A POST that only says it writes is what its name says; a GET or a DELETE is what
+        // its method says; without annotations, the name speaks.
+        let post = writes();
+        assert_eq!(
+            Effect::of_tool(&post, "POST_DeleteAccessKey"),
+            Some(Effect::Destroys)
+        );
+        assert_eq!(Effect::of_tool(&post, "accountsGet"), Some(Effect::Reads));
+        assert_eq!(Effect::of_tool(&post, "silenceUser"), Some(Effect::Writes));
+        assert_eq!(
+            Effect::of_tool(&reads(), "GET_DeleteAccessKey"),
+            Some(Effect::Reads)
+        );
+        assert_eq!(
+            Effect::of_tool(&destroys(), "getRidOfIt"),
+            Some(Effect::Destroys)
+        );
+        assert_eq!(
+            Effect::of_tool(&ToolAnnotations::new(), "deleteUser"),
+            Some(Effect::Destroys)
+        );
+        // So a question about an RPC API's thing finds the operation that reads it, not the
+        // one that purges it, though both are POSTs about the same words.
+        let tools = vec![
+            annotated("POST_PurgeAccessKey", "Access key", writes()),
+            annotated("POST_DescribeAccessKey", "Access key", writes()),
+        ];
+        let index = Index::new(&tools, |_| None);
+        assert_eq!(index.search("what is access key AK1?", 10)[0].0, 1);
     }
 
     #[test]
