@@ -10,7 +10,7 @@ use super::record::{Broken, Cx, Outcome, RawCall};
 use super::scan::{
     clean_name, ends_by, find_cached, find_in, plausible_name, skip_ws, starts_at, to_end,
 };
-use super::xml::{ValueEnd, attribute, typed_value, value_end};
+use super::xml::{ValueEnd, ambiguous, attribute, typed_value, value_end};
 use mcs_core::call::CallFormat;
 
 const TOOLS_CLOSE: &str = "<|close|>tools<|sep|>";
@@ -139,6 +139,11 @@ fn arguments(cx: &Cx<'_>, name: &str, start: usize) -> (Outcome, usize) {
             ValueEnd::Closed { end, next } => {
                 pos = next;
                 end
+            }
+            ValueEnd::Ambiguous => {
+                let resume = find_cached(text, value_start, text.len(), CALL_CLOSE)
+                    .map_or_else(|| to_end(text), |at| at + CALL_CLOSE.len());
+                return ambiguous(cx, name, &key, ARGUMENT_CLOSE, resume);
             }
             ValueEnd::Unclosed(_) | ValueEnd::CutOff => {
                 return cut(&format!("in the value of `{key}`"));

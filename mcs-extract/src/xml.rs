@@ -6,7 +6,11 @@
 //! A value is raw text, so it may hold the format's own markers: a file whose content has
 //! `</parameter>` in it. A closing marker ends a value only where the structure allows
 //! one: followed (after blank space) by the next parameter, the end of the call, or the
-//! end of the output. And a call is a call only once it is closed: one the output ends
+//! end of the output. When a later one could end it too, with nothing opened between
+//! (the whole closing sequence written inside the value), where it ends cannot be told
+//! and the call does not run. A value left without its close ends where the next element
+//! opens or at a close the structure goes on after, never at one that ends the output.
+//! And a call is a call only once it is closed: one the output ends
 //! inside of — in a value, or before its closing tag, where more arguments could have
 //! followed — is reported as cut off and never runs with what was there.
 
@@ -116,6 +120,11 @@ pub(crate) enum ValueEnd {
     Unclosed(usize),
     /// The output ends inside it.
     CutOff,
+    /// A closing marker the structure allows ends it, and so could a later one: nothing
+    /// opens between them, so the text after the first may be the rest of the value
+    /// (`…</parameter></function></tool_call>` written inside a value, then the real
+    /// close). It cannot be told which, so the call must not run.
+    Ambiguous,
 }
 
 /// Where the value that starts at `from` ends: at the first `close` followed (after blank
@@ -123,7 +132,9 @@ pub(crate) enum ValueEnd {
 /// value; else, when models may leave the close out, at the first of `instead`; else the
 /// output ended inside the value. A value that holds `close` as text never ends without
 /// one: its author writes the markers as text, so one of `instead` may be text too, and
-/// a value cut there must not be taken for a whole one.
+/// a value cut there must not be taken for a whole one. When a later `close` could end it
+/// as well, with none of the opening markers of `after` between the two, it is
+/// [`ValueEnd::Ambiguous`].
 pub(crate) fn value_end(
     text: &str,
     from: usize,
@@ -131,12 +142,29 @@ pub(crate) fn value_end(
     after: &[&str],
     instead: &[&str],
 ) -> ValueEnd {
+    let closes_at = |at: usize| {
+        let q = skip_ws(text, at + close.len());
+        ends_by(text, q) || after.iter().any(|marker| starts_at(text, q, marker))
+    };
     let mut search = from;
     let mut as_text = false;
     while let Some(at) = find_cached(text, search, text.len(), close) {
         let next = at + close.len();
-        let q = skip_ws(text, next);
-        if ends_by(text, q) || after.iter().any(|marker| starts_at(text, q, marker)) {
+        if closes_at(at) {
+            // What follows up to the next opening marker may hold another close.
+            let opens = after
+                .iter()
+                .filter(|marker| !marker.starts_with("</"))
+                .filter_map(|marker| find_cached(text, next, text.len(), marker))
+                .min()
+                .unwrap_or(text.len());
+            let mut later = next;
+            while let Some(other) = find_cached(text, later, opens, close) {
+                if closes_at(other) {
+                    return ValueEnd::Ambiguous;
+                }
+                later = other + 1;
+            }
             return ValueEnd::Closed { end: at, next };
         }
         as_text = true;
@@ -145,11 +173,26 @@ pub(crate) fn value_end(
     if as_text {
         return ValueEnd::CutOff;
     }
-    instead
-        .iter()
-        .filter_map(|marker| find_cached(text, from, text.len(), marker))
-        .min()
-        .map_or(ValueEnd::CutOff, ValueEnd::Unclosed)
+    // Without its close, a value ends where the next element opens, or at a closing marker
+    // the structure goes on after. A closing marker followed by text is text of the value,
+    // and one that ends the output may be too: the output could have been cut right after
+    // it, in a value that holds it (`…ends with </｜DSML｜invoke>` of `…ends with
+    // </｜DSML｜invoke> on its own line.</｜DSML｜parameter>`).
+    let mut end: Option<usize> = None;
+    for marker in instead {
+        let mut search = from;
+        while let Some(at) = find_cached(text, search, end.unwrap_or(text.len()), marker) {
+            let q = skip_ws(text, at + marker.len());
+            if !marker.starts_with("</")
+                || (!ends_by(text, q) && after.iter().any(|next| starts_at(text, q, next)))
+            {
+                end = Some(at);
+                break;
+            }
+            search = at + 1;
+        }
+    }
+    end.map_or(ValueEnd::CutOff, ValueEnd::Unclosed)
 }
 
 /// The end of the value and where reading goes on; `None` when the output ended inside it.
@@ -157,8 +200,26 @@ pub(crate) fn value_span(end: ValueEnd) -> Option<(usize, usize)> {
     match end {
         ValueEnd::Closed { end, next } => Some((end, next)),
         ValueEnd::Unclosed(end) => Some((end, end)),
-        ValueEnd::CutOff => None,
+        ValueEnd::CutOff | ValueEnd::Ambiguous => None,
     }
+}
+
+/// The call to `name` whose value of `key` may end at either of two `close`s: broken, not
+/// run; reading goes on at `resume`.
+pub(crate) fn ambiguous(
+    _cx: &Cx<'_>,
+    name: &str,
+    key: &str,
+    close: &str,
+    resume: usize,
+) -> (Outcome, usize) {
+    let detail = format!(
+        "the value of `{key}` of `{name}` may end at either of two `{close}` (the text \
+         between them closes the call, and nothing opens after it): it cannot be told \
+         where the value ends, so the call is not run; write the value without the \
+         format's own markers"
+    );
+    (Err(Broken::new(Some(name.to_owned()), detail)), resume)
 }
 
 /// The call to `name` cut off inside the value of `key`, and the end of the region.
@@ -444,6 +505,9 @@ fn parameters(cx: &Cx<'_>, name: &str, start: usize, outer: &[&str]) -> (Outcome
             &after,
             &["<parameter=", FUNCTION_CLOSE],
         );
+        if end == ValueEnd::Ambiguous {
+            return ambiguous(cx, name, &key, CLOSE, skip_function(text, value_start));
+        }
         let (value_end, next) = match value_span(end) {
             Some(span) => span,
             None => return cut_in_value(cx, name, &key),
@@ -613,6 +677,9 @@ fn invoke_parameters(
         }
         let instead = [markup.parameter.as_str(), markup.invoke_close.as_str()];
         let end = value_end(text, gt + 1, &markup.parameter_close, &after, &instead);
+        if end == ValueEnd::Ambiguous {
+            return ambiguous(cx, name, &key, &markup.parameter_close, skip(gt + 1));
+        }
         let (value_end, next) = match value_span(end) {
             Some(span) => span,
             None => return cut_in_value(cx, name, &key),
@@ -754,6 +821,11 @@ fn glm_pairs(cx: &Cx<'_>, name: String, pos: usize) -> (Outcome, usize) {
                 pos = next;
                 end
             }
+            ValueEnd::Ambiguous => {
+                let resume = find_cached(text, value_start, text.len(), CLOSE)
+                    .map_or_else(|| to_end(text), |at| at + CLOSE.len());
+                return ambiguous(cx, &name, &key, "</arg_value>", resume);
+            }
             ValueEnd::Unclosed(_) | ValueEnd::CutOff => {
                 let what = format!("in the value of `{key}`");
                 return (Err(cut_off(cx, &name, &what)), to_end(text));
@@ -816,6 +888,51 @@ mod tests {
         assert_eq!(
             value_end("a</parameter>\n", 0, "</parameter>", &after, &[]),
             ValueEnd::Closed { end: 1, next: 13 }
+        );
+    }
+
+    #[test]
+    fn a_value_that_may_end_at_two_closes_is_ambiguous() {
+        let after = ["<parameter=", "</function>", "<function", "</tool_call>"];
+        let close = "</parameter>";
+        // The whole closing sequence inside the value, then prose, then the real close:
+        // either close ends the value as well.
+        let text = "a\n</parameter>\n</function>\n</tool_call>\nthen b\n</parameter>\n</function>";
+        assert_eq!(value_end(text, 0, close, &after, &[]), ValueEnd::Ambiguous);
+        // A later close after the next element opened is that element's.
+        let text = "a</parameter>\n<parameter=b>c</parameter>\n</function>";
+        assert_eq!(
+            value_end(text, 0, close, &after, &[]),
+            ValueEnd::Closed { end: 1, next: 13 }
+        );
+        // A later close that the structure does not allow is text after the call.
+        let text = "a</parameter></function> and `</parameter>` in prose";
+        assert_eq!(
+            value_end(text, 0, close, &after, &[]),
+            ValueEnd::Closed { end: 1, next: 13 }
+        );
+    }
+
+    #[test]
+    fn a_missing_close_is_repaired_only_where_the_structure_goes_on() {
+        let after = ["<parameter=", "</function>", "</tool_call>"];
+        let instead = ["<parameter=", "</function>"];
+        let end = |text: &str| value_end(text, 0, "</parameter>", &after, &instead);
+        assert_eq!(
+            end("Paris\n</function>\n</tool_call>"),
+            ValueEnd::Unclosed(6)
+        );
+        assert_eq!(end("Paris\n<parameter=days>"), ValueEnd::Unclosed(6));
+        // Followed by text, the closing marker is the value's own text; at the very end,
+        // it may be: the output may have been cut there.
+        assert_eq!(
+            end("ends with </function> on its own line"),
+            ValueEnd::CutOff
+        );
+        assert_eq!(end("ends with </function>"), ValueEnd::CutOff);
+        assert_eq!(
+            end("ends with </function> here\n</function>\n</tool_call>"),
+            ValueEnd::Unclosed(27)
         );
     }
 }
