@@ -44,6 +44,9 @@
 //!   the operation's title is one or many in both (`pull request 9` is `Get a pull request`,
 //!   `my albums` is `Get User's Saved Albums`); and whether an operation that takes no item
 //!   is asked about one by its id (`xkcd 927`).
+//! - **One place per operation**: an operation a document offers under two methods with the
+//!   same words (AWS's `GET_AddPermission` and `POST_AddPermission`) is listed once, so
+//!   that ten results are ten operations.
 
 use std::collections::HashMap;
 
@@ -1036,6 +1039,9 @@ pub(super) struct Index {
     /// API words stemmed, and whether it is an act. Words stemming joins (`set` and
     /// `setting`, `activate` and `activity`) keep their own entries; see [`Index::bridged`].
     bridge: HashMap<String, Vec<Bridged>>,
+    /// For each tool, the first tool that is the same operation under another method
+    /// (see [`twin_key`]), or itself.
+    twins: Vec<u32>,
     /// Each tool's name as stemmed words, for how much of it a query covers.
     names: Vec<Vec<String>>,
     /// [`VERBS`], stemmed.
@@ -1122,6 +1128,15 @@ impl Index {
                 .push((*task, api, act));
         }
         let names = fields.iter().map(|tool| tool[0].clone()).collect();
+        let mut first_of: HashMap<String, u32> = HashMap::new();
+        let twins = tools
+            .iter()
+            .enumerate()
+            .map(|(i, tool)| {
+                let i = u32::try_from(i).unwrap_or(u32::MAX);
+                *first_of.entry(twin_key(tool)).or_insert(i)
+            })
+            .collect();
         let verbs = VERBS
             .iter()
             .map(|(verb, act)| (stemmer.stem(verb).into_owned(), *act))
@@ -1149,6 +1164,7 @@ impl Index {
             stemmer,
             bridge,
             names,
+            twins,
             verbs,
             shapes,
             postings,
@@ -1508,9 +1524,29 @@ impl Index {
             })
             .collect();
         found.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        // One operation offered under two methods (AWS's `GET_AddPermission` and
+        // `POST_AddPermission`) takes one place: the rest of the list says more.
+        let mut shown = std::collections::HashSet::new();
+        found.retain(|(tool, _)| shown.insert(self.twins.get(*tool).copied()));
         found.truncate(limit);
         found
     }
+}
+
+/// What makes two tools the same operation under two methods: their names but for a
+/// method word that leads them (`GET_AddPermission`, `POST_AddPermission`), their titles
+/// and their descriptions.
+fn twin_key(tool: &Tool) -> String {
+    let mut name = words(tool.name());
+    if name.len() > 1 && METHOD_WORDS.contains(&name[0].as_str()) {
+        name.remove(0);
+    }
+    format!(
+        "{}\u{0}{}\u{0}{}",
+        name.join(" "),
+        tool.title().unwrap_or_default(),
+        tool.description()
+    )
 }
 
 /// What the ranking knows of a tool besides its words.
@@ -2152,6 +2188,37 @@ mod tests {
         ];
         let index = Index::new(&tools, |_| None);
         assert_eq!(index.search("what is access key AK1?", 10)[0].0, 1);
+    }
+
+    #[test]
+    fn one_operation_under_two_methods_takes_one_place() {
+        let twin = |name: &str, annotations| {
+            Tool::new(name, "Adds a permission to a queue.")
+                .with_title("Add permission")
+                .with_annotations(annotations)
+        };
+        let tools = vec![
+            twin("GET_AddPermission", reads()),
+            twin("POST_AddPermission", writes()),
+            Tool::new("POST_RemovePermission", "Revokes a permission on a queue.")
+                .with_title("Remove permission"),
+            // Same title and description, but another operation: kept.
+            Tool::new("POST_AddQueuePermission", "Adds a permission to a queue.")
+                .with_title("Add permission"),
+        ];
+        let index = Index::new(&tools, |_| None);
+        let found: Vec<usize> = index
+            .search("add a permission to queue q1", 3)
+            .into_iter()
+            .map(|(tool, _)| tool)
+            .collect();
+        assert_eq!(found.len(), 3, "{found:?}");
+        assert!(found.contains(&2) && found.contains(&3), "{found:?}");
+        assert_eq!(
+            found.iter().filter(|tool| **tool < 2).count(),
+            1,
+            "{found:?}"
+        );
     }
 
     #[test]

@@ -926,9 +926,20 @@ async fn walk_document(name: &str, driver: impl ToolDriver + 'static) -> Result<
             json!({ "query": tool.label() }),
         )
         .await?;
-        let hit = results["results"]
-            .as_array()
-            .is_some_and(|results| results.iter().any(|r| r["name"] == tool.name()));
+        // An operation offered under two methods is listed once (`GET_X` or `POST_X`).
+        let operation = |name: &str| {
+            name.split_once('_')
+                .filter(|(method, _)| ["GET", "POST", "PUT", "PATCH", "DELETE"].contains(method))
+                .map_or(name.to_owned(), |(_, rest)| rest.to_owned())
+        };
+        let hit = results["results"].as_array().is_some_and(|results| {
+            results.iter().any(|r| {
+                r["name"] == tool.name()
+                    || r["name"]
+                        .as_str()
+                        .is_some_and(|name| operation(name) == operation(tool.name()))
+            })
+        });
         found += usize::from(hit);
     }
     let file = Path::new(name)
