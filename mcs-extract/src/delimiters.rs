@@ -18,44 +18,107 @@ use super::reasoning::{Prefixes, partial_start};
 use super::record::Cx;
 use super::scan::{byte_at, floor_boundary, name_end, skip_ws, starts_at};
 use super::{channels, horizon, pythonic, tagged, tokens, work, xml};
+use mcs_core::call::CallFormat;
 
 /// A format reader: given the delimiter's start and end, records the calls and returns the
 /// end of the region it read, or `None` when the match is not its format after all.
 pub(crate) type Parser = fn(&mut Cx<'_>, usize, usize) -> Option<usize>;
 
-/// Delimiter → parser. Order does not matter: the longest match at the leftmost position
-/// wins (`<tool_call>` vs `<tool_calls>`, `<|tool_call>` vs `<|tool_call|>`).
-pub(crate) const DELIMITERS: &[(&str, Parser)] = &[
-    ("<tool_call>", tagged::hermes),
-    ("<|tool_call|>", tagged::granite),
-    ("<function_call>", tagged::granite_fc),
-    ("<tool_calls>", tagged::tool_calls_tag),
-    ("<TOOLCALL>", tagged::nemotron),
-    ("<|action_start|>", tagged::internlm),
-    ("<|tools_prefix|>", tagged::apertus),
-    ("<|START_ACTION|>", tagged::command_r),
-    ("functools[", tagged::phi4_mini),
-    ("[TOOL_CALLS]", tokens::mistral),
-    ("<|python_tag|>", tokens::llama3),
-    ("to=functions.", tokens::harmony),
-    ("<|tool_calls_section_begin|>", tokens::kimi),
-    ("<|tool_call_begin|>", tokens::kimi),
-    ("<｜tool", tokens::deepseek),
-    ("<|tool▁", tokens::deepseek),
-    (">>>", tokens::functionary),
-    ("<|tool_call>", tokens::gemma4),
-    ("<function=", xml::function_tag),
-    ("<function name=", xml::function_tag),
-    ("<seed:tool_call>", xml::seed_oss),
-    ("<minimax:tool_call>", xml::minimax_m2),
-    ("<function_calls>", xml::claude_xml),
-    ("<｜DSML｜", xml::dsml),
-    ("<|DSML|", xml::dsml),
-    ("<|open|>tools<|sep|>", channels::kimi_k3),
-    ("<|open|>call", channels::kimi_k3),
-    ("<|python_start|>", pythonic::python_start),
-    ("<|tool_call_start|>", pythonic::lfm2),
-    ("```tool_code", pythonic::tool_code),
+/// Delimiter → parser, and the format a call cut off right after it is reported in (none
+/// for `>>>`, which also ends Python prompts). Order does not matter: the longest match at
+/// the leftmost position wins (`<tool_call>` vs `<tool_calls>`, `<|tool_call>` vs
+/// `<|tool_call|>`).
+pub(crate) const DELIMITERS: &[(&str, Parser, Option<CallFormat>)] = &[
+    ("<tool_call>", tagged::hermes, Some(CallFormat::Hermes)),
+    ("<|tool_call|>", tagged::granite, Some(CallFormat::Granite)),
+    (
+        "<function_call>",
+        tagged::granite_fc,
+        Some(CallFormat::Granite),
+    ),
+    (
+        "<tool_calls>",
+        tagged::tool_calls_tag,
+        Some(CallFormat::MiniMaxM1),
+    ),
+    ("<TOOLCALL>", tagged::nemotron, Some(CallFormat::Nemotron)),
+    (
+        "<|action_start|>",
+        tagged::internlm,
+        Some(CallFormat::InternLm),
+    ),
+    (
+        "<|tools_prefix|>",
+        tagged::apertus,
+        Some(CallFormat::Apertus),
+    ),
+    (
+        "<|START_ACTION|>",
+        tagged::command_r,
+        Some(CallFormat::CommandR),
+    ),
+    ("functools[", tagged::phi4_mini, Some(CallFormat::Phi4Mini)),
+    ("[TOOL_CALLS]", tokens::mistral, Some(CallFormat::Mistral)),
+    ("<|python_tag|>", tokens::llama3, Some(CallFormat::Llama3)),
+    ("to=functions.", tokens::harmony, Some(CallFormat::Harmony)),
+    (
+        "<|tool_calls_section_begin|>",
+        tokens::kimi,
+        Some(CallFormat::KimiK2),
+    ),
+    (
+        "<|tool_call_begin|>",
+        tokens::kimi,
+        Some(CallFormat::KimiK2),
+    ),
+    ("<｜tool", tokens::deepseek, Some(CallFormat::DeepSeek)),
+    ("<|tool▁", tokens::deepseek, Some(CallFormat::DeepSeek)),
+    (">>>", tokens::functionary, None),
+    ("<|tool_call>", tokens::gemma4, Some(CallFormat::Gemma4)),
+    (
+        "<function=",
+        xml::function_tag,
+        Some(CallFormat::Qwen3Coder),
+    ),
+    (
+        "<function name=",
+        xml::function_tag,
+        Some(CallFormat::Qwen3Coder),
+    ),
+    ("<seed:tool_call>", xml::seed_oss, Some(CallFormat::SeedOss)),
+    (
+        "<minimax:tool_call>",
+        xml::minimax_m2,
+        Some(CallFormat::MiniMaxM2),
+    ),
+    (
+        "<function_calls>",
+        xml::claude_xml,
+        Some(CallFormat::ClaudeXml),
+    ),
+    ("<｜DSML｜", xml::dsml, Some(CallFormat::DeepSeekDsml)),
+    ("<|DSML|", xml::dsml, Some(CallFormat::DeepSeekDsml)),
+    (
+        "<|open|>tools<|sep|>",
+        channels::kimi_k3,
+        Some(CallFormat::KimiK3),
+    ),
+    ("<|open|>call", channels::kimi_k3, Some(CallFormat::KimiK3)),
+    (
+        "<|python_start|>",
+        pythonic::python_start,
+        Some(CallFormat::Pythonic),
+    ),
+    (
+        "<|tool_call_start|>",
+        pythonic::lfm2,
+        Some(CallFormat::Lfm2),
+    ),
+    (
+        "```tool_code",
+        pythonic::tool_code,
+        Some(CallFormat::GemmaToolCode),
+    ),
 ];
 
 /// Every pattern the automaton finds: the call delimiters, then the openers of prose
@@ -63,7 +126,7 @@ pub(crate) const DELIMITERS: &[(&str, Parser)] = &[
 fn patterns() -> impl Iterator<Item = &'static str> + Clone {
     DELIMITERS
         .iter()
-        .map(|(pattern, _)| *pattern)
+        .map(|(pattern, ..)| *pattern)
         .chain(channels::prose_openers())
 }
 
@@ -85,6 +148,8 @@ pub(crate) struct Delimiter {
     pub start: usize,
     pub end: usize,
     pub parser: Parser,
+    /// The format of a call cut off right after the delimiter.
+    pub format: Option<CallFormat>,
     /// A prose channel: it opens wherever it stands, and holds no call.
     pub prose: bool,
 }
@@ -96,14 +161,15 @@ pub(crate) fn next_delimiter(text: &str, from: usize, to: usize) -> Option<Delim
     work::examined(found.as_ref().map_or(to, |found| found.end()) - from);
     let found = found?;
     let index = found.pattern().as_usize();
-    let (parser, prose) = match DELIMITERS.get(index) {
-        Some((_, parser)) => (*parser, false),
-        None => (channels::prose_channel as Parser, true),
+    let (parser, format, prose) = match DELIMITERS.get(index) {
+        Some((_, parser, format)) => (*parser, *format, false),
+        None => (channels::prose_channel as Parser, None, true),
     };
     Some(Delimiter {
         start: found.start(),
         end: found.end(),
         parser,
+        format,
         prose,
     })
 }

@@ -13,9 +13,10 @@ use std::ops::Range;
 use super::delimiters::{Delimiter, next_delimiter, opens_call, partial_delimiter};
 use super::gaps::GapScan;
 use super::horizon::{self, Waits};
-use super::record::{Cx, Found, Recorded, ToolIndex};
-use super::scan::{floor_boundary, forget_searches, skip_ws};
+use super::record::{Broken, Cx, Found, Item, Recorded, ToolIndex};
+use super::scan::{ends_by, find_in, floor_boundary, forget_searches, skip_ws};
 use mcs_core::Tool;
+use mcs_core::call::CallFormat;
 
 /// Where the reading of one text stands.
 #[derive(Clone, Debug)]
@@ -149,9 +150,21 @@ impl TextScan {
                 step.waits = waits;
                 return step;
             }
-            let Some(end) = read else {
-                // A mention, or not the parser's format. Every delimiter starts with an
-                // ASCII byte, so the next byte is a boundary.
+            // In a code block of an answer, what does not read as a call to one of the
+            // tools is a sample of the format (`{"name": <function-name>, …}`), not an
+            // attempt worth a retry.
+            let sample = read.is_some()
+                && !recorded.is_empty()
+                && in_code_block(text, start)
+                && recorded.iter().all(|r| match &r.item {
+                    Item::Malformed(broken) => {
+                        broken.name.as_deref().is_none_or(|name| !cx.is_known(name))
+                    }
+                    Item::Call(_) => false,
+                });
+            let Some(end) = read.filter(|_| !sample) else {
+                // A mention, a sample, or not the parser's format. Every delimiter starts
+                // with an ASCII byte, so the next byte is a boundary.
                 self.pos = start + 1;
                 continue;
             };
@@ -188,14 +201,31 @@ impl TextScan {
     }
 }
 
-/// Reads the region of the delimiter at `start..after`: nothing when only blank space
-/// follows it (an output that ends right after an opener holds no call, broken or not),
-/// else its parser's reading if the delimiter opens a call rather than being mentioned.
+/// Whether `pos` is inside a fenced code block: after an odd number of lines that open or
+/// close one (three backticks or tildes, after indentation at most).
+fn in_code_block(text: &str, pos: usize) -> bool {
+    let mut inside = false;
+    for line in text[..pos].split('\n') {
+        let line = line.trim_start();
+        if line.starts_with("```") || line.starts_with("~~~") {
+            inside = !inside;
+        }
+    }
+    // The line `pos` is on was counted when it opens a fence before `pos`: a delimiter
+    // that is itself a fence (```` ```tool_code ````) stands outside any.
+    inside
+}
+
+/// Reads the region of the delimiter at `start..after`: its parser's reading if the
+/// delimiter opens a call rather than being mentioned. An output that ends right after an
+/// opener (but blank space) is a call cut off there: it never runs, and it is reported,
+/// so that the model may write it again.
 fn read_region(cx: &mut Cx<'_>, delimiter: Delimiter) -> Option<usize> {
     let Delimiter {
         start,
         end: after,
         parser,
+        format,
         prose,
     } = delimiter;
     if prose {
@@ -204,8 +234,48 @@ fn read_region(cx: &mut Cx<'_>, delimiter: Delimiter) -> Option<usize> {
     if !opens_call(cx, start, after) {
         return None;
     }
-    if skip_ws(cx.text, after) >= cx.text.len() {
-        return Some(cx.text.len());
+    let text = cx.text;
+    // DeepSeek's delimiters are the start of a special token whose middle models mangle
+    // (`<｜tool▁calls▁begin｜>`, `<｜DSML｜tool_calls>`): the opener is the whole token.
+    // Only the tokens that open calls count (`<｜DSML｜ parameter` opens none).
+    let opener_end = match format {
+        Some(CallFormat::DeepSeek | CallFormat::DeepSeekDsml) => {
+            find_in(text, after, floor_boundary(text, after + 64), ">")
+                .map(|gt| gt + 1)
+                .filter(|&end| {
+                    let token = &text[after..end];
+                    token.contains("begin") || token.ends_with("calls>")
+                })
+        }
+        _ => Some(after),
+    };
+    if let Some(format) = format
+        && let Some(opener_end) = opener_end
+        && ends_by(text, skip_ws(text, opener_end))
+    {
+        let opener = &text[start..opener_end];
+        let detail = format!(
+            "the output ends right after `{}`, before the call",
+            opener.trim()
+        );
+        cx.malformed(start, format, Broken::cut(None, detail));
+        return Some(text.len());
     }
     parser(cx, start, after)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::in_code_block;
+
+    #[test]
+    fn code_blocks_are_told_by_their_fences() {
+        let text = "Shape:\n```\n<tool_call>\n```\nThen <tool_call> and\n  ~~~\nx";
+        let at = |needle: &str, nth: usize| text.match_indices(needle).nth(nth).unwrap().0;
+        assert!(in_code_block(text, at("<tool_call>", 0)));
+        assert!(!in_code_block(text, at("<tool_call>", 1)));
+        assert!(in_code_block(text, at("x", 0)));
+        // A fence that is the delimiter itself opens no block before it.
+        assert!(!in_code_block("```tool_code\nf()\n```", 0));
+    }
 }

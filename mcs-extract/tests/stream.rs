@@ -335,9 +335,11 @@ fn nothing_cut_off_is_read_as_a_call() {
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
 
-/// An output that ends right after a call's opening marker holds no call, broken or not.
+/// An output that ends right after a call's opening marker holds a call cut off there: it
+/// never runs, it is reported (so that the model may write it again), and its opener is
+/// not shown as text. Streamed, it is what the whole output is.
 #[test]
-fn an_opener_with_nothing_after_it_is_no_call() {
+fn an_opener_with_nothing_after_it_is_a_call_cut_off() {
     for opener in [
         "<tool_call>",
         "[TOOL_CALLS]",
@@ -360,13 +362,17 @@ fn an_opener_with_nothing_after_it_is_no_call() {
     ] {
         for text in [format!("Sure.\n{opener}"), format!("Sure.\n{opener}\n  ")] {
             let got = extract(LlmResponse::Text(&text), shared_tools());
-            assert!(got.is_empty(), "{text:?}: {got:#?}");
+            assert!(got.calls.is_empty(), "{text:?}: {got:#?}");
+            assert!(
+                got.malformed.len() == 1 && got.malformed[0].cut_off,
+                "{text:?}: {got:#?}"
+            );
             let half = (0..=text.len() / 2)
                 .rev()
                 .find(|at| text.is_char_boundary(*at))
                 .unwrap_or(0);
             let streamed = stream(&[&text[..half], &text[half..]]);
-            assert!(streamed.extraction.is_empty(), "{text:?}");
+            assert_eq!(streamed.extraction, got, "{text:?}");
             assert!(
                 !streamed.text().contains(opener.trim_end()),
                 "{text:?}: {}",

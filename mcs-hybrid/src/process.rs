@@ -130,12 +130,13 @@ pub(super) async fn respond_to<D: ToolDriver + ?Sized>(
         }
     }
     for malformed in &extraction.malformed {
-        // A call whose name is readable and not ours belongs to another driver.
-        if malformed
-            .name
-            .as_deref()
-            .is_none_or(|name| owner.owns(tools, name))
-        {
+        // A call whose name is readable and not ours belongs to another driver. Cut off,
+        // its name may be cut too (`to=functions.get_ti`): one of ours it begins is ours.
+        let ours = |name: &str| {
+            owner.owns(tools, name)
+                || (malformed.cut_off && tools.iter().any(|tool| tool.name().starts_with(name)))
+        };
+        if malformed.name.as_deref().is_none_or(ours) {
             outcomes.push(unreadable(malformed));
         }
     }
