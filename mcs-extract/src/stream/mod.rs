@@ -26,7 +26,8 @@
 //! where more arguments could follow — is a [`MalformedCall`](crate::MalformedCall) with
 //! [`cut_off`](crate::MalformedCall::cut_off) set, never a call: `write_file(path="/tmp/x.sh",
 //! content="rm -rf /` cut mid-value is not run with the half value. An output that ends
-//! right after an opening marker, with nothing of a call written yet, holds no call.
+//! right after an opening marker, with nothing of a call written yet, holds one such call
+//! cut off: reported, so that the model may write it again.
 //!
 //! # Reasoning whose opener was in the prompt
 //!
