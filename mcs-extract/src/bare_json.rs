@@ -104,6 +104,14 @@ pub(crate) fn calls_in_gap(
                     return (findings, at);
                 }
                 state.pos = at + 1;
+                // A list of calls the output ends inside of: the whole calls before the
+                // cut one count.
+                if cut_off && let Some(finding) = cut_list(cx, text, at, &error.message.to_string())
+                {
+                    state.pos = finding.end;
+                    findings.push(finding);
+                    continue;
+                }
                 if let Some(name) = name {
                     let broken = if cut_off {
                         let detail = format!(
@@ -136,6 +144,55 @@ pub(crate) fn calls_in_gap(
     }
     state.pos = end;
     (findings, end)
+}
+
+/// The calls of a list the output ends inside of, at `start`: a bare list (`[{…}, {…`) or
+/// the list of a `{"tool_calls": [` wrapper, read one element at a time; the element the
+/// output ends in is a call cut off. `None` when no whole element before it is a call.
+fn cut_list(cx: &Cx<'_>, text: &str, start: usize, message: &str) -> Option<Finding> {
+    let bytes = text.as_bytes();
+    let list = if bytes.get(start) == Some(&b'[') {
+        start
+    } else {
+        let key = skip_ws(text, start + 1);
+        let rest = text.get(key..)?.strip_prefix("\"tool_calls\"")?;
+        let colon = skip_ws(text, text.len() - rest.len());
+        (bytes.get(colon) == Some(&b':')).then_some(())?;
+        let open = skip_ws(text, colon + 1);
+        (bytes.get(open) == Some(&b'[')).then_some(open)?
+    };
+    let mut items = Vec::new();
+    let mut pos = skip_ws(text, list + 1);
+    while pos < text.len() {
+        match parse_value(text, pos) {
+            Ok(parsed) => {
+                let outcomes = calls_in(&parsed.value, cx, Trust::Weak, parsed.repaired)?;
+                items.extend(outcomes.into_iter().map(|o| (pos, CallFormat::Json, o)));
+                pos = skip_ws(text, parsed.end);
+                if bytes.get(pos) != Some(&b',') {
+                    return None;
+                }
+                pos = skip_ws(text, pos + 1);
+            }
+            Err(_) => break,
+        }
+    }
+    if items.is_empty() {
+        return None;
+    }
+    let name = guess_name(text, pos, text.len());
+    let detail = format!(
+        "the output ends inside the call, at {}: {message}",
+        cx.at(text.len())
+    );
+    if pos < text.len() {
+        items.push((pos, CallFormat::Json, Err(Broken::cut(name, detail))));
+    }
+    Some(Finding {
+        start,
+        end: text.len(),
+        items,
+    })
 }
 
 /// The finding of a JSON value read between `start` and `end`, if it is call-shaped.
@@ -235,6 +292,27 @@ mod tests {
         assert!(whole(
             r#"[{"name": "a", "arguments": {}}, {"name": "b", "arguments": {}}]"#
         ));
+    }
+
+    #[test]
+    fn the_whole_calls_before_a_cut_one_count() {
+        for text in [
+            r#"{"tool_calls": [{"name": "f", "arguments": {"a": 1}}, {"name": "g", "arguments": {"b": "cu"#,
+            r#"Calling: [{"name": "f", "arguments": {"a": 1}}, {"name": "g", "arguments": {"b": "cu"#,
+        ] {
+            let got = extract(LlmResponse::Text(text), &[]);
+            assert_eq!(got.calls.len(), 1, "{text}: {got:#?}");
+            assert_eq!(got.calls[0].name, "f");
+            assert_eq!(got.malformed.len(), 1, "{text}: {got:#?}");
+            assert!(got.malformed[0].cut_off);
+            assert_eq!(got.malformed[0].name.as_deref(), Some("g"));
+        }
+        // Cut in its first element, a list holds no whole call: one call cut off.
+        let got = extract(
+            LlmResponse::Text(r#"{"tool_calls": [{"name": "f", "arguments": {"a": "#),
+            &[],
+        );
+        assert!(got.calls.is_empty() && got.malformed.len() == 1, "{got:#?}");
     }
 
     #[test]

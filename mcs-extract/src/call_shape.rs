@@ -235,7 +235,8 @@ fn named_call(map: &Map<String, Value>, cx: &Cx<'_>, trust: Trust) -> Option<Out
             ))),
         };
     }
-    let id = ["id", "call_id", "tool_call_id"]
+    // A Responses item's `call_id` is what its result must name; its `id` is the item's.
+    let id = ["call_id", "id", "tool_call_id"]
         .iter()
         .find_map(|key| match field(map, key) {
             Some(Value::String(id)) => Some(id.clone()),

@@ -56,7 +56,7 @@ pub(crate) fn read_message<'v>(
     let mut cx = Cx::new("", tools).indexed(index);
     if let Some(shape) = shape_of(message) {
         let source = read_shape(&mut cx, shape);
-        return MessageReading::Read(cx.finish(source));
+        return MessageReading::Read(ran_out(message, cx.finish(source)));
     }
     // Not a provider shape: maybe the client parsed a JSON call itself.
     if let Some(outcomes) = calls_in(message, &cx, Trust::Weak, false) {
@@ -84,7 +84,41 @@ pub(crate) fn pasted_value(
     let shape = pasted_shape(value)?;
     let mut cx = Cx::new("", tools).indexed(index);
     read_shape(&mut cx, shape);
-    Some(cx.finish(CallSource::Text))
+    Some(ran_out(value, cx.finish(CallSource::Text)))
+}
+
+/// `extraction`, its broken calls marked cut off when the provider says the response
+/// stopped at its token limit (OpenAI's `finish_reason: "length"`, Anthropic's
+/// `stop_reason: "max_tokens"`, Gemini's `MAX_TOKENS`, an incomplete Responses body,
+/// Ollama's `done_reason: "length"`): arguments that do not parse there were cut, and the
+/// retry should say so.
+fn ran_out(message: &Value, mut extraction: Extraction) -> Extraction {
+    let first = |key: &str| {
+        message
+            .get(key)
+            .and_then(Value::as_array)
+            .and_then(|items| items.first())
+    };
+    fn reason<'v>(value: Option<&'v Value>, keys: &[&str]) -> Option<&'v str> {
+        value.and_then(|value| keys.iter().find_map(|key| str_of(value, key)))
+    }
+    let limited = reason(first("choices"), &["finish_reason"]) == Some("length")
+        || reason(Some(message), &["stop_reason"]) == Some("max_tokens")
+        || reason(first("candidates"), &["finishReason", "finish_reason"]) == Some("MAX_TOKENS")
+        || reason(Some(message), &["done_reason"]) == Some("length")
+        || (str_of(message, "status") == Some("incomplete")
+            && reason(message.get("incomplete_details"), &["reason"]) == Some("max_output_tokens"));
+    if limited {
+        for malformed in &mut extraction.malformed {
+            if !malformed.cut_off {
+                malformed.cut_off = true;
+                malformed
+                    .detail
+                    .push_str(" (the response stopped at its token limit)");
+            }
+        }
+    }
+    extraction
 }
 
 /// The shape of a pasted payload, when it is unmistakably a provider's: JSON a model wrote
@@ -119,6 +153,8 @@ fn pasted_shape(value: &Value) -> Option<Shape<'_>> {
                 || map.get("output").is_some_and(Value::is_array)
                 // Gemini content without a role, or one part.
                 || map.get("parts").is_some_and(Value::is_array)
+                // One Responses output item, or one Anthropic content block.
+                || matches!(str_of(value, "type"), Some("function_call" | "tool_use"))
                 || map.get("functionCall").is_some_and(Value::is_object);
             if native { shape_of(value) } else { None }
         }
@@ -187,6 +223,16 @@ fn object_shape<'v>(message: &'v Value, map: &'v Map<String, Value>) -> Option<S
     }
     if let Some(Value::Array(parts)) = map.get("parts") {
         return Some(Shape::GeminiParts(parts, "parts"));
+    }
+    // One output item or content block handed over alone.
+    match str_of(message, "type") {
+        Some("function_call") => {
+            return Some(Shape::Responses(std::slice::from_ref(message), "the item"));
+        }
+        Some("tool_use") => {
+            return Some(Shape::Anthropic(std::slice::from_ref(message), "the block"));
+        }
+        _ => {}
     }
     if is_gemini_part(message) {
         return Some(Shape::GeminiPart(message));
@@ -437,6 +483,36 @@ mod tests {
             MessageReading::Read(extraction) => extraction,
             MessageReading::Text(text) => panic!("read as text: {text}"),
         }
+    }
+
+    #[test]
+    fn a_response_stopped_at_its_token_limit_cut_its_broken_calls() {
+        let call = json!({"id": "call_1", "type": "function",
+            "function": {"name": "f", "arguments": "{\"a\": \"cu"}});
+        let stopped = |reason: &str| {
+            json!({"choices": [{"message": {"role": "assistant", "tool_calls": [call]},
+                "finish_reason": reason}]})
+        };
+        let got = read(&stopped("length"));
+        assert!(got.malformed[0].cut_off, "{got:#?}");
+        assert!(got.malformed[0].detail.contains("token limit"));
+        assert!(!read(&stopped("tool_calls")).malformed[0].cut_off);
+        let anthropic = json!({"type": "message", "stop_reason": "max_tokens",
+            "content": [{"type": "tool_use", "id": "toolu_1", "name": "f", "input": "{"}]});
+        assert!(read(&anthropic).malformed[0].cut_off);
+    }
+
+    #[test]
+    fn one_item_or_block_alone_is_read_as_its_provider_writes_it() {
+        let item = json!({"type": "function_call", "id": "fc_1", "call_id": "call_1",
+            "name": "f", "arguments": "{\"a\": 1}"});
+        let got = read(&item);
+        assert_eq!(got.source, CallSource::OpenAiResponses);
+        assert_eq!(got.calls[0].id.as_deref(), Some("call_1"));
+        let block = json!({"type": "tool_use", "id": "toolu_1", "name": "f", "input": {"a": 1}});
+        let got = read(&block);
+        assert_eq!(got.source, CallSource::Anthropic);
+        assert_eq!(got.calls[0].id.as_deref(), Some("toolu_1"));
     }
 
     #[test]
