@@ -87,11 +87,21 @@ pub(crate) fn pasted_value(
     Some(ran_out(value, cx.finish(CallSource::Text)))
 }
 
+/// Whether a provider's reason for stopping (`finish_reason`, `stop_reason`,
+/// `finishReason`, a Responses `status` or its `incomplete_details.reason`) says the output
+/// ended before it was done: at its token limit, or by a failure.
+pub(crate) fn stopped_early(reason: &str) -> bool {
+    matches!(
+        reason.to_ascii_lowercase().as_str(),
+        "length" | "max_tokens" | "max_output_tokens" | "incomplete" | "failed"
+    )
+}
+
 /// `extraction`, its broken calls marked cut off when the provider says the response
-/// stopped at its token limit (OpenAI's `finish_reason: "length"`, Anthropic's
-/// `stop_reason: "max_tokens"`, Gemini's `MAX_TOKENS`, an incomplete Responses body,
-/// Ollama's `done_reason: "length"`): arguments that do not parse there were cut, and the
-/// retry should say so.
+/// stopped early: at its token limit (OpenAI's `finish_reason: "length"`, Anthropic's
+/// `stop_reason: "max_tokens"`, Gemini's `MAX_TOKENS`, Ollama's `done_reason: "length"`)
+/// or, for a Responses body, `incomplete` or `failed`: arguments that do not parse there
+/// were cut, and the retry should say so.
 fn ran_out(message: &Value, mut extraction: Extraction) -> Extraction {
     let first = |key: &str| {
         message
@@ -99,15 +109,14 @@ fn ran_out(message: &Value, mut extraction: Extraction) -> Extraction {
             .and_then(Value::as_array)
             .and_then(|items| items.first())
     };
-    fn reason<'v>(value: Option<&'v Value>, keys: &[&str]) -> Option<&'v str> {
-        value.and_then(|value| keys.iter().find_map(|key| str_of(value, key)))
-    }
-    let limited = reason(first("choices"), &["finish_reason"]) == Some("length")
-        || reason(Some(message), &["stop_reason"]) == Some("max_tokens")
-        || reason(first("candidates"), &["finishReason", "finish_reason"]) == Some("MAX_TOKENS")
-        || reason(Some(message), &["done_reason"]) == Some("length")
-        || (str_of(message, "status") == Some("incomplete")
-            && reason(message.get("incomplete_details"), &["reason"]) == Some("max_output_tokens"));
+    let said = [
+        first("choices").and_then(|choice| str_of(choice, "finish_reason")),
+        str_of(message, "stop_reason"),
+        first("candidates").and_then(|c| str_of(c, "finishReason").or(str_of(c, "finish_reason"))),
+        str_of(message, "done_reason"),
+        str_of(message, "status"),
+    ];
+    let limited = said.into_iter().flatten().any(stopped_early);
     if limited {
         for malformed in &mut extraction.malformed {
             if !malformed.cut_off {

@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
 
-use crate::native::{MessageReading, read_message};
+use crate::native::{MessageReading, read_message, stopped_early};
 use crate::{CallFormat, Extraction, MalformedCall, ToolIndex};
 use mcs_core::Tool;
 use mcs_core::stream::{StreamEvent, ToolLookup, push_text as push};
@@ -113,13 +113,7 @@ impl NativeStream {
     }
 
     fn was_cut(&self) -> bool {
-        match self.finish.as_deref() {
-            None => true,
-            Some(reason) => matches!(
-                reason.to_ascii_lowercase().as_str(),
-                "length" | "max_tokens" | "max_output_tokens" | "incomplete"
-            ),
-        }
+        self.finish.as_deref().is_none_or(stopped_early)
     }
 
     fn read(&self, message: &Value) -> Extraction {
