@@ -234,14 +234,76 @@ const HINTS: [(&str, &str); 4] = [
     ("openWorldHint", "open_world"),
 ];
 
+/// Verbs an `operationId` leads with that change something, and whether they remove it.
+const CHANGING_VERBS: &[(&str, bool)] = &[
+    ("delete", true),
+    ("remove", true),
+    ("destroy", true),
+    ("terminate", true),
+    ("purge", true),
+    ("revoke", true),
+    ("detach", true),
+    ("disassociate", true),
+    ("deregister", true),
+    ("create", false),
+    ("put", false),
+    ("update", false),
+    ("modify", false),
+    ("set", false),
+    ("add", false),
+    ("attach", false),
+    ("associate", false),
+    ("register", false),
+    ("enable", false),
+    ("disable", false),
+    ("reset", false),
+    ("reboot", false),
+    ("start", false),
+    ("stop", false),
+    ("cancel", false),
+    ("send", false),
+    ("tag", false),
+    ("untag", false),
+    ("upload", false),
+];
+
+/// Whether an `operationId` leads with a verb that changes something (past a method word:
+/// `GET_DeleteUser`), and whether that verb removes it.
+fn changing_verb(operation_id: &str) -> Option<bool> {
+    let id = ["GET_", "get_", "HEAD_", "head_"]
+        .iter()
+        .find_map(|method| operation_id.strip_prefix(method))
+        .unwrap_or(operation_id);
+    let first: String = id
+        .char_indices()
+        .take_while(|(i, c)| c.is_ascii_alphabetic() && (*i == 0 || !c.is_ascii_uppercase()))
+        .map(|(_, c)| c.to_ascii_lowercase())
+        .collect();
+    CHANGING_VERBS
+        .iter()
+        .find(|(verb, _)| *verb == first)
+        .map(|(_, removes)| *removes)
+}
+
 /// What the operation does: what its method says, with what the document's
 /// `x-mcs-annotations` says instead (`{readOnlyHint: true}`, or `{read_only: true}`): a
-/// `POST` that only searches, a `GET` with side effects.
+/// `POST` that only searches, a `GET` with side effects. A `GET` whose `operationId` says
+/// it changes something (AWS's query APIs offer every action as a `GET` too:
+/// `GET /#Action=DeleteUser`, `GET_DeleteUser`) is not claimed read-only: a policy that
+/// lets read-only tools run unasked must not run it.
 fn annotations(
     reader: &Reader<'_>,
     candidate: &Candidate<'_>,
 ) -> Result<ToolAnnotations, OpenApiError> {
     let mut annotations = candidate.method.annotations();
+    if annotations.read_only == Some(true)
+        && let Some(removes) = candidate.operation_id().and_then(changing_verb)
+    {
+        annotations = annotations
+            .read_only(false)
+            .destructive(removes)
+            .idempotent(false);
+    }
     let Some(given) = candidate.op.get("x-mcs-annotations") else {
         return Ok(annotations);
     };

@@ -141,3 +141,58 @@ fn a_wrong_annotation_says_what_and_where() {
     assert!(read.api.operations.is_empty());
     assert!(read.skipped[0].reason.contains("not an annotation"));
 }
+
+/// AWS's query APIs offer every action as a `GET` too (`GET /#Action=DeleteUser`): a `GET`
+/// whose `operationId` leads with a verb that changes something is not claimed read-only,
+/// so that a policy letting read-only tools run unasked does not run it. The document's
+/// word still wins.
+#[test]
+fn a_get_named_for_a_change_is_not_read_only() {
+    let document = r#"
+openapi: 3.0.3
+info: { title: IAM, version: "1" }
+paths:
+  /#Action=DeleteUser:
+    get: { operationId: GET_DeleteUser, responses: { "200": { description: OK } } }
+  /#Action=CreateRole:
+    get: { operationId: GET_CreateRole, responses: { "200": { description: OK } } }
+  /#Action=ListUsers:
+    get: { operationId: GET_ListUsers, responses: { "200": { description: OK } } }
+  /deletions:
+    get: { operationId: deletionsList, responses: { "200": { description: OK } } }
+  /#Action=TerminateInstances:
+    get:
+      operationId: GET_TerminateInstances
+      x-mcs-annotations: { readOnlyHint: true }
+      responses: { "200": { description: OK } }
+"#;
+    let driver = read_str(document, "iam.yaml", None, &ReadOptions::default())
+        .unwrap()
+        .into_driver();
+    let tools = driver.list_tools();
+    let of = |name: &str| {
+        *tools
+            .iter()
+            .find(|t| t.name() == name)
+            .unwrap_or_else(|| {
+                panic!(
+                    "{name}: {:?}",
+                    tools.iter().map(|t| t.name()).collect::<Vec<_>>()
+                )
+            })
+            .annotations()
+    };
+    let open = ToolAnnotations::default().open_world(true);
+    let reads = open.read_only(true).destructive(false).idempotent(true);
+    assert_eq!(
+        of("GET_DeleteUser"),
+        open.read_only(false).destructive(true).idempotent(false)
+    );
+    assert_eq!(
+        of("GET_CreateRole"),
+        open.read_only(false).destructive(false).idempotent(false)
+    );
+    assert_eq!(of("GET_ListUsers"), reads);
+    assert_eq!(of("deletionsList"), reads);
+    assert_eq!(of("GET_TerminateInstances").read_only, Some(true));
+}
