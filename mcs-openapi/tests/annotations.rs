@@ -5,6 +5,21 @@
 use mcs_core::{ToolAnnotations, ToolDriver};
 use mcs_openapi::{ReadOptions, read_str};
 
+/// Each tool of `document`'s driver and its annotations, by name.
+fn annotations_of(document: &str, file: &str) -> impl Fn(&str) -> ToolAnnotations {
+    let driver = read_str(document, file, None, &ReadOptions::default())
+        .unwrap()
+        .into_driver();
+    let tools = driver.list_tools();
+    move |name: &str| {
+        *tools
+            .iter()
+            .find(|t| t.name() == name)
+            .unwrap_or_else(|| panic!("no tool {name}"))
+            .annotations()
+    }
+}
+
 const DOCUMENT: &str = r#"{
   "openapi": "3.0.3",
   "info": {"title": "Pets", "version": "1"},
@@ -25,17 +40,7 @@ const DOCUMENT: &str = r#"{
 
 #[test]
 fn annotations_follow_the_http_method() {
-    let driver = read_str(DOCUMENT, "pets.json", None, &ReadOptions::default())
-        .unwrap()
-        .into_driver();
-    let tools = driver.list_tools();
-    let of = |name: &str| {
-        *tools
-            .iter()
-            .find(|t| t.name() == name)
-            .unwrap()
-            .annotations()
-    };
+    let of = annotations_of(DOCUMENT, "pets.json");
     let open = ToolAnnotations::default().open_world(true);
     assert_eq!(
         of("listPets"),
@@ -74,16 +79,7 @@ paths:
       x-mcs-annotations: { destructive: false, open_world: false }
       responses: { "200": { description: OK } }
 "#;
-    let read = read_str(document, "search.yaml", None, &ReadOptions::default()).unwrap();
-    let driver = read.into_driver();
-    let tools = driver.list_tools();
-    let of = |name: &str| {
-        *tools
-            .iter()
-            .find(|t| t.name() == name)
-            .unwrap()
-            .annotations()
-    };
+    let of = annotations_of(document, "search.yaml");
     let open = ToolAnnotations::default().open_world(true);
     assert_eq!(
         of("search"),
@@ -166,22 +162,7 @@ paths:
       x-mcs-annotations: { readOnlyHint: true }
       responses: { "200": { description: OK } }
 "#;
-    let driver = read_str(document, "iam.yaml", None, &ReadOptions::default())
-        .unwrap()
-        .into_driver();
-    let tools = driver.list_tools();
-    let of = |name: &str| {
-        *tools
-            .iter()
-            .find(|t| t.name() == name)
-            .unwrap_or_else(|| {
-                panic!(
-                    "{name}: {:?}",
-                    tools.iter().map(|t| t.name()).collect::<Vec<_>>()
-                )
-            })
-            .annotations()
-    };
+    let of = annotations_of(document, "iam.yaml");
     let open = ToolAnnotations::default().open_world(true);
     let reads = open.read_only(true).destructive(false).idempotent(true);
     assert_eq!(
