@@ -143,7 +143,7 @@ fn arguments(cx: &Cx<'_>, name: &str, start: usize) -> (Outcome, usize) {
             ValueEnd::Ambiguous => {
                 let resume = find_cached(text, value_start, text.len(), CALL_CLOSE)
                     .map_or_else(|| to_end(text), |at| at + CALL_CLOSE.len());
-                return ambiguous(cx, name, &key, ARGUMENT_CLOSE, resume);
+                return ambiguous(name, &key, ARGUMENT_CLOSE, resume);
             }
             ValueEnd::Unclosed(_) | ValueEnd::CutOff => {
                 return cut(&format!("in the value of `{key}`"));

@@ -116,14 +116,16 @@ fn ran_out(message: &Value, mut extraction: Extraction) -> Extraction {
         str_of(message, "done_reason"),
         str_of(message, "status"),
     ];
-    let limited = said.into_iter().flatten().any(stopped_early);
-    if limited {
+    if let Some(reason) = said
+        .into_iter()
+        .flatten()
+        .find(|reason| stopped_early(reason))
+    {
         for malformed in &mut extraction.malformed {
             if !malformed.cut_off {
                 malformed.cut_off = true;
-                malformed
-                    .detail
-                    .push_str(" (the response stopped at its token limit)");
+                let said = format!(" (the response stopped early: `{reason}`)");
+                malformed.detail.push_str(&said);
             }
         }
     }
@@ -504,7 +506,7 @@ mod tests {
         };
         let got = read(&stopped("length"));
         assert!(got.malformed[0].cut_off, "{got:#?}");
-        assert!(got.malformed[0].detail.contains("token limit"));
+        assert!(got.malformed[0].detail.contains("stopped early: `length`"));
         assert!(!read(&stopped("tool_calls")).malformed[0].cut_off);
         let anthropic = json!({"type": "message", "stop_reason": "max_tokens",
             "content": [{"type": "tool_use", "id": "toolu_1", "name": "f", "input": "{"}]});

@@ -211,8 +211,8 @@ fn in_code_block(text: &str, pos: usize) -> bool {
             inside = !inside;
         }
     }
-    // The line `pos` is on was counted when it opens a fence before `pos`: a delimiter
-    // that is itself a fence (```` ```tool_code ````) stands outside any.
+    // A delimiter that is itself a fence (```` ```tool_code ````) is not counted: only
+    // the text before `pos` is.
     inside
 }
 

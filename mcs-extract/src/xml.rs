@@ -206,13 +206,7 @@ pub(crate) fn value_span(end: ValueEnd) -> Option<(usize, usize)> {
 
 /// The call to `name` whose value of `key` may end at either of two `close`s: broken, not
 /// run; reading goes on at `resume`.
-pub(crate) fn ambiguous(
-    _cx: &Cx<'_>,
-    name: &str,
-    key: &str,
-    close: &str,
-    resume: usize,
-) -> (Outcome, usize) {
+pub(crate) fn ambiguous(name: &str, key: &str, close: &str, resume: usize) -> (Outcome, usize) {
     let detail = format!(
         "the value of `{key}` of `{name}` may end at either of two `{close}` (the text \
          between them closes the call, and nothing opens after it): it cannot be told \
@@ -506,7 +500,7 @@ fn parameters(cx: &Cx<'_>, name: &str, start: usize, outer: &[&str]) -> (Outcome
             &["<parameter=", FUNCTION_CLOSE],
         );
         if end == ValueEnd::Ambiguous {
-            return ambiguous(cx, name, &key, CLOSE, skip_function(text, value_start));
+            return ambiguous(name, &key, CLOSE, skip_function(text, value_start));
         }
         let (value_end, next) = match value_span(end) {
             Some(span) => span,
@@ -678,7 +672,7 @@ fn invoke_parameters(
         let instead = [markup.parameter.as_str(), markup.invoke_close.as_str()];
         let end = value_end(text, gt + 1, &markup.parameter_close, &after, &instead);
         if end == ValueEnd::Ambiguous {
-            return ambiguous(cx, name, &key, &markup.parameter_close, skip(gt + 1));
+            return ambiguous(name, &key, &markup.parameter_close, skip(gt + 1));
         }
         let (value_end, next) = match value_span(end) {
             Some(span) => span,
@@ -824,7 +818,7 @@ fn glm_pairs(cx: &Cx<'_>, name: String, pos: usize) -> (Outcome, usize) {
             ValueEnd::Ambiguous => {
                 let resume = find_cached(text, value_start, text.len(), CLOSE)
                     .map_or_else(|| to_end(text), |at| at + CLOSE.len());
-                return ambiguous(cx, &name, &key, "</arg_value>", resume);
+                return ambiguous(&name, &key, "</arg_value>", resume);
             }
             ValueEnd::Unclosed(_) | ValueEnd::CutOff => {
                 let what = format!("in the value of `{key}`");
