@@ -42,9 +42,11 @@ pub(crate) fn family(media: &str) -> Family {
         || (subtype.contains("json") && matches!(kind, "application" | "text" | "*"))
     {
         Family::Json(1)
-    } else if essence == "application/x-www-form-urlencoded" {
+    } else if subtype == "x-www-form-urlencoded" {
+        // Under any type: `multipart/x-www-form-urlencoded` is written for the form.
         Family::Form
-    } else if essence == "multipart/form-data" {
+    } else if subtype == "form-data" {
+        // Under any type: Mastodon's description writes `application/form-data`.
         Family::Multipart
     } else if subtype == "xml" || subtype.ends_with("+xml") {
         Family::Xml
@@ -99,6 +101,9 @@ mod tests {
         assert_eq!(family("*/*"), Family::Json(1));
         assert_eq!(family("application/x-www-form-urlencoded"), Family::Form);
         assert_eq!(family("Multipart/Form-Data"), Family::Multipart);
+        // Misspelled forms are still forms.
+        assert_eq!(family("application/form-data"), Family::Multipart);
+        assert_eq!(family("multipart/x-www-form-urlencoded"), Family::Form);
         assert_eq!(family("application/xml; charset=utf-8"), Family::Xml);
         assert_eq!(family("text/xml"), Family::Xml);
         assert_eq!(family("application/atom+xml"), Family::Xml);
