@@ -79,6 +79,7 @@ mod pages;
 mod policy;
 mod routing;
 mod search;
+mod spelling;
 mod structure;
 mod toolsets;
 

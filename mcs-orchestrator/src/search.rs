@@ -8,7 +8,8 @@
 //!
 //! - **Words.** Text and identifiers split alike (`listRepoIssues`, `get_HTTPServer`), lower
 //!   case, and stemmed with the Snowball English stemmer: `closing`, `closed` and `close` are
-//!   one word, as are `repositories` and `repository`. Words stemming leaves apart
+//!   one word, as are `repositories` and `repository`; British spellings are read as
+//!   American ones (`favourites`, `organise`, `cancelled`). Words stemming leaves apart
 //!   (`contributed` and `contributors`, `assign` and `assignees`) are kin: an API word that
 //!   is a task word with another short ending stands in for it, weakly where the API also
 //!   says the task's word.
@@ -33,8 +34,9 @@
 //!   tasks to the words of APIs (`remove` → `delete`, `close` → `update` and `state`, `who am
 //!   I` → `authenticated user`, `requests left` → `rate limit`), weighed below the task's own
 //!   words so that an exact match still wins; a verb with `un` that the API does not name
-//!   (`unassign`) is its stem's removal, and `stop following` is `unfollow` when the API
-//!   says so.
+//!   (`unassign`) is its stem's removal, `stop following` is `unfollow` when the API
+//!   says so, and a particle makes a verb another act (`kick off` a run, `kick` someone
+//!   `off` a board).
 //! - **The task's shape against the operation's** ([`Index::fit`]), as multipliers on the
 //!   score rather than more words, since they hold for any API: what the task asks to do
 //!   ([`VERBS`]: read, make or change, remove; a question reads) against what the operation
@@ -53,6 +55,8 @@ use std::collections::HashMap;
 use rust_stemmers::{Algorithm, Stemmer};
 
 use mcs_core::{Tool, ToolAnnotations};
+
+use crate::spelling::american;
 
 /// Splits text and identifiers into lower-case words: on anything that is not a letter or a
 /// digit, and inside `camelCase` and `HTTPServer`.
@@ -87,6 +91,18 @@ pub(super) fn words(text: &str) -> Vec<String> {
     }
     if !word.is_empty() {
         words.push(word);
+    }
+    words
+}
+
+/// [`words`] as search reads them: British spellings as American ones ([`american`]), on
+/// both sides of a search.
+fn search_words(text: &str) -> Vec<String> {
+    let mut words = words(text);
+    for word in &mut words {
+        if let Some(american) = american(word) {
+            *word = american;
+        }
     }
     words
 }
@@ -263,6 +279,11 @@ pub(crate) const PHRASES: &[(&[&str], &[&str])] = &[
         &["simulate", "dry", "preview", "test"],
     ),
     (&["dry", "run"], &["dry", "simulate", "preview"]),
+    (&["test", "environment"], &["sandbox", "test"]),
+    (
+        &["standing", "order"],
+        &["schedule", "recurring", "payment"],
+    ),
     (&["send", "back"], &["refund", "return"]),
     (&["money", "back"], &["refund", "return"]),
     (&["bring", "back"], &["restore", "recover", "undelete"]),
@@ -321,7 +342,10 @@ pub(crate) const ACTS: &[(&str, &[&str])] = &[
     ("insert", &["create", "add"]),
     ("invite", &["invite", "add", "member"]),
     ("register", &["create", "register"]),
-    ("upload", &["upload", "create", "file", "attachment", "put"]),
+    (
+        "upload",
+        &["upload", "create", "file", "attachment", "put", "post"],
+    ),
     ("remove", &["delete", "remove"]),
     ("delete", &["delete", "remove"]),
     ("update", &["update", "edit", "put", "patch"]),
@@ -457,6 +481,9 @@ pub(crate) const ACTS: &[(&str, &[&str])] = &[
     ("export", &["export", "download"]),
     ("backup", &["backup", "snapshot", "export"]),
     ("restore", &["restore", "recover", "undelete"]),
+    ("ping", &["ping", "heartbeat", "health"]),
+    ("rescan", &["refresh", "scan", "rescan", "sync"]),
+    ("refresh", &["refresh", "reload", "sync", "scan"]),
     ("recover", &["restore", "recover", "undelete"]),
     ("combine", &["compose", "merge", "combine", "concatenate"]),
     ("stitch", &["compose", "merge", "combine", "concatenate"]),
@@ -471,7 +498,7 @@ pub(crate) const ACTS: &[(&str, &[&str])] = &[
     ("provision", &["provision", "create"]),
     ("decommission", &["delete", "remove", "decommission"]),
     ("estimate", &["estimate", "guess", "preview"]),
-    ("store", &["create", "update", "put", "set", "save"]),
+    ("store", &["create", "update", "put", "set", "save", "post"]),
     ("save", &["create", "update", "put", "save"]),
 ];
 
@@ -508,7 +535,7 @@ pub(crate) const THINGS: &[(&str, &[&str])] = &[
     ("key", &["key", "token"]),
     ("secret", &["secret", "variable", "key"]),
     ("credential", &["credential", "token", "key"]),
-    ("password", &["password", "credential"]),
+    ("password", &["password", "credential", "secret"]),
     ("bill", &["billing", "invoice"]),
     ("invoice", &["invoice", "billing"]),
     ("payment", &["billing", "payment", "invoice"]),
@@ -553,7 +580,8 @@ pub(crate) const THINGS: &[(&str, &[&str])] = &[
     ("group", &["group", "team"]),
     ("version", &["release", "version", "revision", "tag"]),
     ("release", &["release"]),
-    ("job", &["job", "pipeline", "run"]),
+    ("job", &["job", "pipeline", "run", "task"]),
+    ("task", &["task", "job"]),
     ("pipeline", &["pipeline", "job", "run"]),
     ("build", &["build", "pipeline", "job", "deployment"]),
     ("ci", &["pipeline", "workflow", "job", "check"]),
@@ -630,6 +658,12 @@ pub(crate) const THINGS: &[(&str, &[&str])] = &[
     ("handle", &["username", "user", "handle"]),
     ("spreadsheet", &["file", "sheet", "spreadsheet"]),
     ("document", &["document", "file"]),
+    ("pdf", &["document", "file", "pdf"]),
+    ("incoming", &["inbound", "incoming", "received"]),
+    ("outgoing", &["outbound", "outgoing", "sent"]),
+    ("junk", &["spam", "junk"]),
+    ("spam", &["spam", "junk", "complaint"]),
+    ("sandbox", &["sandbox", "test"]),
     ("instead", &["substitute", "alternative", "replacement"]),
     ("substitute", &["substitute", "alternative", "replacement"]),
     ("roughly", &["estimate", "guess"]),
@@ -772,7 +806,7 @@ fn name_verb(name: &str) -> Option<Effect> {
             .find(|(verb, _)| *verb == word)
             .map(|(_, effect)| *effect)
     };
-    let mut words = words(name);
+    let mut words = search_words(name);
     if words.len() > 1 && METHOD_WORDS.contains(&words[0].as_str()) && verb(&words[1]).is_some() {
         words.remove(0);
     }
@@ -937,6 +971,35 @@ const VERBS: &[(&str, Act)] = &[
     ("wipe", Act::Remove),
 ];
 
+/// Verbs whose particle makes them another act (`kick off` a run, not `kick` a member):
+/// the act of a task that says one, and whether the words must be adjacent (`kick member
+/// m5 off the board` is a removal). The verb's own bridge is left out there; what the
+/// phrase means is in [`PHRASES`].
+const PHRASAL_ACTS: &[(&[&str], Act, bool)] = &[
+    (&["get", "rid", "of"], Act::Remove, false),
+    (&["take", "off"], Act::Remove, false),
+    (&["throw", "away"], Act::Remove, false),
+    (&["clean", "up"], Act::Remove, false),
+    (&["kick", "off"], Act::Make, true),
+    (&["pull", "up"], Act::Read, false),
+];
+
+/// The phrasal acts `words` says.
+fn phrasal_acts(words: &[String]) -> impl Iterator<Item = (&'static [&'static str], Act)> {
+    PHRASAL_ACTS
+        .iter()
+        .filter(move |(phrase, _, adjacent)| {
+            if *adjacent {
+                words
+                    .windows(phrase.len())
+                    .any(|window| window.iter().zip(phrase.iter()).all(|(a, b)| a == b))
+            } else {
+                has_phrase(words, phrase)
+            }
+        })
+        .map(|(phrase, act, _)| (*phrase, *act))
+}
+
 /// Words that start a question: a task put as a question asks to read (`what playlists do
 /// I have?`, `is deployment dpl_1 ready?`).
 const QUESTIONS: &[&str] = &[
@@ -1062,7 +1125,7 @@ impl Index {
     pub(crate) fn new<'a>(tools: &[Tool], toolset: impl Fn(usize) -> Option<&'a str>) -> Index {
         let stemmer = Stemmer::create(Algorithm::English);
         let stem = |text: &str| -> Vec<String> {
-            words(text)
+            search_words(text)
                 .iter()
                 .map(|word| stemmer.stem(word).into_owned())
                 .collect()
@@ -1178,9 +1241,9 @@ impl Index {
     /// in its `-ed` or `-ing` form (`who's invited`) and a word of a name
     /// (`finance-share`) say no act.
     fn act(&self, query: &str) -> Option<Act> {
-        let raw = &words(query);
-        if has_phrase(raw, &["get", "rid", "of"]) || has_phrase(raw, &["take", "off"]) {
-            return Some(Act::Remove);
+        let raw = &search_words(query);
+        if let Some((_, act)) = phrasal_acts(raw).next() {
+            return Some(act);
         }
         let first = raw.first().map(String::as_str);
         let asks_how = first == Some("how")
@@ -1317,7 +1380,7 @@ impl Index {
     /// The words searched for `query`, stemmed, each with its weight: the task's own words
     /// (stop words left out) at 1, numbers and the API words of the bridge below.
     fn query_terms(&self, query: &str) -> Vec<(String, f32)> {
-        let raw = words(query);
+        let raw = search_words(query);
         let mut acted = false;
         let mut terms: Vec<(String, f32)> = Vec::new();
         let mut add = |term: String, weight: f32| match terms.iter_mut().find(|(t, _)| *t == term) {
@@ -1378,6 +1441,8 @@ impl Index {
         }
         let negated = negated(query);
         let named = named(query);
+        // `kick off`: the verb of a phrase with its own act is not bridged alone.
+        let phrasal: Vec<&str> = phrasal_acts(&raw).map(|(phrase, _)| phrase[0]).collect();
         for (i, word) in raw.iter().enumerate() {
             // A stop word says nothing of which tool; a number is most often a value
             // (`close issue 17`), so it only tells apart tools the rest matched alike.
@@ -1413,7 +1478,10 @@ impl Index {
                     stem = undone;
                 }
             }
-            if let Some((bridged, act)) = self.bridged(word, &stem) {
+            if let Some((bridged, act)) = self
+                .bridged(word, &stem)
+                .filter(|_| !phrasal.contains(&word.as_str()))
+            {
                 acted |= act;
                 // A task word this API never uses is said only through the bridge: its API
                 // words stand in for it at full weight.
@@ -1467,7 +1535,7 @@ impl Index {
         let hints = value_hints(original)
             .into_iter()
             .map(|hint| (hint.to_owned(), HINT_WEIGHT));
-        let quoted = words(&unquote(original).1)
+        let quoted = search_words(&unquote(original).1)
             .into_iter()
             .filter(|word| !STOP_WORDS.contains(&word.as_str()))
             .map(|word| (word, QUOTED_WEIGHT));
@@ -1477,7 +1545,7 @@ impl Index {
                 terms.push((word, weight));
             }
         }
-        let raw = words(query);
+        let raw = search_words(query);
         let act = self.act(query);
         let one = names_one(&self.stemmer, query);
         // The number (many or one) of each of the task's own words that is not a verb.
@@ -1537,7 +1605,7 @@ impl Index {
 /// method word that leads them (`GET_AddPermission`, `POST_AddPermission`), their titles
 /// and their descriptions.
 fn twin_key(tool: &Tool) -> String {
-    let mut name = words(tool.name());
+    let mut name = search_words(tool.name());
     if name.len() > 1 && METHOD_WORDS.contains(&name[0].as_str()) {
         name.remove(0);
     }
@@ -1562,7 +1630,7 @@ struct Shape {
 /// Whether a parameter names one item: `id`, or a name of two words or more that ends in
 /// one of [`ITEM_WORDS`] (`issue_number`; `name` alone is more often a new thing's name).
 fn names_item(parameter: &str) -> bool {
-    let words = words(parameter);
+    let words = search_words(parameter);
     match words.as_slice() {
         [only] => only == "id",
         [.., last] => ITEM_WORDS.contains(&last.as_str()),
@@ -1587,7 +1655,7 @@ fn names_one(stemmer: &Stemmer, query: &str) -> bool {
 /// number: `Get a pull request` has `request` one, `List pull requests` many.
 fn numbers(stemmer: &Stemmer, title: &str) -> Vec<(String, Option<bool>)> {
     let mut out: Vec<(String, Option<bool>)> = Vec::new();
-    for word in words(title).iter().skip(1) {
+    for word in search_words(title).iter().skip(1) {
         if STOP_WORDS.contains(&word.as_str()) {
             continue;
         }
@@ -1633,7 +1701,7 @@ const NEGATION_REACH: usize = 3;
 fn negated(query: &str) -> Vec<bool> {
     let mut out = Vec::new();
     for clause in query.split([',', ';', '.', ':', '!', '?', '—', '(', ')']) {
-        let raw = words(clause);
+        let raw = search_words(clause);
         let start = out.len();
         out.resize(start + raw.len(), false);
         for (i, word) in raw.iter().enumerate() {
@@ -1658,7 +1726,7 @@ const NAME_WEIGHT: f32 = 0.5;
 fn named(query: &str) -> Vec<bool> {
     let mut out = Vec::new();
     for token in query.split_whitespace() {
-        let count = words(token).len();
+        let count = search_words(token).len();
         let piece = token.trim_matches(|c: char| !c.is_alphanumeric());
         let parts: Vec<&str> = piece.split(['-', '_']).collect();
         let name = parts.len() > 1
@@ -2037,8 +2105,8 @@ mod tests {
             let _ = value_hints(text);
             let _ = index.search(text, 10);
             // What is said of each word lines up with the words.
-            assert_eq!(negated(text).len(), words(text).len(), "{text:?}");
-            assert_eq!(named(text).len(), words(text).len(), "{text:?}");
+            assert_eq!(negated(text).len(), search_words(text).len(), "{text:?}");
+            assert_eq!(named(text).len(), search_words(text).len(), "{text:?}");
         }
     }
 
@@ -2320,6 +2388,29 @@ mod tests {
         assert_eq!(act("list the open pull requests"), Some(Act::Read));
         assert_eq!(act("open a pull request"), Some(Act::Make));
         assert_eq!(act("comic 927"), None);
+        // A particle makes a verb another act, adjacent where the verb alone is one too.
+        assert_eq!(act("kick off a training run"), Some(Act::Make));
+        assert_eq!(act("kick member m5 off board B7"), Some(Act::Remove));
+        assert_eq!(act("take song 442583 off my playlist"), Some(Act::Remove));
+        assert_eq!(act("pull up the invoice"), Some(Act::Read));
+    }
+
+    #[test]
+    fn british_and_american_spellings_meet() {
+        let tools = vec![
+            Tool::new("MarkFavoriteItem", "Marks an item as a favorite."),
+            Tool::new("CancelOrder", "Cancels an order."),
+            Tool::new(
+                "ListOrganizations",
+                "Lists the organizations you belong to.",
+            ),
+            Tool::new("GetColourScheme", "The colour scheme of the site."),
+        ];
+        let index = Index::new(&tools, |_| None);
+        assert_eq!(index.search("add the album to my favourites", 10)[0].0, 0);
+        assert_eq!(index.search("which orders were cancelled", 10)[0].0, 1);
+        assert_eq!(index.search("what organisations am I in", 10)[0].0, 2);
+        assert_eq!(index.search("what color is the site", 10)[0].0, 3);
     }
 
     #[test]
@@ -2485,7 +2576,12 @@ mod tests {
             annotated("unblock_user", "Unblock a user", destroys()),
         ];
         let index = Index::new(&tools, |_| None);
-        assert_eq!(index.act("pull up event 5, who got invited"), None);
+        // `invited` describes; `pull up` is the act.
+        assert_eq!(
+            index.act("pull up event 5, who got invited"),
+            Some(Act::Read)
+        );
+        assert_eq!(index.act("event 5, who got invited"), None);
         assert_eq!(index.act("invite Sam to event 5"), Some(Act::Make));
         assert_eq!(
             index.search("I blocked my cousin by accident, undo that", 10)[0].0,
