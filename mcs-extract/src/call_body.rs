@@ -53,11 +53,14 @@ pub(crate) fn json_body(
                 continue;
             }
             Some(b'[') => match json_list(cx, p, format, opener) {
-                Some(end) => {
+                Ok(end) => {
                     found_any = true;
                     pos = end;
                 }
-                None => return after_close(text, p, close, opener),
+                // Cut off: the output ended inside the list, so all that follows is in it
+                // (a closing tag written inside one of its strings closes nothing).
+                Err(true) => return to_end(text),
+                Err(false) => return after_close(text, p, close, opener),
             },
             Some(b'{') => {
                 let touches = horizon::touches();
@@ -72,8 +75,13 @@ pub(crate) fn json_body(
                     }
                     Err(error) => {
                         let broken = invalid_json(cx, p, &error, touches);
+                        let cut_off = broken.cut_off;
                         cx.malformed(p, format, broken);
-                        return after_close(text, p, close, opener);
+                        return if cut_off {
+                            to_end(text)
+                        } else {
+                            after_close(text, p, close, opener)
+                        };
                     }
                 }
             }
@@ -91,8 +99,9 @@ pub(crate) fn json_body(
 
 /// A JSON list of calls at `pos` (at `[`), read one element at a time, so the calls
 /// before a broken or cut-off element still count — and a stream reports each as soon as
-/// it is whole. Returns the end of the list, or `None` when it broke off (recorded).
-fn json_list(cx: &mut Cx<'_>, pos: usize, format: CallFormat, opener: &str) -> Option<usize> {
+/// it is whole. Returns the end of the list, or, when it broke off (recorded), whether the
+/// output ended inside it.
+fn json_list(cx: &mut Cx<'_>, pos: usize, format: CallFormat, opener: &str) -> Result<usize, bool> {
     let text = cx.text;
     let mut index = 0;
     let mut q = pos + 1;
@@ -102,9 +111,9 @@ fn json_list(cx: &mut Cx<'_>, pos: usize, format: CallFormat, opener: &str) -> O
             Some(b']') if index == 0 => {
                 let detail = format!("the JSON after `{opener}` is an empty list of calls");
                 cx.malformed(pos, format, Broken::new(None, detail));
-                return Some(q + 1);
+                return Ok(q + 1);
             }
-            Some(b']') => return Some(q + 1),
+            Some(b']') => return Ok(q + 1),
             // A separator; a trailing one before `]` is a slip, not an error.
             Some(b',') if index > 0 => {
                 q += 1;
@@ -129,20 +138,22 @@ fn json_list(cx: &mut Cx<'_>, pos: usize, format: CallFormat, opener: &str) -> O
                             index - 1,
                             describe_at(text, q)
                         );
-                        let broken = if ends_by(text, q) {
+                        let cut_off = ends_by(text, q);
+                        let broken = if cut_off {
                             Broken::cut(None, detail)
                         } else {
                             Broken::new(None, detail)
                         };
                         cx.malformed(pos, format, broken);
-                        return None;
+                        return Err(cut_off);
                     }
                 }
             }
             Err(error) => {
                 let broken = invalid_json(cx, q, &error, touches);
+                let cut_off = broken.cut_off;
                 cx.malformed(pos, format, broken);
-                return None;
+                return Err(cut_off);
             }
         }
     }

@@ -222,9 +222,11 @@ pub(crate) fn cut_in_value(cx: &Cx<'_>, name: &str, key: &str) -> (Outcome, usiz
     (Err(cut_off(cx, name, &what)), to_end(cx.text))
 }
 
-/// A raw value typed as its format says: a string (`Some(true)`: DSML `string="true"`,
-/// Kimi K3 `type="string"`), JSON (`Some(false)`), or — when the format does not say — by
-/// the parameter's schema.
+/// A raw value typed as its format says: JSON (`Some(false)`: DSML `string="false"`, a Kimi
+/// K3 `type` other than `string`), or raw text typed by the parameter's schema — when the
+/// format says the text is a string (`Some(true)`: DSML `string="true"`, K3
+/// `type="string"`) as when it says nothing, since a model that marks `3` a string for an
+/// `integer` parameter still means the number (vLLM converts raw text by the schema alike).
 pub(crate) fn typed_value(
     raw: &str,
     string: Option<bool>,
@@ -232,12 +234,11 @@ pub(crate) fn typed_value(
     key: &str,
 ) -> (Value, bool) {
     match string {
-        Some(true) => (Value::String(raw.to_owned()), false),
         Some(false) => match serde_json::from_str::<Value>(raw.trim()) {
             Ok(value) => (value, false),
             Err(_) => convert(raw, tool, key, Untyped::Json),
         },
-        None => convert(raw, tool, key, Untyped::Text),
+        Some(true) | None => convert(raw, tool, key, Untyped::Text),
     }
 }
 
