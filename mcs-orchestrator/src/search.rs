@@ -18,7 +18,8 @@
 //!   toolset's title; each field is length-normalised on its own, and the rest of a long
 //!   description weakly, so a tool that says much is not buried by one that says little.
 //! - **Stop words** are dropped from queries: `my`, `me`, `I`, `the`… match incidental text
-//!   in unrelated tools.
+//!   in unrelated tools; so are phrases that say when (`right now`, `at the moment`), and
+//!   what the task is for (`so I can find it quickly`) counts half, its verbs no act.
 //! - **What a task says besides its words.** Values are not searched (`cus_88Zt`,
 //!   `report.pdf`, a URL), but what they are is, weakly: a URL asks for an operation that
 //!   takes one, an e-mail address one that takes an `email`, a file name one about files.
@@ -42,7 +43,10 @@
 //!   ([`VERBS`]: read, make or change, remove; a question reads) against what the operation
 //!   does (its annotations: for HTTP, its method; for a `POST` or an unannotated tool, the
 //!   verb its name leads or ends with, since RPC-style APIs post every call:
-//!   `POST_DeleteAccessKey`, `accountsGet`); whether each word the task shares with
+//!   `POST_DeleteAccessKey`, `accountsGet`); whether a task that leads with a verb making
+//!   something anew (`add`, `create`) or changing it (`edit`, `rename`) meets an operation
+//!   that does that ([`Making`]: `addComment` against `updateComment`, from the name's
+//!   first verb or a `PUT`'s annotations); whether each word the task shares with
 //!   the operation's title is one or many in both (`pull request 9` is `Get a pull request`,
 //!   `my albums` is `Get User's Saved Albums`); and whether an operation that takes no item
 //!   is asked about one by its id (`xkcd 927`).
@@ -111,12 +115,17 @@ fn search_words(text: &str) -> Vec<String> {
 const STOP_WORDS: &[&str] = &[
     "a",
     "about",
+    "actually",
+    "again",
     "all",
+    "already",
     "also",
     "am",
     "an",
     "and",
     "any",
+    "anymore",
+    "asap",
     "are",
     "as",
     "at",
@@ -125,6 +134,7 @@ const STOP_WORDS: &[&str] = &[
     "but",
     "by",
     "can",
+    "completely",
     "could",
     "did",
     "do",
@@ -151,12 +161,15 @@ const STOP_WORDS: &[&str] = &[
     "my",
     "myself",
     "need",
+    "now",
     "of",
     "on",
     "onto",
     "or",
     "our",
     "please",
+    "quickly",
+    "really",
     "should",
     "so",
     "some",
@@ -196,6 +209,28 @@ const STOP_WORDS: &[&str] = &[
     "you",
     "your",
 ];
+
+/// Phrases that say when, not what (`right now`, `at the moment`): their words are not
+/// searched (`right` alone may be a permission).
+const FILLERS: &[&[&str]] = &[
+    &["right", "now"],
+    &["right", "away"],
+    &["at", "the", "moment"],
+    &["in", "a", "moment"],
+];
+
+/// Which of `words` belong to a [`FILLERS`] phrase.
+fn fillers(words: &[String]) -> Vec<bool> {
+    let mut filler = vec![false; words.len()];
+    for phrase in FILLERS {
+        for (start, window) in words.windows(phrase.len()).enumerate() {
+            if window.iter().zip(phrase.iter()).all(|(a, b)| a == b) {
+                filler[start..start + phrase.len()].fill(true);
+            }
+        }
+    }
+    filler
+}
 
 /// Phrases of tasks and the API words they stand for (matched on the task's words, before
 /// stop words are dropped).
@@ -280,6 +315,12 @@ pub(crate) const PHRASES: &[(&[&str], &[&str])] = &[
     ),
     (&["dry", "run"], &["dry", "simulate", "preview"]),
     (&["test", "environment"], &["sandbox", "test"]),
+    (
+        &["pop", "up"],
+        &["message", "notification", "display", "alert"],
+    ),
+    (&["box", "set"], &["collection", "boxset"]),
+    (&["security", "code"], &["cvc", "cvv", "code"]),
     (
         &["standing", "order"],
         &["schedule", "recurring", "payment"],
@@ -491,7 +532,11 @@ pub(crate) const ACTS: &[(&str, &[&str])] = &[
     ("reset", &["reset", "regenerate"]),
     ("scale", &["scale", "replica", "resize", "update"]),
     ("cap", &["limit", "max", "quota"]),
-    ("hide", &["hide", "hidden", "mute"]),
+    ("hide", &["hide", "hidden", "mute", "visibility"]),
+    ("hidden", &["hidden", "hide", "visibility", "private"]),
+    ("empty", &["purge", "clear", "empty", "delete"]),
+    ("withdraw", &["cancel", "revoke", "withdraw", "delete"]),
+    ("reorder", &["move", "order", "position", "reorder"]),
     ("retire", &["delete", "archive", "deprecate"]),
     ("terminate", &["terminate", "delete", "stop"]),
     ("launch", &["launch", "create", "run", "start"]),
@@ -659,6 +704,8 @@ pub(crate) const THINGS: &[(&str, &[&str])] = &[
     ("spreadsheet", &["file", "sheet", "spreadsheet"]),
     ("document", &["document", "file"]),
     ("pdf", &["document", "file", "pdf"]),
+    ("mix", &["playlist", "mix"]),
+    ("spot", &["position", "index", "order"]),
     ("incoming", &["inbound", "incoming", "received"]),
     ("outgoing", &["outbound", "outgoing", "sent"]),
     ("junk", &["spam", "junk"]),
@@ -725,6 +772,115 @@ enum Act {
     Make,
     /// To remove something: `delete`, `kick`, `get rid of`, `unfollow`.
     Remove,
+}
+
+/// Of the acts that make or change: whether a thing is made anew (`add`, `create`, `post`)
+/// or one there is changed (`update`, `rename`, `set`). An API names both sides
+/// (`addWorklog`, `updateWorklog`); a task says which it means by its verb.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Making {
+    New,
+    Change,
+}
+
+/// Verbs (of tasks and of operations' names) that make a thing anew.
+const NEW_VERBS: &[&str] = &[
+    "add",
+    "comment",
+    "create",
+    "file",
+    "fork",
+    "generate",
+    "import",
+    "insert",
+    "invite",
+    "launch",
+    "make",
+    "new",
+    "open",
+    "post",
+    "provision",
+    "publish",
+    "record",
+    "register",
+    "remind",
+    "reply",
+    "schedule",
+    "spin",
+    "start",
+    "submit",
+    "upload",
+    "write",
+];
+
+/// Verbs (of tasks and of operations' names) that change a thing there is.
+const CHANGE_VERBS: &[&str] = &[
+    "activate",
+    "alter",
+    "bump",
+    "change",
+    "close",
+    "deactivate",
+    "disable",
+    "edit",
+    "enable",
+    "mark",
+    "modify",
+    "move",
+    "rename",
+    "reopen",
+    "replace",
+    "reset",
+    "reword",
+    "set",
+    "shift",
+    "turn",
+    "update",
+];
+
+/// The verbs of operations' names that make anew or change, for [`name_making`]: fewer
+/// than a task's, since a name's other words are nouns (`file_update`, `comment_create`).
+const NEW_NAMES: &[&str] = &[
+    "add", "create", "generate", "import", "insert", "new", "post", "publish", "register",
+    "submit", "upload",
+];
+const CHANGE_NAMES: &[&str] = &[
+    "change", "disable", "edit", "enable", "mark", "modify", "move", "patch", "put", "rename",
+    "replace", "set", "update",
+];
+
+/// Whether an operation makes anew or changes, from the first verb of its name
+/// (`addWorklog`, `repos_update-commit-comment`, `POST_UpdateAlias`, `postV3Projects`), or,
+/// when its name has none, from its annotations: an idempotent write that destroys nothing
+/// (an HTTP `PUT`) changes.
+fn name_making(name: &str, annotations: &ToolAnnotations) -> Option<Making> {
+    for word in search_words(name) {
+        let word = word.as_str();
+        if NEW_NAMES.contains(&word) {
+            return Some(Making::New);
+        }
+        if CHANGE_NAMES.contains(&word) {
+            return Some(Making::Change);
+        }
+        if NAME_VERBS.iter().any(|(verb, _)| *verb == word) {
+            return None;
+        }
+    }
+    (annotations.read_only == Some(false)
+        && annotations.idempotent == Some(true)
+        && annotations.destructive != Some(true))
+    .then_some(Making::Change)
+}
+
+/// Which making `word` (a verb of a task, lower case) says, if either.
+fn making(word: &str) -> Option<Making> {
+    if NEW_VERBS.contains(&word) {
+        Some(Making::New)
+    } else if CHANGE_VERBS.contains(&word) {
+        Some(Making::Change)
+    } else {
+        None
+    }
 }
 
 /// What an operation does to the world, from its annotations (for an HTTP operation, what
@@ -1010,6 +1166,9 @@ const QUESTIONS: &[&str] = &[
 /// How much an operation's score keeps when its effect is not what the task's act asks
 /// for: a reading operation for `add a label`, a writing one for `which labels…`.
 const EFFECT_MISMATCH: f32 = 0.5;
+/// How much an operation's score keeps when the task makes anew and it changes, or the
+/// other way round (`add a comment` and `updateComment`; see [`Making`]).
+const MAKING_MISMATCH: f32 = 0.85;
 /// … and when the two are near: a destroying operation for a task that changes, a writing
 /// one for a task that removes (APIs remove with `POST`, and change with `DELETE`:
 /// `DELETE /todos` marks to-dos done).
@@ -1212,6 +1371,7 @@ impl Index {
                 let title = tool.title().unwrap_or(lead);
                 Shape {
                     effect: Effect::of_tool(tool.annotations(), tool.name()),
+                    making: name_making(tool.name(), tool.annotations()),
                     numbers: numbers(&stemmer, title),
                     takes_item: tool
                         .parameters()
@@ -1235,15 +1395,26 @@ impl Index {
         }
     }
 
+    /// The act `query` (a task) asks for (see [`Index::asked`]).
+    #[cfg(test)]
+    fn act(&self, query: &str) -> Option<Act> {
+        self.asked(query).0
+    }
+
     /// The act `query` (a task) asks for: the first of [`VERBS`] in it (`un` before one
     /// makes it a removal), `get rid of` and `stop …ing` a removal, and a question a
     /// reading; none when it says no act. A verb the task negates (`don't delete it`), one
     /// in its `-ed` or `-ing` form (`who's invited`) and a word of a name
     /// (`finance-share`) say no act.
-    fn act(&self, query: &str) -> Option<Act> {
+    /// And, for an act that makes, whether it makes anew or changes ([`Making`]).
+    fn asked(&self, query: &str) -> (Option<Act>, Option<Making>) {
         let raw = &search_words(query);
-        if let Some((_, act)) = phrasal_acts(raw).next() {
-            return Some(act);
+        if let Some((phrase, act)) = phrasal_acts(raw).next() {
+            let made = (act == Act::Make).then_some(Making::New);
+            return (Some(act), made.filter(|_| phrase[0] == "kick"));
+        }
+        if has_phrase(raw, &["set", "up"]) {
+            return (Some(Act::Make), Some(Making::New));
         }
         let first = raw.first().map(String::as_str);
         let asks_how = first == Some("how")
@@ -1251,7 +1422,7 @@ impl Index {
                 .get(1)
                 .is_some_and(|w| ["do", "to", "can", "should"].contains(&w.as_str()));
         if first.is_some_and(|w| QUESTIONS.contains(&w)) && !asks_how {
-            return Some(Act::Read);
+            return (Some(Act::Read), None);
         }
         // `I blocked them by accident, undo that`: the undoing of a done act.
         if raw.iter().any(|word| UNDOING.contains(&word.as_str()))
@@ -1260,19 +1431,24 @@ impl Index {
                     && self.verbs.get(self.stemmer.stem(word).as_ref()) == Some(&Act::Make)
             })
         {
-            return Some(Act::Remove);
+            return (Some(Act::Remove), None);
         }
         let negated = negated(query);
         let named = named(query);
-        raw.iter().enumerate().find_map(|(i, word)| {
+        let purposed = purposed(query);
+        let found = raw.iter().enumerate().find_map(|(i, word)| {
             // `disable it, don't delete it`: what a task says not to do is not its act;
-            // nor is a word of a name (`the finance-share bucket`).
-            if negated.get(i).copied().unwrap_or(false) || named.get(i).copied().unwrap_or(false) {
+            // nor is a word of a name (`the finance-share bucket`), nor what the task is
+            // for (`so I can find it`).
+            if negated.get(i).copied().unwrap_or(false)
+                || named.get(i).copied().unwrap_or(false)
+                || purposed.get(i).copied().unwrap_or(false)
+            {
                 return None;
             }
             // `stop following`, `stop watching`: an undoing.
             if word == "stop" && raw.get(i + 1).is_some_and(|next| next.ends_with("ing")) {
-                return Some(Act::Remove);
+                return Some((Act::Remove, None));
             }
             // `who's invited`, `the file I deleted`, `who's following`: a verb that is
             // done or going on describes a thing; the task's own act is a plain verb.
@@ -1280,19 +1456,35 @@ impl Index {
                 return None;
             }
             if let Some(act) = self.verbs.get(self.stemmer.stem(word).as_ref()) {
-                return Some(*act);
+                // Only a verb that leads the task says which making it asks for: later,
+                // `post` and `comment` are as often things (`fix the typo in post 12`).
+                let leads = raw[..i]
+                    .iter()
+                    .all(|before| STOP_WORDS.contains(&before.as_str()));
+                let made = (*act == Act::Make && leads).then(|| making(word)).flatten();
+                return Some((*act, made));
             }
             let undone = word.strip_prefix("un").filter(|rest| rest.len() > 2)?;
             let act = self.verbs.get(self.stemmer.stem(undone).as_ref())?;
-            (*act == Act::Make).then_some(Act::Remove)
-        })
+            (*act == Act::Make).then_some((Act::Remove, None))
+        });
+        match found {
+            Some((act, made)) => (Some(act), made),
+            None => (None, None),
+        }
     }
 
     /// How much of its score a tool keeps for the shape of the task: its effect against the
     /// task's act ([`EFFECT_MISMATCH`], [`EFFECT_NEAR`]), the number of the words it shares
     /// with the task ([`NUMBER_MISMATCH`]), and whether it takes an item the task names by
     /// id ([`ITEM_MISSING`]).
-    fn fit(&self, tool: usize, act: Option<Act>, said: &[(String, bool)], one: bool) -> f32 {
+    fn fit(
+        &self,
+        tool: usize,
+        (act, made): (Option<Act>, Option<Making>),
+        said: &[(String, bool)],
+        one: bool,
+    ) -> f32 {
         let Some(shape) = self.shapes.get(tool) else {
             return 1.0;
         };
@@ -1315,6 +1507,11 @@ impl Index {
         }
         if one && !shape.takes_item {
             fit *= ITEM_MISSING;
+        }
+        if let (Some(wanted), Some(does)) = (made, shape.making)
+            && wanted != does
+        {
+            fit *= MAKING_MISMATCH;
         }
         fit
     }
@@ -1441,12 +1638,14 @@ impl Index {
         }
         let negated = negated(query);
         let named = named(query);
+        let purposed = purposed(query);
         // `kick off`: the verb of a phrase with its own act is not bridged alone.
         let phrasal: Vec<&str> = phrasal_acts(&raw).map(|(phrase, _)| phrase[0]).collect();
+        let filler = fillers(&raw);
         for (i, word) in raw.iter().enumerate() {
             // A stop word says nothing of which tool; a number is most often a value
             // (`close issue 17`), so it only tells apart tools the rest matched alike.
-            if STOP_WORDS.contains(&word.as_str()) {
+            if STOP_WORDS.contains(&word.as_str()) || filler[i] {
                 continue;
             }
             if word.chars().all(|c| c.is_ascii_digit()) {
@@ -1457,6 +1656,12 @@ impl Index {
             // `the finance-share bucket`: the words of a name say little of the tool.
             if named.get(i).copied().unwrap_or(false) {
                 add(stem, NAME_WEIGHT);
+                continue;
+            }
+            // `so I can find it quickly`: what the task is for counts less than what it
+            // asks, and is not bridged.
+            if purposed.get(i).copied().unwrap_or(false) {
+                add(stem, PURPOSE_WEIGHT);
                 continue;
             }
             // `disable it, don't delete it`: an act the task rules out is not searched.
@@ -1546,7 +1751,7 @@ impl Index {
             }
         }
         let raw = search_words(query);
-        let act = self.act(query);
+        let act = self.asked(query);
         let one = names_one(&self.stemmer, query);
         // The number (many or one) of each of the task's own words that is not a verb.
         let said: Vec<(String, bool)> = raw
@@ -1591,13 +1796,36 @@ impl Index {
                 (tool as usize, score * (1.0 + NAME_COVERAGE * cover) * fit)
             })
             .collect();
-        found.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-        // One operation offered under two methods (AWS's `GET_AddPermission` and
-        // `POST_AddPermission`) takes one place: the rest of the list says more.
-        let mut shown = std::collections::HashSet::new();
-        found.retain(|(tool, _)| shown.insert(self.twins.get(*tool).copied()));
-        found.truncate(limit);
-        found
+        let order = |a: &(usize, f32), b: &(usize, f32)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
+        // Only the best few need an order: twice the limit, and more only when twins
+        // (below) leave too few.
+        let mut wanted = limit.saturating_mul(2).max(limit.saturating_add(8));
+        loop {
+            if wanted < found.len() {
+                found.select_nth_unstable_by(wanted, order);
+                found[..wanted].sort_by(order);
+            } else {
+                found.sort_by(order);
+            }
+            // One operation offered under two methods (AWS's `GET_AddPermission` and
+            // `POST_AddPermission`) takes one place: the rest of the list says more.
+            let mut shown = Vec::with_capacity(limit);
+            let mut kept = Vec::with_capacity(limit);
+            for &(tool, score) in &found[..wanted.min(found.len())] {
+                let twin = self.twins.get(tool).copied();
+                if !shown.contains(&twin) {
+                    shown.push(twin);
+                    kept.push((tool, score));
+                    if kept.len() == limit {
+                        break;
+                    }
+                }
+            }
+            if kept.len() == limit || wanted >= found.len() {
+                return kept;
+            }
+            wanted = wanted.saturating_mul(4);
+        }
     }
 }
 
@@ -1620,6 +1848,8 @@ fn twin_key(tool: &Tool) -> String {
 /// What the ranking knows of a tool besides its words.
 struct Shape {
     effect: Option<Effect>,
+    /// Whether it makes anew or changes, when its name or annotations say.
+    making: Option<Making>,
     /// The stemmed words of its title (or first sentence), but the first (the verb), each
     /// with whether it is plural; `None` when the title has it both ways.
     numbers: Vec<(String, Option<bool>)>,
@@ -1713,6 +1943,40 @@ fn negated(query: &str) -> Vec<bool> {
                 }
             }
         }
+    }
+    out
+}
+
+/// The weight of a word of a task's purpose (see [`purposed`]).
+const PURPOSE_WEIGHT: f32 = 0.5;
+
+/// Words after which a clause says what the task is for, not what to do (`so I can find
+/// it`, `so that the pipeline can use them`, `in order to`).
+const PURPOSES: &[&[&str]] = &[&["so", "that"], &["in", "order", "to"], &["so", "as", "to"]];
+/// Who `so` is followed by when it starts a purpose (`so I can`, `so it can be processed`).
+const PURPOSE_SUBJECTS: &[&str] = &[
+    "i", "we", "it", "they", "he", "she", "you", "the", "my", "our", "their", "people", "everyone",
+    "nobody",
+];
+
+/// Which of the words of `query` (as [`words`] splits it) say what the task is for: from
+/// one of [`PURPOSES`], or `so` before one of [`PURPOSE_SUBJECTS`], to the end of the
+/// clause (`add the album to my favourites so I can find it quickly`).
+fn purposed(query: &str) -> Vec<bool> {
+    let mut out = Vec::new();
+    for clause in query.split([',', ';', '.', ':', '!', '?', '—', '(', ')']) {
+        let raw = search_words(clause);
+        let from = (0..raw.len()).find(|&i| {
+            PURPOSES.iter().any(|phrase| {
+                raw[i..].len() >= phrase.len()
+                    && raw[i..].iter().zip(phrase.iter()).all(|(a, b)| a == b)
+            }) || (raw[i] == "so"
+                && i > 0
+                && raw
+                    .get(i + 1)
+                    .is_some_and(|next| PURPOSE_SUBJECTS.contains(&next.as_str())))
+        });
+        out.extend((0..raw.len()).map(|i| from.is_some_and(|from| i >= from)));
     }
     out
 }
@@ -2393,6 +2657,84 @@ mod tests {
         assert_eq!(act("kick member m5 off board B7"), Some(Act::Remove));
         assert_eq!(act("take song 442583 off my playlist"), Some(Act::Remove));
         assert_eq!(act("pull up the invoice"), Some(Act::Read));
+    }
+
+    #[test]
+    fn a_task_that_makes_anew_meets_the_operation_that_does() {
+        let tools = vec![
+            annotated("updateComment", "Update a comment", writes()),
+            annotated("addComment", "Add a comment", writes()),
+            annotated(
+                "replaceTopics",
+                "Replace the topics",
+                writes().idempotent(true),
+            ),
+            annotated("createTopic", "Create a topic", writes()),
+        ];
+        let index = Index::new(&tools, |_| None);
+        assert_eq!(index.search("add a comment to ticket 4", 10)[0].0, 1);
+        assert_eq!(index.search("edit my comment on ticket 4", 10)[0].0, 0);
+        // A name's first verb says which making it does, or else a `PUT`'s annotations.
+        let made: Vec<_> = index.shapes.iter().map(|shape| shape.making).collect();
+        assert_eq!(
+            made,
+            [
+                Some(Making::Change),
+                Some(Making::New),
+                Some(Making::Change),
+                Some(Making::New)
+            ]
+        );
+        let put = Index::new(
+            &[annotated(
+                "repo_topics",
+                "Topics",
+                writes().idempotent(true),
+            )],
+            |_| None,
+        );
+        assert_eq!(put.shapes[0].making, Some(Making::Change));
+        // Only a verb that leads the task says which making it asks for.
+        assert_eq!(index.asked("fix the typo in post 12").1, None);
+        assert_eq!(index.asked("please create a topic").1, Some(Making::New));
+    }
+
+    #[test]
+    fn what_a_task_is_for_and_when_count_less_than_what_it_asks() {
+        let with = |query: &str| -> Vec<String> {
+            let words = search_words(query);
+            purposed(query)
+                .iter()
+                .zip(&words)
+                .filter(|(purpose, _)| **purpose)
+                .map(|(_, word)| word.clone())
+                .collect()
+        };
+        assert_eq!(
+            with("add the album to my favourites so I can find it quickly"),
+            ["so", "i", "can", "find", "it", "quickly"]
+        );
+        assert_eq!(
+            with("share it so that Bob can edit, then notify him"),
+            ["so", "that", "bob", "can", "edit"]
+        );
+        assert!(with("so, what changed?").is_empty());
+        assert!(with("is it so?").is_empty());
+        let words = search_words("how many messages are queued right now");
+        assert_eq!(
+            fillers(&words),
+            [false, false, false, false, false, true, true]
+        );
+        let tools = vec![
+            Tool::new("MarkFavoriteItem", "Marks an item as a favorite."),
+            Tool::new("SearchItems", "Find items quickly by name."),
+        ];
+        let index = Index::new(&tools, |_| None);
+        assert_eq!(
+            index.search("add the album to my favorites so I can find it quickly", 10)[0].0,
+            0
+        );
+        assert_eq!(index.act("add it so I can find it"), Some(Act::Make));
     }
 
     #[test]

@@ -121,9 +121,25 @@ const WORDS: &[(&str, &str)] = &[
     ("tyres", "tires"),
 ];
 
-/// Endings the `-ise` family takes, longest first; the `-yse` family takes them with `y`.
-const ISE_ENDINGS: &[&str] = &[
-    "isations", "isation", "isers", "ising", "ised", "ises", "iser", "ise",
+/// Endings the `-ise` family takes, longest first, with their American forms.
+const ISE_ENDINGS: &[(&str, &str)] = &[
+    ("isations", "izations"),
+    ("isation", "ization"),
+    ("isers", "izers"),
+    ("ising", "izing"),
+    ("ised", "ized"),
+    ("ises", "izes"),
+    ("iser", "izer"),
+    ("ise", "ize"),
+];
+
+/// The same for the `-yse` family (`analyse`, `paralysed`).
+const YSE_ENDINGS: &[(&str, &str)] = &[
+    ("ysing", "yzing"),
+    ("ysed", "yzed"),
+    ("yses", "yzes"),
+    ("yser", "yzer"),
+    ("yse", "yze"),
 ];
 
 /// Endings a doubled `l` comes before.
@@ -141,17 +157,17 @@ pub(crate) fn american(word: &str) -> Option<String> {
         let rest = &word[stem.len()..];
         return Some(format!("{}or{rest}", &stem[..stem.len() - 3]));
     }
-    for ending in ISE_ENDINGS {
-        let american = ending.replacen('s', "z", 1);
-        // `-yse`: `analyse`, `paralysed`.
-        let yse = format!("y{}", &ending[1..]);
-        if let Some(root) = word.strip_suffix(yse.as_str()) {
-            return (root.len() >= 4).then(|| format!("{root}y{}", &american[1..]));
+    for (ending, american) in YSE_ENDINGS {
+        if let Some(root) = word.strip_suffix(ending) {
+            return (root.len() >= 4).then(|| format!("{root}{american}"));
         }
+    }
+    for (ending, american) in ISE_ENDINGS {
         let Some(root) = word.strip_suffix(ending) else {
             continue;
         };
-        let built = format!("{root}is");
+        // `advertising`: the root with its `is`, against the words that keep it.
+        let built = &word[..root.len() + 2];
         if root.len() < 4 || ISE_WORDS.iter().any(|w| built.ends_with(w)) {
             return None;
         }
