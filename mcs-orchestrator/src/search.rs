@@ -1796,6 +1796,9 @@ impl Index {
                 (tool as usize, score * (1.0 + NAME_COVERAGE * cover) * fit)
             })
             .collect();
+        if limit == 0 {
+            return Vec::new();
+        }
         let order = |a: &(usize, f32), b: &(usize, f32)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
         // Only the best few need an order: twice the limit, and more only when twins
         // (below) leave too few.
@@ -1809,8 +1812,10 @@ impl Index {
             }
             // One operation offered under two methods (AWS's `GET_AddPermission` and
             // `POST_AddPermission`) takes one place: the rest of the list says more.
-            let mut shown = Vec::with_capacity(limit);
-            let mut kept = Vec::with_capacity(limit);
+            // `limit` may be "all" (`usize::MAX`).
+            let room = limit.min(found.len());
+            let mut shown = Vec::with_capacity(room);
+            let mut kept = Vec::with_capacity(room);
             for &(tool, score) in &found[..wanted.min(found.len())] {
                 let twin = self.twins.get(tool).copied();
                 if !shown.contains(&twin) {
@@ -2735,6 +2740,23 @@ mod tests {
             0
         );
         assert_eq!(index.act("add it so I can find it"), Some(Act::Make));
+    }
+
+    #[test]
+    fn a_search_without_a_limit_lists_every_match_once() {
+        let tools: Vec<Tool> = (0..40)
+            .map(|i| Tool::new(format!("get_item_{i}"), "Get an item"))
+            .chain([
+                annotated("GET_AddThing", "Add a thing", reads()),
+                annotated("POST_AddThing", "Add a thing", reads()),
+            ])
+            .collect();
+        let index = Index::new(&tools, |_| None);
+        // The forty items and, for its `GET`, the thing: twins take one place however far
+        // the list goes.
+        assert_eq!(index.search("get item", usize::MAX).len(), 41);
+        assert_eq!(index.search("add thing", usize::MAX).len(), 1);
+        assert!(index.search("item", 0).is_empty());
     }
 
     #[test]
