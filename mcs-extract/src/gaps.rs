@@ -9,6 +9,7 @@
 
 use std::ops::Range;
 
+use super::markdown::Context;
 use super::record::{Cx, Finding};
 use super::scan::floor_boundary;
 use super::{bare_json, pythonic, react};
@@ -82,6 +83,13 @@ impl GapScan {
         for finding in &self.pending[..ready] {
             if finding.start < self.covered {
                 placed += 1;
+                continue;
+            }
+            // In inline code, a blockquote, a table, a program or a fenced block introduced
+            // as an example: a sample or a quotation, which stays text.
+            if cx.context(finding.start) == Context::Quoted {
+                placed += 1;
+                self.covered = finding.end.max(finding.start + 1);
                 continue;
             }
             let mark = cx.mark();

@@ -96,6 +96,7 @@ mod delimiters;
 mod gaps;
 pub(crate) mod horizon;
 mod json;
+mod markdown;
 pub(crate) mod native;
 mod pythonic;
 mod react;

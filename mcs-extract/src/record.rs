@@ -132,6 +132,8 @@ pub(crate) struct Cx<'t> {
     run_start: u64,
     /// The text may still grow.
     open: bool,
+    /// The fenced blocks of the text, found when first asked for.
+    fences: std::cell::OnceCell<super::markdown::Fences>,
 }
 
 impl<'t> Cx<'t> {
@@ -152,6 +154,7 @@ impl<'t> Cx<'t> {
             index: None,
             run_start: horizon::touches(),
             open: false,
+            fences: std::cell::OnceCell::new(),
         }
     }
 
@@ -165,6 +168,14 @@ impl<'t> Cx<'t> {
     /// Where recording stands, to [`rewind`](Self::rewind) to.
     pub(crate) fn mark(&self) -> Mark {
         self.found.mark()
+    }
+
+    /// What surrounds `pos` in the text's markdown: plain text, a fenced block, or a
+    /// quotation (see [`markdown`](super::markdown)).
+    pub(crate) fn context(&self, pos: usize) -> super::markdown::Context {
+        self.fences
+            .get_or_init(|| super::markdown::Fences::new(self.text))
+            .context(self.text, pos)
     }
 
     /// Starts a new run without forgetting anything.

@@ -13,6 +13,7 @@ use std::ops::Range;
 use super::delimiters::{Delimiter, next_delimiter, opens_call, partial_delimiter};
 use super::gaps::GapScan;
 use super::horizon::{self, Waits};
+use super::markdown::Context;
 use super::record::{Broken, Cx, Found, Item, Recorded, ToolIndex};
 use super::scan::{ends_by, find_in, floor_boundary, forget_searches, skip_ws};
 use mcs_core::Tool;
@@ -150,18 +151,23 @@ impl TextScan {
                 step.waits = waits;
                 return step;
             }
-            // In a code block of an answer, what does not read as a call to one of the
-            // tools is a sample of the format (`{"name": <function-name>, …}`), not an
-            // attempt worth a retry.
+            // A call in inline code, a blockquote, a table, a program or a fenced block
+            // introduced as an example is a sample or a quotation. In any fenced block, what
+            // does not read as a call to one of the tools is a sample of the format
+            // (`{"name": <function-name>, …}`), not an attempt worth a retry. Told from the
+            // text before the region alone, so that a stream tells it alike.
             let sample = read.is_some()
                 && !recorded.is_empty()
-                && in_code_block(text, start)
-                && recorded.iter().all(|r| match &r.item {
-                    Item::Malformed(broken) => {
-                        broken.name.as_deref().is_none_or(|name| !cx.is_known(name))
-                    }
-                    Item::Call(_) => false,
-                });
+                && match cx.context(start) {
+                    Context::Quoted => true,
+                    Context::Fence => recorded.iter().all(|r| match &r.item {
+                        Item::Malformed(broken) => {
+                            broken.name.as_deref().is_none_or(|name| !cx.is_known(name))
+                        }
+                        Item::Call(_) => false,
+                    }),
+                    Context::Prose => false,
+                };
             let Some(end) = read.filter(|_| !sample) else {
                 // A mention, a sample, or not the parser's format. Every delimiter starts
                 // with an ASCII byte, so the next byte is a boundary.
@@ -199,21 +205,6 @@ impl TextScan {
             }
         }
     }
-}
-
-/// Whether `pos` is inside a fenced code block: after an odd number of lines that open or
-/// close one (three backticks or tildes, after indentation at most).
-fn in_code_block(text: &str, pos: usize) -> bool {
-    let mut inside = false;
-    for line in text[..pos].split('\n') {
-        let line = line.trim_start();
-        if line.starts_with("```") || line.starts_with("~~~") {
-            inside = !inside;
-        }
-    }
-    // A delimiter that is itself a fence (```` ```tool_code ````) is not counted: only
-    // the text before `pos` is.
-    inside
 }
 
 /// Reads the region of the delimiter at `start..after`: its parser's reading if the
@@ -262,20 +253,4 @@ fn read_region(cx: &mut Cx<'_>, delimiter: Delimiter) -> Option<usize> {
         return Some(text.len());
     }
     parser(cx, start, after)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::in_code_block;
-
-    #[test]
-    fn code_blocks_are_told_by_their_fences() {
-        let text = "Shape:\n```\n<tool_call>\n```\nThen <tool_call> and\n  ~~~\nx";
-        let at = |needle: &str, nth: usize| text.match_indices(needle).nth(nth).unwrap().0;
-        assert!(in_code_block(text, at("<tool_call>", 0)));
-        assert!(!in_code_block(text, at("<tool_call>", 1)));
-        assert!(in_code_block(text, at("x", 0)));
-        // A fence that is the delimiter itself opens no block before it.
-        assert!(!in_code_block("```tool_code\nf()\n```", 0));
-    }
 }

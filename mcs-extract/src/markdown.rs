@@ -1,0 +1,265 @@
+//! Where a piece of an answer stands in its markdown: a call written in inline code, a
+//! blockquote, a table or a block of program code is a sample, a quotation or part of a
+//! program the user asked for — shown, never run.
+//!
+//! Decided from the text before the piece alone, so that a stream decides it as the whole
+//! output does.
+
+/// The languages of fenced blocks that hold a program, not a call: a call-shaped string
+/// there (`call = {"name": "send_email", …}`, `search(query="x")`) belongs to the program.
+/// Untagged, `json` and `xml` fences may hold calls (models fence them), and Gemma's
+/// ```` ```tool_code ```` is a call's own delimiter.
+const PROGRAM_LANGUAGES: &[&str] = &[
+    "bash",
+    "c",
+    "c++",
+    "console",
+    "cpp",
+    "cs",
+    "csharp",
+    "css",
+    "dart",
+    "diff",
+    "dockerfile",
+    "elixir",
+    "go",
+    "golang",
+    "haskell",
+    "html",
+    "ini",
+    "java",
+    "javascript",
+    "js",
+    "jsx",
+    "kotlin",
+    "lua",
+    "makefile",
+    "markdown",
+    "md",
+    "perl",
+    "php",
+    "plaintext",
+    "powershell",
+    "ps1",
+    "py",
+    "python",
+    "python3",
+    "r",
+    "rb",
+    "ruby",
+    "rs",
+    "rust",
+    "scala",
+    "sh",
+    "shell",
+    "sql",
+    "swift",
+    "text",
+    "toml",
+    "ts",
+    "tsx",
+    "txt",
+    "typescript",
+    "yaml",
+    "yml",
+    "zsh",
+];
+
+/// Words that, in the paragraph that leads into a fenced block, say it shows an example:
+/// `The call format is:`, `For reference, the shape is:`, `比如…的原始输出是：`. A model that
+/// fences a call it makes does not introduce it so. Lower case; matched as written.
+const EXAMPLE_CUES: &[&str] = &[
+    "example",
+    "for instance",
+    "e.g.",
+    "for reference",
+    "sample",
+    "syntax",
+    "template",
+    "placeholder",
+    "would look",
+    "would contain",
+    "looks like",
+    "the shape is",
+    "the format is",
+    "format is:",
+    "例如",
+    "比如",
+    "示例",
+    "例子",
+    "например",
+    "пример",
+    "образец",
+    "مثال",
+    "beispiel",
+    "exemple",
+    "ejemplo",
+];
+
+/// How far back on its line a position is looked at for inline code and quotations.
+const LINE_WINDOW: usize = 1024;
+
+/// What surrounds a position of an answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Context {
+    /// Plain text.
+    Prose,
+    /// Inside a fenced block that may hold a call: untagged, `json`, `xml`…
+    Fence,
+    /// Inside inline code, a blockquote, a table row, a fenced block of program code, or
+    /// one its paragraph introduces as an example ([`EXAMPLE_CUES`]).
+    Quoted,
+}
+
+/// The lines of a text that open or close a fenced block (three backticks or tildes,
+/// after indentation at most), found once per text so that telling the [`Context`] of many
+/// positions costs a search each, not a scan.
+#[derive(Debug, Default)]
+pub(crate) struct Fences {
+    /// Where each fence marker starts, in order: one per line.
+    markers: Vec<usize>,
+}
+
+impl Fences {
+    pub(crate) fn new(text: &str) -> Self {
+        let bytes = text.as_bytes();
+        let mut found: Vec<usize> = memchr::memmem::find_iter(bytes, b"```")
+            .chain(memchr::memmem::find_iter(bytes, b"~~~"))
+            .collect();
+        found.sort_unstable();
+        let mut markers = Vec::new();
+        let mut line_of_last = usize::MAX;
+        for at in found {
+            // At the start of its line, after blanks; one per line (```` ``` ``` ````).
+            let mut starts = at;
+            while starts > 0 && matches!(bytes[starts - 1], b' ' | b'\t') {
+                starts -= 1;
+            }
+            if (starts > 0 && bytes[starts - 1] != b'\n') || starts == line_of_last {
+                continue;
+            }
+            line_of_last = starts;
+            markers.push(at);
+        }
+        Fences { markers }
+    }
+
+    /// The [`Context`] of `pos` in `text` (the text these fences were found in, or a text
+    /// it begins): decided by the text before `pos` alone.
+    pub(crate) fn context(&self, text: &str, pos: usize) -> Context {
+        let before = &text[..pos];
+        // Markers wholly before `pos`; an odd count leaves the last one open.
+        let count = self.markers.partition_point(|&at| at + 3 <= pos);
+        // The line `pos` is on, as far as `pos` (its last KiB: inline code and
+        // quotations are told near their start).
+        let mut window = pos.saturating_sub(LINE_WINDOW);
+        while !before.is_char_boundary(window) {
+            window += 1;
+        }
+        let line = &before[memchr::memrchr(b'\n', &before.as_bytes()[window..])
+            .map_or(window, |i| window + i + 1)..];
+        if count % 2 == 1 {
+            let at = self.markers[count - 1];
+            let marker = char::from(text.as_bytes()[at]);
+            let ends = memchr::memchr(b'\n', &before.as_bytes()[at..]).map_or(pos, |i| at + i);
+            let tag = before[at..ends].trim_start_matches(marker).trim();
+            let language = tag
+                .split(|c: char| c.is_whitespace() || c == '{' || c == ',')
+                .next()
+                .unwrap_or_default()
+                .to_ascii_lowercase();
+            // On the fence's own line is its tag, not what it fences.
+            let opened_here = ends == pos;
+            let program = PROGRAM_LANGUAGES.contains(&language.as_str()) && !opened_here;
+            let opened = before[..at].rfind('\n').map_or(0, |i| i + 1);
+            return if program || introduces_example(&text[..opened]) {
+                Context::Quoted
+            } else {
+                Context::Fence
+            };
+        }
+        let lead = line.trim_start();
+        if lead.starts_with('>') || lead.starts_with('|') {
+            return Context::Quoted;
+        }
+        // Inside inline code: an odd number of backticks before `pos` on its line.
+        if memchr::memchr_iter(b'`', line.as_bytes()).count() % 2 == 1 {
+            return Context::Quoted;
+        }
+        Context::Prose
+    }
+}
+
+/// The [`Context`] of `pos` in `text`.
+#[cfg(test)]
+pub(crate) fn context(text: &str, pos: usize) -> Context {
+    Fences::new(text).context(text, pos)
+}
+
+/// Whether the paragraph that ends `before` (the text before a fence) says an example
+/// follows.
+fn introduces_example(before: &str) -> bool {
+    let before = before.trim_end();
+    // A paragraph of a few lines at most; a long one is read from its last 400 bytes.
+    let mut from = before.len().saturating_sub(400);
+    while !before.is_char_boundary(from) {
+        from += 1;
+    }
+    let tail = &before[from..];
+    let paragraph = tail[tail.rfind("\n\n").map_or(0, |i| i + 2)..].to_lowercase();
+    EXAMPLE_CUES.iter().any(|cue| paragraph.contains(cue))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Context, context};
+
+    fn at(text: &str, needle: &str) -> Context {
+        context(text, text.find(needle).expect("the needle"))
+    }
+
+    #[test]
+    fn markdown_around_a_position_is_told() {
+        let text = "Plain {\"a\"} and `inline {\"b\"}` then {\"c\"}.\n\
+                    > quoted {\"d\"}\n\
+                    | cell {\"e\"} |\n\
+                    ```python\ncall = {\"f\"}\n```\n\
+                    ```json\n{\"g\"}\n```\n\
+                    ```\n{\"h\"}\n```\n\
+                    ~~~ts\nlet x = {\"i\"}\n~~~\n\
+                    >>>get_time\n";
+        assert_eq!(at(text, "{\"a\"}"), Context::Prose);
+        assert_eq!(at(text, "{\"b\"}"), Context::Quoted);
+        assert_eq!(at(text, "{\"c\"}"), Context::Prose);
+        assert_eq!(at(text, "{\"d\"}"), Context::Quoted);
+        assert_eq!(at(text, "{\"e\"}"), Context::Quoted);
+        assert_eq!(at(text, "{\"f\"}"), Context::Quoted);
+        assert_eq!(at(text, "{\"g\"}"), Context::Fence);
+        assert_eq!(at(text, "{\"h\"}"), Context::Fence);
+        assert_eq!(at(text, "{\"i\"}"), Context::Quoted);
+        // Functionary's `>>>` starts its line: the line before it is empty.
+        assert_eq!(at(text, ">>>get_time"), Context::Prose);
+        // A fence that is a call's delimiter is not inside itself.
+        assert_eq!(context("```tool_code\nf()\n```", 0), Context::Prose);
+    }
+
+    #[test]
+    fn a_fence_introduced_as_an_example_is_quoted() {
+        let shown = |lead: &str| {
+            let text = format!("{lead}\n```\n<tool_call>{{}}</tool_call>\n```");
+            at(&text, "<tool_call>")
+        };
+        assert_eq!(shown("The call format is:"), Context::Quoted);
+        assert_eq!(shown("For reference, the shape is:"), Context::Quoted);
+        assert_eq!(
+            shown("比如查询北京天气，模型的原始输出是："),
+            Context::Quoted
+        );
+        assert_eq!(shown("Checking the weather now:"), Context::Fence);
+        // Only the paragraph that leads into the fence counts.
+        assert_eq!(
+            shown("An example came earlier.\n\nChecking the weather now:"),
+            Context::Fence
+        );
+    }
+}
