@@ -210,25 +210,7 @@ async fn the_inspector_lists_and_calls_the_mcs_server_over_stdio() {
     let server = common::example_server();
     let server = server.to_str().unwrap();
     let listed = inspect(&cli, &[server], &["--method", "tools/list"]).await;
-    let names: Vec<&str> = listed["tools"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|t| t["name"].as_str().unwrap())
-        .collect();
-    assert_eq!(
-        names,
-        [
-            "add_task",
-            "list_tasks",
-            "complete_task",
-            "celsius_to_fahrenheit",
-            "km_to_miles"
-        ]
-    );
-    let complete = &listed["tools"][2];
-    assert_eq!(complete["title"], "Complete a task");
-    assert_eq!(complete["inputSchema"]["required"], json!(["id"]));
+    common::check_example_tools(&listed["tools"]);
 
     let added = inspect_call(
         &cli,
@@ -237,11 +219,7 @@ async fn the_inspector_lists_and_calls_the_mcs_server_over_stdio() {
         &["title=Buy milk", "priority=high"],
     )
     .await;
-    assert_eq!(added["isError"], false);
-    assert_eq!(
-        added["structuredContent"],
-        json!({"id": 1, "title": "Buy milk", "priority": "high", "done": false})
-    );
+    common::check_task_added(&added);
 
     let wrong = inspect_call(
         &cli,
@@ -250,13 +228,7 @@ async fn the_inspector_lists_and_calls_the_mcs_server_over_stdio() {
         &["title=Buy milk", "priority=urgent"],
     )
     .await;
-    assert_eq!(wrong["isError"], true);
-    let text = wrong["content"][0]["text"].as_str().unwrap();
-    assert!(
-        text.contains("argument `priority`: expected one of \"low\", \"normal\", \"high\""),
-        "{text}"
-    );
-    assert!(text.contains("Correct the arguments"), "{text}");
+    common::check_wrong_priority(&wrong);
 }
 
 #[tokio::test]

@@ -72,32 +72,9 @@ async fn drive(python: &Path, target: &str, mode: &str) -> Value {
 /// What the SDK's client must see of the example server, whatever the transport and mode.
 fn check_the_example_server(seen: &Value, protocol: &str) {
     assert_eq!(seen["protocol"], protocol, "{seen}");
-    let names: Vec<&str> = seen["tools"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|tool| tool["name"].as_str().unwrap())
-        .collect();
-    assert_eq!(
-        names,
-        [
-            "add_task",
-            "list_tasks",
-            "complete_task",
-            "celsius_to_fahrenheit",
-            "km_to_miles"
-        ]
-    );
-    let complete = &seen["tools"][2];
-    assert_eq!(complete["title"], "Complete a task");
-    assert_eq!(complete["inputSchema"]["required"], json!(["id"]));
+    common::check_example_tools(&seen["tools"]);
 
-    let added = &seen["added"];
-    assert_eq!(added["isError"], false, "{added}");
-    assert_eq!(
-        added["structuredContent"],
-        json!({"id": 1, "title": "Buy milk", "priority": "high", "done": false})
-    );
+    common::check_task_added(&seen["added"]);
     let listed = &seen["listed"];
     assert_eq!(listed["isError"], false, "{listed}");
     let text: Value = serde_json::from_str(listed["content"][0]["text"].as_str().unwrap()).unwrap();
@@ -105,13 +82,7 @@ fn check_the_example_server(seen: &Value, protocol: &str) {
     assert_eq!(seen["converted"]["content"][0]["text"], "212.0");
 
     // Wrong and missing arguments are tool errors a model can read and correct.
-    let wrong = &seen["wrong"];
-    assert_eq!(wrong["isError"], true, "{wrong}");
-    let text = wrong["content"][0]["text"].as_str().unwrap();
-    assert!(
-        text.contains("argument `priority`: expected one of \"low\", \"normal\", \"high\""),
-        "{text}"
-    );
+    common::check_wrong_priority(&seen["wrong"]);
     let missing = &seen["missing"];
     assert_eq!(missing["isError"], true, "{missing}");
     assert!(
