@@ -9,8 +9,9 @@
 //! Payloads: a bare ~80-byte JSON call; a call with ~2 KB of text in its arguments; a
 //! Hermes `<tool_call>` between two paragraphs of prose (the baseline parses the JSON
 //! between the tags); a native OpenAI chat message (`LlmResponse::Message`, against parsing
-//! its JSON text); and 100 KB of prose with no call, measured against plain scans of the
-//! text since there is no JSON to parse.
+//! its JSON text); 100 KB of prose with no call, measured against plain scans of the
+//! text since there is no JSON to parse; and one output of 2,000 Hermes calls, against
+//! parsing each call's JSON.
 //!
 //! `process_llm_response` is called through the `Driver` trait, as a client calls it (a
 //! boxed future), and the future is polled once with `Waker::noop()`: the tools are sync, so
@@ -354,6 +355,33 @@ fn prose(c: &mut Criterion) {
     group.finish();
 }
 
+/// One output holding 2,000 Hermes calls, one per line: reading them costs about what
+/// parsing their JSON does, whatever their number (a rule that scanned the text from its
+/// start for every call once made it quadratic).
+fn many_calls(c: &mut Criterion) {
+    const CALLS: usize = 2_000;
+    let tools = Hybrid::new(Assistant).list_tools();
+    let body = r#"{"name": "get_time", "arguments": {}}"#;
+    let text = format!("<tool_call>{body}</tool_call>\n").repeat(CALLS);
+    let response = LlmResponse::Text(&text);
+    assert_eq!(extract(response, &tools).calls.len(), CALLS);
+
+    let mut group = c.benchmark_group("hermes_2000_calls");
+    group.throughput(Throughput::Bytes(text.len() as u64));
+    let mut lines = [
+        line("from_str_each_call", || {
+            for _ in 0..CALLS {
+                black_box(parse(black_box(body)));
+            }
+        }),
+        line("extract", || {
+            extract(black_box(response), black_box(&tools))
+        }),
+    ];
+    measure(&mut group, 1, 1, &mut lines);
+    group.finish();
+}
+
 /// Every model output of the extraction corpus (`mcs-extract/tests/corpus/*.toml`), as text.
 fn corpus() -> Vec<String> {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("mcs-extract/tests/corpus");
@@ -479,5 +507,5 @@ fn streamed(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, calls, prose, streamed);
+criterion_group!(benches, calls, prose, many_calls, streamed);
 criterion_main!(benches);
