@@ -783,7 +783,8 @@ enum Making {
     Change,
 }
 
-/// Verbs (of tasks and of operations' names) that make a thing anew.
+/// Verbs (of tasks and of operations' names) that make a thing anew. (`make` and `mark` say
+/// neither: `make my repository private`, `mark the commit as passing`.)
 const NEW_VERBS: &[&str] = &[
     "add",
     "comment",
@@ -795,7 +796,6 @@ const NEW_VERBS: &[&str] = &[
     "insert",
     "invite",
     "launch",
-    "make",
     "new",
     "open",
     "post",
@@ -824,7 +824,6 @@ const CHANGE_VERBS: &[&str] = &[
     "disable",
     "edit",
     "enable",
-    "mark",
     "modify",
     "move",
     "rename",
