@@ -9,7 +9,7 @@
 
 use std::ops::Range;
 
-use super::markdown::Context;
+use super::markdown::{self, Context};
 use super::record::{Cx, Finding};
 use super::scan::floor_boundary;
 use super::{bare_json, pythonic, react};
@@ -86,8 +86,15 @@ impl GapScan {
                 continue;
             }
             // In inline code, a blockquote, a table, a program or a fenced block introduced
-            // as an example: a sample or a quotation, which stays text.
-            if cx.context(finding.start) == Context::Quoted {
+            // as an example, or a call of placeholders: a sample or a quotation, which stays
+            // text.
+            let placeholders = !finding.items.is_empty()
+                && finding.items.iter().all(|(_, _, outcome)| {
+                    outcome
+                        .as_ref()
+                        .is_ok_and(|call| markdown::has_placeholder(&call.arguments))
+                });
+            if placeholders || cx.context(finding.start) == Context::Quoted {
                 placed += 1;
                 self.covered = finding.end.max(finding.start + 1);
                 continue;

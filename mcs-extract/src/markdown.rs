@@ -3,7 +3,8 @@
 //! program the user asked for — shown, never run.
 //!
 //! Decided from the text before the piece alone, so that a stream decides it as the whole
-//! output does.
+//! output does; and a call whose arguments hold placeholders (`"<city>"`, `"..."`) shows
+//! the format wherever it stands.
 
 /// The languages of fenced blocks that hold a program, not a call: a call-shaped string
 /// there (`call = {"name": "send_email", …}`, `search(query="x")`) belongs to the program.
@@ -196,6 +197,38 @@ pub(crate) fn context(text: &str, pos: usize) -> Context {
     Fences::new(text).context(text, pos)
 }
 
+/// Whether `arguments` hold a placeholder where a value should be (`"..."`, `"<city>"`,
+/// `"{{query}}"`, `"YOUR_API_KEY"`): a call written so shows the format, it asks for
+/// nothing, wherever it stands.
+pub(crate) fn has_placeholder(arguments: &serde_json::Value) -> bool {
+    use serde_json::Value;
+    match arguments {
+        Value::String(text) => is_placeholder(text.trim()),
+        Value::Array(items) => items.iter().any(has_placeholder),
+        Value::Object(map) => map.values().any(has_placeholder),
+        _ => false,
+    }
+}
+
+fn is_placeholder(text: &str) -> bool {
+    let enclosed = |open: &str, close: &str| {
+        text.strip_prefix(open)
+            .and_then(|rest| rest.strip_suffix(close))
+            .is_some_and(|inner| {
+                let inner = inner.trim();
+                !inner.is_empty()
+                    && inner.len() <= 40
+                    && inner
+                        .chars()
+                        .all(|c| c.is_alphanumeric() || matches!(c, ' ' | '_' | '-' | '.'))
+            })
+    };
+    matches!(text, "..." | "…" | "....")
+        || enclosed("<", ">")
+        || enclosed("{{", "}}")
+        || (text.starts_with("YOUR_") && text.len() > 5)
+}
+
 /// Whether the paragraph that ends `before` (the text before a fence) says an example
 /// follows.
 fn introduces_example(before: &str) -> bool {
@@ -241,6 +274,31 @@ mod tests {
         assert_eq!(at(text, ">>>get_time"), Context::Prose);
         // A fence that is a call's delimiter is not inside itself.
         assert_eq!(context("```tool_code\nf()\n```", 0), Context::Prose);
+    }
+
+    #[test]
+    fn placeholders_are_told_from_values() {
+        use serde_json::json;
+        for sample in [
+            json!({"query": "..."}),
+            json!({"city": "<city>"}),
+            json!({"query": "<your query>"}),
+            json!({"to": "{{recipient}}"}),
+            json!({"key": "YOUR_API_KEY"}),
+            json!({"attendees": ["…"]}),
+        ] {
+            assert!(super::has_placeholder(&sample), "{sample}");
+        }
+        for real in [
+            json!({"query": "rust 2024 edition"}),
+            json!({"body": "<b>bold</b>"}),
+            json!({"body": "a < b > c"}),
+            json!({"note": "to be continued..."}),
+            json!({"city": "Paris", "days": 3}),
+            json!({"path": "<>"}),
+        ] {
+            assert!(!super::has_placeholder(&real), "{real}");
+        }
     }
 
     #[test]

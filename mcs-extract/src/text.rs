@@ -13,7 +13,7 @@ use std::ops::Range;
 use super::delimiters::{Delimiter, next_delimiter, opens_call, partial_delimiter};
 use super::gaps::GapScan;
 use super::horizon::{self, Waits};
-use super::markdown::Context;
+use super::markdown::{self, Context};
 use super::record::{Broken, Cx, Found, Item, Recorded, ToolIndex};
 use super::scan::{ends_by, find_in, floor_boundary, forget_searches, skip_ws};
 use mcs_core::Tool;
@@ -152,22 +152,27 @@ impl TextScan {
                 return step;
             }
             // A call in inline code, a blockquote, a table, a program or a fenced block
-            // introduced as an example is a sample or a quotation. In any fenced block, what
-            // does not read as a call to one of the tools is a sample of the format
-            // (`{"name": <function-name>, …}`), not an attempt worth a retry. Told from the
-            // text before the region alone, so that a stream tells it alike.
+            // introduced as an example is a sample or a quotation, and so is one whose
+            // arguments are placeholders (`"<city>"`). In any fenced block, what does not
+            // read as a call to one of the tools is a sample of the format (`{"name":
+            // <function-name>, …}`), not an attempt worth a retry. Told from the text up to
+            // the region's end alone, so that a stream tells it alike.
+            let placeholders = recorded.iter().all(|r| {
+                matches!(&r.item, Item::Call(call) if markdown::has_placeholder(&call.arguments))
+            });
             let sample = read.is_some()
                 && !recorded.is_empty()
-                && match cx.context(start) {
-                    Context::Quoted => true,
-                    Context::Fence => recorded.iter().all(|r| match &r.item {
-                        Item::Malformed(broken) => {
-                            broken.name.as_deref().is_none_or(|name| !cx.is_known(name))
-                        }
-                        Item::Call(_) => false,
-                    }),
-                    Context::Prose => false,
-                };
+                && (placeholders
+                    || match cx.context(start) {
+                        Context::Quoted => true,
+                        Context::Fence => recorded.iter().all(|r| match &r.item {
+                            Item::Malformed(broken) => {
+                                broken.name.as_deref().is_none_or(|name| !cx.is_known(name))
+                            }
+                            Item::Call(_) => false,
+                        }),
+                        Context::Prose => false,
+                    });
             let Some(end) = read.filter(|_| !sample) else {
                 // A mention, a sample, or not the parser's format. Every delimiter starts
                 // with an ASCII byte, so the next byte is a boundary.
