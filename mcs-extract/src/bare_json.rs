@@ -253,7 +253,7 @@ fn looks_like_call(cx: &Cx<'_>, start: usize, error: usize) -> Option<String> {
     let name = guess_name(cx.text, start, error.saturating_add(1))?;
     let end = floor_boundary(cx.text, error.min(start.saturating_add(2000)).max(start));
     let window = &cx.text[start..end];
-    let has_arguments = ["arguments", "parameters", "args", "input"]
+    let has_arguments = ["arguments", "parameters", "args", "params", "input"]
         .iter()
         .any(|key| window.contains(&format!("\"{key}\"")) || window.contains(&format!("'{key}'")));
     (has_arguments || cx.is_known(&name)).then_some(name)

@@ -18,6 +18,7 @@ const ARGUMENT_KEYS: &[&str] = &[
     "arguments",
     "parameters",
     "args",
+    "params",
     "input",
     "tool_input",
     "action_input",

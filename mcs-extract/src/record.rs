@@ -231,6 +231,28 @@ impl<'t> Cx<'t> {
         }
     }
 
+    /// The tool a name none of the tools has can only mean, written another way: with a
+    /// namespace (`tools.search`: what follows the last dot), or in other case
+    /// (`Get_Weather`, when one tool matches so: a repair). With whether reading it so was
+    /// a repair. `None` when the name is a tool's or means none.
+    fn meant(&self, name: &str) -> Option<(String, bool)> {
+        if self.tools.is_empty() || self.is_known(name) {
+            return None;
+        }
+        let bare = name.rsplit_once('.').map_or(name, |(_, last)| last);
+        if !bare.is_empty() && self.is_known(bare) {
+            return Some((bare.to_owned(), false));
+        }
+        let mut same = self
+            .tools
+            .iter()
+            .filter(|tool| tool.name().eq_ignore_ascii_case(bare));
+        match (same.next(), same.next()) {
+            (Some(tool), None) => Some((tool.name().to_owned(), true)),
+            _ => None,
+        }
+    }
+
     pub(crate) fn is_known(&self, name: &str) -> bool {
         self.tool(name).is_some()
     }
@@ -273,6 +295,11 @@ impl<'t> Cx<'t> {
     }
 
     fn record_call(&mut self, order: usize, place: Place<'_>, format: CallFormat, call: RawCall) {
+        let mut call = call;
+        if let Some((name, repaired)) = self.meant(&call.name) {
+            call.name = name;
+            call.repaired |= repaired;
+        }
         // Every format cleans names; one that was only a namespace (`default_api.`) is
         // empty now, and a call without a name is no call.
         if !scan::plausible_name(&call.name) {

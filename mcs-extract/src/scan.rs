@@ -260,7 +260,8 @@ pub(crate) fn name_end(text: &str, pos: usize) -> usize {
 /// A tool name as models write it, cleaned: trimmed, without the `functions.` and
 /// `default_api.` namespaces and without Kimi's `:IDX` suffix.
 pub(crate) fn clean_name(raw: &str) -> String {
-    let mut name = raw.trim();
+    // `get_time()`: the name as it is called in code.
+    let mut name = raw.trim().trim_end_matches("()");
     loop {
         let stripped = name
             .strip_prefix("functions.")
