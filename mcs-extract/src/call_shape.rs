@@ -2,6 +2,7 @@
 
 use serde_json::{Map, Value};
 
+use super::coerce::{Untyped, convert};
 use super::json::parse_whole;
 use super::record::{Broken, Cx, Outcome, RawCall};
 use super::scan::{clean_name, floor_boundary, plausible_name};
@@ -353,10 +354,57 @@ fn arguments_of(
 }
 
 /// Arguments for a tool given one free-text input (ReAct, LangChain single-input tools):
-/// the text goes to the tool's only parameter, or its only required one.
+/// `key: value` lines that name the tool's parameters are those arguments (typed by the
+/// schema); else the text goes to the tool's only parameter, or its only required one.
+/// Lines that read as `key: value` for a tool of several parameters, naming one it does not
+/// take, are not guessed at.
 pub(crate) fn free_text_arguments(tool: &Tool, text: &str) -> Result<Value, String> {
     let text = text.trim();
     let params = tool.parameters();
+    let pairs: Option<Vec<(&str, &str)>> = text
+        .lines()
+        .filter(|line| !line.trim().is_empty())
+        .map(|line| {
+            let (key, value) = line.split_once(':')?;
+            // `https://…` is a value, not a key.
+            if value.starts_with("//") {
+                return None;
+            }
+            let key = key.trim();
+            let named = !key.is_empty()
+                && key.len() <= 64
+                && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+                && !key.starts_with(|c: char| c.is_ascii_digit());
+            named.then_some((key, value.trim()))
+        })
+        .collect();
+    if let Some(pairs) = pairs.filter(|pairs| !pairs.is_empty()) {
+        let unknown: Vec<&str> = pairs
+            .iter()
+            .map(|(key, _)| *key)
+            .filter(|key| tool.parameter(key).is_none())
+            .collect();
+        if unknown.is_empty() {
+            let mut arguments = Map::new();
+            for (key, value) in pairs {
+                let (value, _) = convert(value, Some(tool), key, Untyped::Text);
+                arguments.insert(key.to_owned(), value);
+            }
+            return Ok(Value::Object(arguments));
+        }
+        if params.len() > 1 {
+            return Err(format!(
+                "the input of `{}` is written as `key: value` lines naming {}, which it does not \
+                 take; send a JSON object",
+                tool.name(),
+                unknown
+                    .iter()
+                    .map(|key| format!("`{key}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
+    }
     let target = match params {
         [only] => Some(only),
         _ => {
@@ -387,6 +435,36 @@ mod tests {
     use super::*;
     use mcs_core::{Tool, ToolParameter};
     use serde_json::json;
+
+    #[test]
+    fn key_value_lines_are_the_arguments_they_name() {
+        let weather = Tool::new("get_weather", "Weather").with_parameters(vec![
+            ToolParameter::new("city", "").with_schema(json!({"type": "string"})),
+            ToolParameter::new("days", "")
+                .with_schema(json!({"type": "integer"}))
+                .required(false),
+        ]);
+        assert_eq!(
+            free_text_arguments(&weather, "city: Paris\ndays: 3").unwrap(),
+            json!({"city": "Paris", "days": 3})
+        );
+        let error = free_text_arguments(&weather, "location: Paris").unwrap_err();
+        assert!(error.contains("naming `location`"), "{error}");
+        // A URL, a time or text with a colon for a one-parameter tool is free text.
+        let fetch = Tool::new("fetch", "Fetch").with_parameters(vec![
+            ToolParameter::new("url", ""),
+            ToolParameter::new("timeout", "").required(false),
+        ]);
+        assert_eq!(
+            free_text_arguments(&fetch, "https://example.com/a").unwrap(),
+            json!({"url": "https://example.com/a"})
+        );
+        let search = Tool::new("search", "Search").with_parameter(ToolParameter::new("query", ""));
+        assert_eq!(
+            free_text_arguments(&search, "error: timeout at 10:30").unwrap(),
+            json!({"query": "error: timeout at 10:30"})
+        );
+    }
 
     fn tools() -> Vec<Tool> {
         vec![
