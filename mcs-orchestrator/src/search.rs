@@ -1408,9 +1408,9 @@ impl Index {
     /// And, for an act that makes, whether it makes anew or changes ([`Making`]).
     fn asked(&self, query: &str) -> (Option<Act>, Option<Making>) {
         let raw = &search_words(query);
-        if let Some((phrase, act)) = phrasal_acts(raw).next() {
-            let made = (act == Act::Make).then_some(Making::New);
-            return (Some(act), made.filter(|_| phrase[0] == "kick"));
+        // A phrasal verb that makes (`kick off` a run) makes anew.
+        if let Some((_, act)) = phrasal_acts(raw).next() {
+            return (Some(act), (act == Act::Make).then_some(Making::New));
         }
         if has_phrase(raw, &["set", "up"]) {
             return (Some(Act::Make), Some(Making::New));
