@@ -357,7 +357,7 @@ fn prose(c: &mut Criterion) {
 
 /// One output holding 2,000 Hermes calls, one per line: reading them costs about what
 /// parsing their JSON does, whatever their number (a rule that scanned the text from its
-/// start for every call once made it quadratic).
+/// start for every call once made it quadratic), and streamed as well.
 fn many_calls(c: &mut Criterion) {
     const CALLS: usize = 2_000;
     let tools = Hybrid::new(Assistant).list_tools();
@@ -376,6 +376,9 @@ fn many_calls(c: &mut Criterion) {
         }),
         line("extract", || {
             extract(black_box(response), black_box(&tools))
+        }),
+        line("stream_reader_4_bytes", || {
+            read_streamed(black_box(&tools), black_box(&text))
         }),
     ];
     measure(&mut group, 1, 1, &mut lines);

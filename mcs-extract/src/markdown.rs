@@ -114,35 +114,58 @@ pub(crate) enum Context {
 
 /// The lines of a text that open or close a fenced block (three backticks or tildes,
 /// after indentation at most), found once per text so that telling the [`Context`] of many
-/// positions costs a search each, not a scan.
-#[derive(Debug, Default)]
+/// positions costs a search each, not a scan. A text that grows (a stream) is searched
+/// again only past where the last search ended.
+#[derive(Clone, Debug, Default)]
 pub(crate) struct Fences {
     /// Where each fence marker starts, in order: one per line.
     markers: Vec<usize>,
+    /// How much of the text was searched.
+    searched: usize,
+    /// Where the line of the last marker starts.
+    line_of_last: Option<usize>,
 }
 
 impl Fences {
+    #[cfg(test)]
     pub(crate) fn new(text: &str) -> Self {
+        let mut fences = Fences::default();
+        fences.extend(text);
+        fences
+    }
+
+    /// Finds the markers of `text` past those already found: `text` is the text searched
+    /// before with more after it (else it is searched anew).
+    pub(crate) fn extend(&mut self, text: &str) {
+        if text.len() < self.searched {
+            *self = Fences::default();
+        }
+        if text.len() == self.searched {
+            return;
+        }
         let bytes = text.as_bytes();
-        let mut found: Vec<usize> = memchr::memmem::find_iter(bytes, b"```")
-            .chain(memchr::memmem::find_iter(bytes, b"~~~"))
+        // A marker may straddle the end of the last search.
+        let from = self.searched.saturating_sub(2);
+        let searched = self.searched;
+        let mut found: Vec<usize> = memchr::memmem::find_iter(&bytes[from..], b"```")
+            .chain(memchr::memmem::find_iter(&bytes[from..], b"~~~"))
+            .map(|at| from + at)
+            .filter(|&at| at + 3 > searched)
             .collect();
         found.sort_unstable();
-        let mut markers = Vec::new();
-        let mut line_of_last = usize::MAX;
         for at in found {
             // At the start of its line, after blanks; one per line (```` ``` ``` ````).
             let mut starts = at;
             while starts > 0 && matches!(bytes[starts - 1], b' ' | b'\t') {
                 starts -= 1;
             }
-            if (starts > 0 && bytes[starts - 1] != b'\n') || starts == line_of_last {
+            if (starts > 0 && bytes[starts - 1] != b'\n') || self.line_of_last == Some(starts) {
                 continue;
             }
-            line_of_last = starts;
-            markers.push(at);
+            self.line_of_last = Some(starts);
+            self.markers.push(at);
         }
-        Fences { markers }
+        self.searched = text.len();
     }
 
     /// The [`Context`] of `pos` in `text` (the text these fences were found in, or a text
@@ -245,7 +268,7 @@ fn introduces_example(before: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{Context, context};
+    use super::{Context, Fences, context};
 
     fn at(text: &str, needle: &str) -> Context {
         context(text, text.find(needle).expect("the needle"))
@@ -274,6 +297,22 @@ mod tests {
         assert_eq!(at(text, ">>>get_time"), Context::Prose);
         // A fence that is a call's delimiter is not inside itself.
         assert_eq!(context("```tool_code\nf()\n```", 0), Context::Prose);
+    }
+
+    #[test]
+    fn fences_found_as_a_text_grows_are_those_of_the_whole() {
+        let text = "a\n```json\n{}\n```` \n  ~~~\n`````\n``` ```\n\t```x\n~~~~~~\n```";
+        let whole = Fences::new(text);
+        for step in 1..=4 {
+            let mut grown = Fences::default();
+            let mut end = 0;
+            while end < text.len() {
+                end = (end + step).min(text.len());
+                grown.extend(&text[..end]);
+            }
+            assert_eq!(grown.markers, whole.markers, "grown {step} bytes at a time");
+        }
+        assert_eq!(whole.markers.len(), 8);
     }
 
     #[test]

@@ -98,6 +98,8 @@ pub(crate) struct Found {
     pub items: Vec<Recorded>,
     malformed: usize,
     locator: scan::Locator,
+    /// The fenced blocks of the text, as far as they were looked for.
+    fences: super::markdown::Fences,
 }
 
 /// Where [`Found`] stood, to go back to when a run's results are not final.
@@ -132,8 +134,9 @@ pub(crate) struct Cx<'t> {
     run_start: u64,
     /// The text may still grow.
     open: bool,
-    /// The fenced blocks of the text, found when first asked for.
-    fences: std::cell::OnceCell<super::markdown::Fences>,
+    /// The fenced blocks of the text, found when first asked for (and, as the text grows,
+    /// past where they were last looked for).
+    fences: RefCell<super::markdown::Fences>,
 }
 
 impl<'t> Cx<'t> {
@@ -145,6 +148,7 @@ impl<'t> Cx<'t> {
     /// recorded from, and maybe more).
     pub(crate) fn resume(text: &'t str, tools: &'t [Tool], mut found: Found) -> Self {
         let locator = RefCell::new(std::mem::take(&mut found.locator));
+        let fences = RefCell::new(std::mem::take(&mut found.fences));
         Cx {
             text,
             tools,
@@ -154,7 +158,7 @@ impl<'t> Cx<'t> {
             index: None,
             run_start: horizon::touches(),
             open: false,
-            fences: std::cell::OnceCell::new(),
+            fences,
         }
     }
 
@@ -162,6 +166,7 @@ impl<'t> Cx<'t> {
     pub(crate) fn into_found(self) -> Found {
         let mut found = self.found;
         found.locator = self.locator.into_inner();
+        found.fences = self.fences.into_inner();
         found
     }
 
@@ -173,9 +178,9 @@ impl<'t> Cx<'t> {
     /// What surrounds `pos` in the text's markdown: plain text, a fenced block, or a
     /// quotation (see [`markdown`](super::markdown)).
     pub(crate) fn context(&self, pos: usize) -> super::markdown::Context {
-        self.fences
-            .get_or_init(|| super::markdown::Fences::new(self.text))
-            .context(self.text, pos)
+        let mut fences = self.fences.borrow_mut();
+        fences.extend(self.text);
+        fences.context(self.text, pos)
     }
 
     /// Starts a new run without forgetting anything.
