@@ -14,8 +14,12 @@
 //! between them is searched for the weaker conventions: JSON calls (fenced, bare, in prose,
 //! arrays, wrappers), pythonic calls, ReAct `Action:` blocks and LangChain `<tool>` tags.
 //! Reasoning (`<think>…</think>`, `[THINK]…[/THINK]`, `<seed:think>`, Command-R thinking,
-//! Harmony's analysis channel) never yields calls; a reasoning tag inside a string of valid
-//! JSON (a note titled `about </think>`) is the call's data, not reasoning. A text that is
+//! Harmony's analysis channel, Kimi `◁think▷`) never yields calls; a reasoning tag inside a
+//! string of valid JSON (a note titled `about </think>`) is the call's data, not reasoning.
+//! A block the output ends inside that ends in calls after its last prose (`<think>… <tool_call>
+//! {…}</tool_call>` and nothing after) is a model that went from thinking to calling without
+//! writing the closer, as Qwen3, GLM and Kimi do: those calls are read; a draft followed by
+//! more reasoning is not. A text that is
 //! one JSON call and nothing else, the format the default system prompt asks for, is read
 //! with one strict parse and none of those searches: whatever its strings hold is data. A
 //! text that is a whole provider payload (an OpenAI chat completion, an Ollama `/api/chat`
@@ -178,10 +182,15 @@ fn extract_text(text: &str, tools: &[Tool], index: Option<ToolIndex<'_>>) -> Ext
     if let Some(extraction) = whole_value(text, tools, index) {
         return extraction;
     }
-    let visible = reasoning::blank_reasoning(text, ReasoningStart::Auto);
-    // Reading that runs into the end of the output met a call cut off there.
-    let _end = horizon::open(&visible);
+    let (visible, unclosed) = reasoning::blank_reasoning(text, ReasoningStart::Auto);
     let mut scan = TextScan::new();
-    scan.read(&visible, tools, index, true);
+    {
+        // Reading that runs into the end of the output met a call cut off there.
+        let _end = horizon::open(&visible);
+        scan.read(&visible, tools, index, true);
+    }
+    if let Some(content) = unclosed {
+        text::read_calls_ending_reasoning(&mut scan, text, &visible, content, tools, index);
+    }
     scan.into_found().finish(CallSource::Text)
 }

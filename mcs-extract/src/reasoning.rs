@@ -66,6 +66,12 @@ const FAMILIES: &[Family] = &[
         closers: &["<|close|>think<|sep|>"],
         prompted: true,
     },
+    // Kimi-VL and Kimi k1.5 thinking models.
+    Family {
+        opener: "◁think▷",
+        closers: &["◁/think▷"],
+        prompted: false,
+    },
     // Gemma 4's thought channel.
     Family {
         opener: "<|channel>thought",
@@ -257,6 +263,11 @@ impl Reasoning {
         progress
     }
 
+    /// Where the text of the reasoning block still open starts, if one is.
+    pub(crate) fn unclosed(&self) -> Option<usize> {
+        self.open.map(|(_, _, content)| content)
+    }
+
     /// Markers before this offset are decided: the text before it is known to be
     /// reasoning or not (but see [`settled`](Self::settled)).
     pub(crate) fn decided(&self) -> usize {
@@ -311,21 +322,23 @@ pub(crate) fn partial_start(text: &str, from: usize, prefixes: &Prefixes) -> usi
 }
 
 /// `text` with every reasoning region replaced by spaces (newlines kept), so offsets,
-/// lines and columns stay those of the original.
-pub(crate) fn blank_reasoning(text: &str, start: ReasoningStart) -> Cow<'_, str> {
-    let progress = Reasoning::new(start).advance(text, text.len(), true);
+/// lines and columns stay those of the original; and where the text of a block that the
+/// output ends inside starts, if it does.
+pub(crate) fn blank_reasoning(text: &str, start: ReasoningStart) -> (Cow<'_, str>, Option<usize>) {
+    let mut reasoning = Reasoning::new(start);
+    let progress = reasoning.advance(text, text.len(), true);
+    let unclosed = reasoning.unclosed();
     if progress.spans.is_empty() {
-        return Cow::Borrowed(text);
+        return (Cow::Borrowed(text), unclosed);
     }
     let mut bytes = text.as_bytes().to_vec();
     for span in progress.spans {
         blank(&mut bytes, span);
     }
-    // Regions start and end at ASCII delimiters, so whole characters were replaced.
-    Cow::Owned(
-        String::from_utf8(bytes)
-            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()),
-    )
+    // Regions start and end at markers, so whole characters were replaced.
+    let visible = String::from_utf8(bytes)
+        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+    (Cow::Owned(visible), unclosed)
 }
 
 /// Replaces the bytes of `span` with spaces, newlines kept.
@@ -511,7 +524,7 @@ mod tests {
     use super::*;
 
     fn blanked(text: &str) -> Cow<'_, str> {
-        blank_reasoning(text, ReasoningStart::Auto)
+        blank_reasoning(text, ReasoningStart::Auto).0
     }
 
     #[test]
@@ -543,14 +556,16 @@ mod tests {
     #[test]
     fn where_the_output_starts_can_be_said() {
         let text = "plan </think> answer";
-        assert_eq!(blank_reasoning(text, ReasoningStart::Outside), text);
+        assert_eq!(blank_reasoning(text, ReasoningStart::Outside).0, text);
         assert_eq!(
-            blank_reasoning(text, ReasoningStart::Inside).trim(),
+            blank_reasoning(text, ReasoningStart::Inside).0.trim(),
             "answer"
         );
         // Inside with no closer: all of it is reasoning.
         assert_eq!(
-            blank_reasoning("just thinking", ReasoningStart::Inside).trim(),
+            blank_reasoning("just thinking", ReasoningStart::Inside)
+                .0
+                .trim(),
             ""
         );
         // Kimi K3 closes its prompted `think` section.

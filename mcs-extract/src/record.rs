@@ -110,6 +110,11 @@ pub(crate) struct Mark {
 }
 
 impl Found {
+    /// The text was changed (not only grown) since it was last read.
+    pub(crate) fn text_changed(&mut self) {
+        self.fences = super::markdown::Fences::default();
+    }
+
     /// Where it stands now.
     pub(crate) fn mark(&self) -> Mark {
         Mark {

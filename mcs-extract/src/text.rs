@@ -74,6 +74,16 @@ impl TextScan {
         self.found
     }
 
+    /// Reads `visible` again from `to`, where it differs from the text read before (blank
+    /// there), keeping what was recorded before `to`. The text before `to` was read
+    /// whole, and it ends in blank space, so no reading spans `to`.
+    fn rewind(&mut self, to: usize) {
+        self.cursor = to;
+        self.pos = to;
+        self.gap = GapScan::new(to);
+        self.found.text_changed();
+    }
+
     /// Reads `text` from where the last read stopped. With `whole`, the text ends there
     /// and everything is decided; else it may grow, and the read stops where the text
     /// does not decide yet. The caller keeps a horizon open at the end of `text` (see
@@ -258,4 +268,69 @@ fn read_region(cx: &mut Cx<'_>, delimiter: Delimiter) -> Option<usize> {
         return Some(text.len());
     }
     parser(cx, start, after)
+}
+
+/// Calls that end reasoning never closed: when the output ends inside a reasoning block
+/// (`<think>` without `</think>`), and the block ends with tool calls after the last of
+/// its prose, the model went from thinking to calling without writing the closer (Qwen3,
+/// GLM and Kimi do; SGLang's reasoning parsers end reasoning at a tool opener for this).
+/// Those calls are read, after everything `scan` read in `visible` (the text with the block
+/// blank); a call drafted in the block and followed by more reasoning stays reasoning.
+///
+/// `raw` is the output, `content` where the block's text starts. Returns the step of that
+/// reading, or `None` when the block does not end in calls. Decided on the whole output
+/// alone, so a stream and the batch path read alike.
+pub(crate) fn read_calls_ending_reasoning(
+    scan: &mut TextScan,
+    raw: &str,
+    visible: &str,
+    content: usize,
+    tools: &[Tool],
+    index: Option<ToolIndex<'_>>,
+) -> Option<Step> {
+    let cut = calls_start(raw, content, tools, index)?;
+    // A call begun before the block that ran on to the end of the output took it in.
+    if scan.cursor > cut {
+        return None;
+    }
+    let mut shown = String::with_capacity(raw.len());
+    shown.push_str(&visible[..cut]);
+    shown.push_str(&raw[cut..]);
+    let _end = horizon::open(&shown);
+    scan.rewind(cut);
+    Some(scan.read(&shown, tools, index, true))
+}
+
+/// Where the calls that end `raw[content..]` start: the first call markup, opened by a
+/// format's delimiter, after which the text holds nothing but calls and blank space.
+fn calls_start(
+    raw: &str,
+    content: usize,
+    tools: &[Tool],
+    index: Option<ToolIndex<'_>>,
+) -> Option<usize> {
+    let block = raw.get(content..)?;
+    next_delimiter(block, 0, block.len())?;
+    let markup = {
+        let _end = horizon::open(block);
+        TextScan::new().read(block, tools, index, true).markup
+    };
+    let blank = |text: &str| crate::stream::visible_text(text).trim().is_empty();
+    let mut first = None;
+    let mut covered = 0;
+    for span in &markup {
+        if span.start < covered {
+            covered = covered.max(span.end);
+            continue;
+        }
+        if !blank(&block[covered..span.start]) || first.is_none() {
+            first = Some(span.start);
+        }
+        covered = span.end;
+    }
+    let first = first.filter(|_| blank(&block[covered.min(block.len())..]))?;
+    // Opened by a delimiter, not a call-shaped value in prose.
+    next_delimiter(block, first, block.len())
+        .filter(|delimiter| delimiter.start == first)
+        .map(|_| content + first)
 }

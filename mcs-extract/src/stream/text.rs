@@ -11,7 +11,7 @@ use crate::horizon::{self, Waits};
 use crate::reasoning::{Progress, Reasoning, blank};
 use crate::record::Item;
 use crate::scan::{clean_name, plausible_name};
-use crate::text::{Step, TextScan};
+use crate::text::{Step, TextScan, read_calls_ending_reasoning};
 use crate::{CallSource, Extraction, ReasoningStart, whole_value};
 use mcs_core::Tool;
 use mcs_core::stream::{StreamEvent, ToolLookup, push_text};
@@ -242,6 +242,21 @@ impl TextStream {
             return extraction;
         }
         self.advance(true, events);
+        if let Some(content) = self.reasoning.unclosed() {
+            let index = self.lookup.as_deref().map(|l| l as crate::ToolIndex<'_>);
+            let step = read_calls_ending_reasoning(
+                &mut self.scan,
+                &self.raw,
+                &self.visible,
+                content,
+                &self.tools,
+                index,
+            );
+            if let Some(step) = step {
+                self.take_step(step, events);
+                events.append(&mut self.held);
+            }
+        }
         std::mem::replace(&mut self.scan, TextScan::new())
             .into_found()
             .finish(CallSource::Text)
