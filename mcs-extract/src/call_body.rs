@@ -52,7 +52,7 @@ pub(crate) fn json_body(
                 pos = after_fence_marker(text, p);
                 continue;
             }
-            Some(b'[') => match json_list(cx, p, format, opener) {
+            Some(b'[') => match json_list(cx, p, close, format, opener) {
                 Ok(end) => {
                     found_any = true;
                     pos = end;
@@ -101,7 +101,13 @@ pub(crate) fn json_body(
 /// before a broken or cut-off element still count — and a stream reports each as soon as
 /// it is whole. Returns the end of the list, or, when it broke off (recorded), whether the
 /// output ended inside it.
-fn json_list(cx: &mut Cx<'_>, pos: usize, format: CallFormat, opener: &str) -> Result<usize, bool> {
+fn json_list(
+    cx: &mut Cx<'_>,
+    pos: usize,
+    close: Option<&str>,
+    format: CallFormat,
+    opener: &str,
+) -> Result<usize, bool> {
     let text = cx.text;
     let mut index = 0;
     let mut q = pos + 1;
@@ -131,6 +137,8 @@ fn json_list(cx: &mut Cx<'_>, pos: usize, format: CallFormat, opener: &str) -> R
                 q = skip_ws(text, parsed.end);
                 match byte_at(text, q) {
                     Some(b',' | b']') => {}
+                    // `]` left out where the region ends: the list can end nowhere else.
+                    _ if region_ends(text, q, close) => return Ok(q),
                     _ => {
                         let detail = format!(
                             "invalid JSON at {}: expected `,` or `]` after element {} of the list, found {}",
@@ -158,6 +166,26 @@ fn json_list(cx: &mut Cx<'_>, pos: usize, format: CallFormat, opener: &str) -> R
         }
     }
 }
+
+/// Whether the call region ends at `pos`: its closing delimiter stands there, or only the
+/// model's end-of-sequence tokens are left before the end of the output (the output ended).
+fn region_ends(text: &str, pos: usize, close: Option<&str>) -> bool {
+    if close.is_some_and(|close| starts_at(text, pos, close)) {
+        return true;
+    }
+    // Without such a token, an output that ends after an element may have been cut off
+    // before the next one.
+    let mut pos = pos;
+    let mut ended = false;
+    while let Some(token) = END_TOKENS.iter().find(|token| starts_at(text, pos, token)) {
+        pos = skip_ws(text, pos + token.len());
+        ended = true;
+    }
+    ended && ends_by(text, pos)
+}
+
+/// End-of-sequence tokens servers may leave at the end of an output.
+const END_TOKENS: &[&str] = &["</s>", "<|im_end|>", "<|eot_id|>", "<|eom_id|>", "<|end|>"];
 
 /// A JSON value at `start` that could not be read, as a broken call: cut off when reading
 /// it ran into the end of the output (`touches` is [`horizon::touches`] from before).

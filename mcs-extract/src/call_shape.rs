@@ -245,9 +245,25 @@ fn named_call(map: &Map<String, Value>, cx: &Cx<'_>, trust: Trust) -> Option<Out
             Some(Value::Number(id)) => Some(id.to_string()),
             _ => None,
         });
-    let argument = ARGUMENT_KEYS
+    let mut given = ARGUMENT_KEYS
         .iter()
-        .find_map(|key| field(map, key).map(|value| (*key, value)));
+        .filter_map(|key| field(map, key).map(|value| (*key, value)));
+    let argument = given.next();
+    // `arguments` and `parameters` both given, and different: running either is a guess.
+    if let Some((key, value)) = argument
+        && let Some((other, _)) =
+            given.find(|(_, other)| !is_schema(other) && !same_arguments(value, other))
+    {
+        return match trust {
+            Trust::Weak => None,
+            Trust::Strong => Some(Err(Broken::new(
+                Some(name),
+                format!(
+                    "both `{key}` and `{other}` hold arguments, and they differ: which were meant cannot be told"
+                ),
+            ))),
+        };
+    }
     let outcome = match argument {
         Some((_, value)) if is_schema(value) => return None,
         Some((key, value)) => arguments_of(&name, value, key, cx, trust)?,
@@ -259,6 +275,15 @@ fn named_call(map: &Map<String, Value>, cx: &Cx<'_>, trust: Trust) -> Option<Out
         id,
         repaired,
     }))
+}
+
+/// Whether two argument values say the same, one of them perhaps as a JSON string.
+fn same_arguments(a: &Value, b: &Value) -> bool {
+    let parsed = |value: &Value| match value {
+        Value::String(text) => serde_json::from_str::<Value>(text).ok(),
+        _ => None,
+    };
+    a == b || parsed(a).is_some_and(|a| &a == b) || parsed(b).is_some_and(|b| &b == a)
 }
 
 /// The arguments of a call without an argument key: either it has none, or they sit next

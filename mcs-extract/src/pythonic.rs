@@ -40,7 +40,7 @@ fn ident_end(text: &str, pos: usize) -> usize {
 }
 
 /// Whether a call starts at `pos`: a name then `(`.
-fn is_call_start(text: &str, pos: usize) -> bool {
+pub(crate) fn is_call_start(text: &str, pos: usize) -> bool {
     let end = ident_end(text, pos);
     end > pos && byte_at(text, skip_spaces(text, end)) == Some(b'(')
 }

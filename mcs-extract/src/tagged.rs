@@ -6,8 +6,9 @@ use serde_json::{Map, Value};
 
 use super::call_body::{after_close, json_body};
 use super::json::parse_value;
+use super::pythonic;
 use super::record::{Broken, Cx, RawCall};
-use super::scan::{byte_at, clean_name, ends_by, name_end, skip_ws, starts_at};
+use super::scan::{byte_at, clean_name, element_end, ends_by, name_end, skip_ws, starts_at};
 use super::xml;
 use mcs_core::call::CallFormat;
 use mcs_core::schema::kind_of;
@@ -20,6 +21,17 @@ pub(crate) fn hermes(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usiz
     let p = skip_ws(text, after);
     if starts_at(text, p, "<function=") || starts_at(text, p, "<function name=") {
         let end = xml::function_blocks(cx, p, CallFormat::Qwen3Coder, &[CLOSE]);
+        let q = skip_ws(text, end);
+        return Some(if starts_at(text, q, CLOSE) {
+            q + CLOSE.len()
+        } else {
+            end
+        });
+    }
+    // A pythonic call in the tag (`<tool_call>f(a=1)</tool_call>`): one reading.
+    if pythonic::is_call_start(text, p) {
+        let (_, limit) = element_end(text, p, text.len(), CLOSE, "<tool_call>");
+        let end = pythonic::strong_lines(cx, p, limit, CallFormat::Pythonic);
         let q = skip_ws(text, end);
         return Some(if starts_at(text, q, CLOSE) {
             q + CLOSE.len()

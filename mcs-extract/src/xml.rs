@@ -555,6 +555,9 @@ impl<'w> Invoke<'w> {
     }
 }
 
+/// A parameter tag without a format's prefix.
+const PLAIN_PARAMETER: &str = "<parameter";
+
 /// Reads `<invoke name="N">` blocks with `<parameter name="K">v</parameter>` values from
 /// `pos` on; returns where the last one ends (`pos` when there is none).
 fn invoke_blocks(cx: &mut Cx<'_>, pos: usize, markup: &Invoke<'_>, format: CallFormat) -> usize {
@@ -638,7 +641,12 @@ fn invoke_parameters(
             pos = p;
             break;
         }
-        if !starts_at(text, p, &markup.parameter) {
+        // DSML's parameters are sometimes written plain (`<parameter name=…>`): one reading.
+        let (parameter, parameter_close) = if starts_at(text, p, &markup.parameter) {
+            (markup.parameter.as_str(), markup.parameter_close.as_str())
+        } else if markup.parameter != PLAIN_PARAMETER && starts_at(text, p, PLAIN_PARAMETER) {
+            (PLAIN_PARAMETER, "</parameter>")
+        } else {
             let detail = format!(
                 "unexpected {} in `{name}` at {}, expected `{}`",
                 describe_at(text, p),
@@ -646,7 +654,7 @@ fn invoke_parameters(
                 markup.parameter
             );
             return (broken(detail), skip(p));
-        }
+        };
         let Some(gt) = find_in(text, p, (p + 512).min(text.len()), ">") else {
             if ends_by(text, p + 512) {
                 return (Err(cut_off(cx, name, "in a parameter tag")), to_end(text));
@@ -654,7 +662,7 @@ fn invoke_parameters(
             let detail = format!("a parameter tag of `{name}` is not closed at {}", cx.at(p));
             return (broken(detail), skip(p));
         };
-        let tag = &text[p + markup.parameter.len()..gt];
+        let tag = &text[p + parameter.len()..gt];
         let Some(key) = attribute(tag, "name") else {
             let detail = format!(
                 "a parameter of `{name}` has no `name` attribute at {}",
@@ -662,18 +670,23 @@ fn invoke_parameters(
             );
             return (broken(detail), skip(p));
         };
+        // `<parameter name="K"/>` holds no value: left out, as when it is not written.
+        if tag.trim_end().ends_with('/') {
+            pos = gt + 1;
+            continue;
+        }
         let mut after = vec![
-            markup.parameter.as_str(),
+            parameter,
             markup.invoke_close.as_str(),
             markup.invoke.as_str(),
         ];
         if !markup.wrapper_close.is_empty() {
             after.push(markup.wrapper_close);
         }
-        let instead = [markup.parameter.as_str(), markup.invoke_close.as_str()];
-        let end = value_end(text, gt + 1, &markup.parameter_close, &after, &instead);
+        let instead = [parameter, markup.invoke_close.as_str()];
+        let end = value_end(text, gt + 1, parameter_close, &after, &instead);
         if end == ValueEnd::Ambiguous {
-            return ambiguous(name, &key, &markup.parameter_close, skip(gt + 1));
+            return ambiguous(name, &key, parameter_close, skip(gt + 1));
         }
         let (value_end, next) = match value_span(end) {
             Some(span) => span,
