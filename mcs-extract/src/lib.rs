@@ -65,8 +65,9 @@
 //! --under extract` checks that no two files import each other, directly or not):
 //!
 //! 1. Reading text: `scan` (positions, names, reasoning), `json` (a lenient JSON
-//!    reader), `coerce` (typing raw text values with a schema), `work` (the count of
-//!    bytes examined, in debug builds).
+//!    reader), `coerce` (typing raw text values with a schema), `visible` (special
+//!    tokens left out of what is shown), `work` (the count of bytes examined, in debug
+//!    builds).
 //! 2. Results and recording: `extraction` (what [`extract`] returns) and `record`
 //!    (`Cx` (in `record`), through which every call attempt is recorded).
 //! 3. Call shapes: `call_shape` (which JSON values are calls) and `call_body` (the
@@ -111,6 +112,7 @@ pub mod stream;
 mod tagged;
 pub(crate) mod text;
 mod tokens;
+mod visible;
 mod work;
 mod xml;
 

@@ -16,6 +16,7 @@ use super::horizon::{self, Waits};
 use super::markdown::{self, Context};
 use super::record::{Broken, Cx, Found, Item, Recorded, ToolIndex};
 use super::scan::{ends_by, find_in, floor_boundary, forget_searches, skip_ws};
+use super::visible;
 use mcs_core::Tool;
 use mcs_core::call::CallFormat;
 
@@ -315,7 +316,7 @@ fn calls_start(
         let _end = horizon::open(block);
         TextScan::new().read(block, tools, index, true).markup
     };
-    let blank = |text: &str| crate::stream::visible_text(text).trim().is_empty();
+    let blank = |text: &str| visible::clean(text, false).0.trim().is_empty();
     let mut first = None;
     let mut covered = 0;
     for span in &markup {

@@ -70,12 +70,6 @@
 
 mod native;
 mod text;
-mod visible;
-
-/// What of `text` a reader is shown: all of it but special tokens (`<|im_end|>`, `</s>`).
-pub(crate) fn visible_text(text: &str) -> String {
-    visible::clean(text, false).0
-}
 
 use std::sync::Arc;
 

@@ -5,13 +5,13 @@ use std::collections::VecDeque;
 use std::ops::Range;
 use std::sync::Arc;
 
-use super::visible;
 use crate::call_body::guess_name;
 use crate::horizon::{self, Waits};
 use crate::reasoning::{Progress, Reasoning, blank};
 use crate::record::Item;
 use crate::scan::{clean_name, plausible_name};
 use crate::text::{Step, TextScan, read_calls_ending_reasoning};
+use crate::visible;
 use crate::{CallSource, Extraction, ReasoningStart, whole_value};
 use mcs_core::Tool;
 use mcs_core::stream::{StreamEvent, ToolLookup, push_text};
