@@ -90,11 +90,15 @@ impl GapScan {
             // text.
             let placeholders = !finding.items.is_empty()
                 && finding.items.iter().all(|(_, _, outcome)| {
-                    outcome
-                        .as_ref()
-                        .is_ok_and(|call| markdown::has_placeholder(&call.arguments))
+                    outcome.as_ref().is_ok_and(|call| {
+                        markdown::is_sample_call(&call.name, &call.arguments, |name| {
+                            cx.is_known(name)
+                        })
+                    })
                 });
-            if placeholders || cx.context(finding.start) == Context::Quoted {
+            let quoted =
+                cx.in_sample(finding.start) || cx.context(finding.start) == Context::Quoted;
+            if placeholders || quoted {
                 placed += 1;
                 self.covered = finding.end.max(finding.start + 1);
                 continue;

@@ -1,6 +1,7 @@
 //! Where a piece of an answer stands in its markdown: a call written in inline code, a
 //! blockquote, a table or a block of program code is a sample, a quotation or part of a
-//! program the user asked for — shown, never run.
+//! program the user asked for — shown, never run; so is one led into as an example (`The
+//! call format is:`) or in a section headed as examples (`## Usage`).
 //!
 //! Decided from the text before the piece alone, so that a stream decides it as the whole
 //! output does; and a call whose arguments hold placeholders (`"<city>"`, `"..."`) shows
@@ -31,12 +32,15 @@ const PROGRAM_LANGUAGES: &[&str] = &[
     "java",
     "javascript",
     "js",
+    "jsonl",
     "jsx",
     "kotlin",
+    "log",
     "lua",
     "makefile",
     "markdown",
     "md",
+    "ndjson",
     "perl",
     "php",
     "plaintext",
@@ -88,6 +92,23 @@ const EXAMPLE_CUES: &[&str] = &[
     "比如",
     "示例",
     "例子",
+    "例：",
+    "例:",
+    "例えば",
+    "サンプル",
+    "예시",
+    "would be:",
+    "transcript",
+    "recap",
+    "what i did",
+    "as emitted",
+    "paste",
+    "once you confirm",
+    "if you confirm",
+    "when you confirm",
+    "after you confirm",
+    "once you approve",
+    "if you approve",
     "например",
     "пример",
     "образец",
@@ -124,6 +145,11 @@ pub(crate) struct Fences {
     searched: usize,
     /// Where the line of the last marker starts.
     line_of_last: Option<usize>,
+    /// Where each heading line starts, and whether it heads an example ([`HEADING_CUES`]);
+    /// lines inside fenced blocks are among them, and skipped when asked.
+    headings: Vec<(usize, bool)>,
+    /// Where the first line not yet looked at for a heading starts (it was not whole).
+    lines_from: usize,
 }
 
 impl Fences {
@@ -166,6 +192,27 @@ impl Fences {
             self.markers.push(at);
         }
         self.searched = text.len();
+        // Headings: whole lines only, so a stream sees each once it is written.
+        let mut at = self.lines_from;
+        while let Some(newline) = memchr::memchr(b'\n', &bytes[at..]) {
+            if let Some(cue) = heading(&text[at..at + newline]) {
+                self.headings.push((at, cue));
+            }
+            at += newline + 1;
+        }
+        self.lines_from = at;
+    }
+
+    /// Whether the section `pos` is in is headed as an example (`## Usage`, `**Example:**`):
+    /// the last heading before it, outside fenced blocks, says so.
+    fn in_example_section(&self, pos: usize) -> bool {
+        let before = self.headings.partition_point(|&(at, _)| at < pos);
+        self.headings[..before]
+            .iter()
+            .rev()
+            .take(MAX_HEADINGS_BACK)
+            .find(|&&(at, _)| self.markers.partition_point(|&m| m + 3 <= at) % 2 == 0)
+            .is_some_and(|&(_, cue)| cue)
     }
 
     /// The [`Context`] of `pos` in `text` (the text these fences were found in, or a text
@@ -196,7 +243,8 @@ impl Fences {
             let opened_here = ends == pos;
             let program = PROGRAM_LANGUAGES.contains(&language.as_str()) && !opened_here;
             let opened = before[..at].rfind('\n').map_or(0, |i| i + 1);
-            return if program || introduces_example(&text[..opened]) {
+            let example = introduces_example(&text[..opened]) || self.in_example_section(at);
+            return if program || example {
                 Context::Quoted
             } else {
                 Context::Fence
@@ -205,6 +253,16 @@ impl Fences {
         let lead = line.trim_start();
         if lead.starts_with('>') || lead.starts_with('|') {
             return Context::Quoted;
+        }
+        // A call that starts its line, led into as an example or in a section headed so
+        // (a fence's own marker, ```` ```tool_code ````, is such a start too).
+        if lead.is_empty() {
+            let line_start = pos - line.len();
+            let lead_in = text[..line_start].trim_end();
+            let introduced = lead_in.ends_with([':', '：']) && introduces_example(lead_in);
+            if introduced || self.in_example_section(pos) {
+                return Context::Quoted;
+            }
         }
         // Inside inline code: an odd number of backticks before `pos` on its line.
         if memchr::memchr_iter(b'`', line.as_bytes()).count() % 2 == 1 {
@@ -233,6 +291,32 @@ pub(crate) fn has_placeholder(arguments: &serde_json::Value) -> bool {
     }
 }
 
+/// Names a format's documentation writes where a tool's name goes
+/// (`<function=NAME>`, `{"name": "tool_name", …}`).
+const PLACEHOLDER_NAMES: &[&str] = &[
+    "NAME",
+    "TOOL",
+    "TOOL_NAME",
+    "FUNCTION",
+    "FUNCTION_NAME",
+    "FUNC_NAME",
+    "tool_name",
+    "function_name",
+    "func_name",
+    "your_tool",
+    "your_function",
+];
+
+/// Whether a call to `name` (`known`: whether a name is one of the tools) with `arguments` is a sample of
+/// the format: placeholders where values go, or where an unknown tool's name goes.
+pub(crate) fn is_sample_call(
+    name: &str,
+    arguments: &serde_json::Value,
+    known: impl FnOnce(&str) -> bool,
+) -> bool {
+    has_placeholder(arguments) || (PLACEHOLDER_NAMES.contains(&name) && !known(name))
+}
+
 fn is_placeholder(text: &str) -> bool {
     let enclosed = |open: &str, close: &str| {
         text.strip_prefix(open)
@@ -252,8 +336,9 @@ fn is_placeholder(text: &str) -> bool {
         || (text.starts_with("YOUR_") && text.len() > 5)
 }
 
-/// Whether the paragraph that ends `before` (the text before a fence) says an example
-/// follows.
+/// Whether the paragraph `before` ends with leads into an example: its last sentence says
+/// so (`The call format is:`, `For example:`). Earlier sentences may say `example` for
+/// another reason (`The example city you gave, Paris, is the one I'll use.`).
 fn introduces_example(before: &str) -> bool {
     let before = before.trim_end();
     // A paragraph of a few lines at most; a long one is read from its last 400 bytes.
@@ -262,8 +347,101 @@ fn introduces_example(before: &str) -> bool {
         from += 1;
     }
     let tail = &before[from..];
-    let paragraph = tail[tail.rfind("\n\n").map_or(0, |i| i + 2)..].to_lowercase();
-    EXAMPLE_CUES.iter().any(|cue| paragraph.contains(cue))
+    let mut paragraph = &tail[tail.rfind("\n\n").map_or(0, |i| i + 2)..];
+    // A fenced block ends a paragraph too.
+    if let Some(fence) = paragraph.rfind("```").or_else(|| paragraph.rfind("~~~")) {
+        paragraph = paragraph[fence..]
+            .split_once('\n')
+            .map_or("", |(_, after)| after);
+    }
+    // Addresses and domains are not words (`jo@example.de`, `example.com`).
+    let sentence: String = paragraph[last_sentence(paragraph)..]
+        .split_whitespace()
+        .filter(|token| !token.contains('@') && !is_domain(token))
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase();
+    EXAMPLE_CUES.iter().any(|cue| sentence.contains(cue))
+}
+
+/// Whether `token` is a domain or URL (`example.com`, `https://x.org/a`): a dot between
+/// letters, not at its end.
+fn is_domain(token: &str) -> bool {
+    let token = token.trim_end_matches(|c: char| !c.is_alphanumeric());
+    let letters = |part: &str| part.len() >= 2 && part.chars().all(char::is_alphanumeric);
+    token.contains("://")
+        || token
+            .rsplit_once('.')
+            .is_some_and(|(name, top)| letters(top) && name.len() >= 2 && !name.ends_with('.'))
+}
+
+/// Where the last sentence of `paragraph` starts: after the last `. `, `! `, `? ` or `。`
+/// that ends one (not the `.` of `e.g.` or of a number).
+fn last_sentence(paragraph: &str) -> usize {
+    let bytes = paragraph.as_bytes();
+    let mut start = 0;
+    for (at, c) in paragraph.char_indices() {
+        let ends = match c {
+            '。' | '！' | '？' => true,
+            '.' | '!' | '?' => {
+                let next = bytes.get(at + 1).copied();
+                let before = paragraph[..at].chars().next_back();
+                matches!(next, Some(b' ' | b'\n'))
+                    && before.is_some_and(|b| !b.is_whitespace() && !b.is_numeric())
+                    && !paragraph[..at].to_lowercase().ends_with("e.g")
+            }
+            _ => false,
+        };
+        // The sentence must not be the paragraph's own last characters.
+        if ends && paragraph[at + c.len_utf8()..].trim().len() > 1 {
+            start = at + c.len_utf8();
+        }
+    }
+    start
+}
+
+/// How many headings back a position looks past those inside fenced blocks.
+const MAX_HEADINGS_BACK: usize = 64;
+
+/// Words in a heading that say its section shows examples: `## Usage`, `### Example`,
+/// `**Sample output**`. Lower case; matched as written.
+const HEADING_CUES: &[&str] = &[
+    "example",
+    "usage",
+    "sample",
+    "syntax",
+    "template",
+    "format",
+    "cheat sheet",
+    "reference",
+    "documentation",
+    "例",
+    "пример",
+    "ejemplo",
+    "beispiel",
+    "exemple",
+];
+
+/// Whether `line` is a heading (`## Title`, or a line of bold text alone), and if so
+/// whether it heads examples.
+fn heading(line: &str) -> Option<bool> {
+    let line = line.trim();
+    let title = if let Some(rest) = line.strip_prefix('#') {
+        let rest = rest.trim_start_matches('#');
+        if !rest.starts_with(' ') {
+            return None;
+        }
+        rest
+    } else if line.len() < 80
+        && line.starts_with("**")
+        && line.trim_end_matches(':').ends_with("**")
+    {
+        line
+    } else {
+        return None;
+    };
+    let title = title.to_lowercase();
+    Some(HEADING_CUES.iter().any(|cue| title.contains(cue)))
 }
 
 #[cfg(test)]
@@ -297,6 +475,34 @@ mod tests {
         assert_eq!(at(text, ">>>get_time"), Context::Prose);
         // A fence that is a call's delimiter is not inside itself.
         assert_eq!(context("```tool_code\nf()\n```", 0), Context::Prose);
+    }
+
+    #[test]
+    fn a_call_led_into_as_an_example_or_under_an_example_heading_is_quoted() {
+        let call = "<tool_call>\n{}\n</tool_call>";
+        let told = |lead: &str| at(&format!("{lead}{call}"), "<tool_call>");
+        assert_eq!(
+            told("Формат вызова выглядит так (это пример):\n\n"),
+            Context::Quoted
+        );
+        assert_eq!(told("The call format is:\n"), Context::Quoted);
+        assert_eq!(told("### Example\n\n"), Context::Quoted);
+        assert_eq!(told("**Usage:**\n"), Context::Quoted);
+        // Only the last sentence leads in; an earlier one may say `example` for another
+        // reason, and addresses are not words.
+        assert_eq!(
+            told("The example city you gave is fine. Fetching it:\n"),
+            Context::Prose
+        );
+        assert_eq!(told("Mailing jo@example.com now:\n"), Context::Prose);
+        // A sentence that does not lead in (no colon) says nothing of what follows.
+        assert_eq!(told("That was an example.\n\n"), Context::Prose);
+        // A later heading ends the example's section; headings in fences are code.
+        assert_eq!(
+            told("## Example\n\nx\n\n## Your request\n\n"),
+            Context::Prose
+        );
+        assert_eq!(told("## Run\n```sh\n# Example\n```\n"), Context::Prose);
     }
 
     #[test]

@@ -100,6 +100,8 @@ pub(crate) struct Found {
     locator: scan::Locator,
     /// The fenced blocks of the text, as far as they were looked for.
     fences: super::markdown::Fences,
+    /// Regions read as samples of a format, in order.
+    samples: Vec<std::ops::Range<usize>>,
 }
 
 /// Where [`Found`] stood, to go back to when a run's results are not final.
@@ -178,6 +180,26 @@ impl<'t> Cx<'t> {
     /// Where recording stands, to [`rewind`](Self::rewind) to.
     pub(crate) fn mark(&self) -> Mark {
         self.found.mark()
+    }
+
+    /// Notes that the region at `span` is a sample of its format: what it holds is shown,
+    /// not called.
+    pub(crate) fn sample(&mut self, span: std::ops::Range<usize>) {
+        if self
+            .found
+            .samples
+            .last()
+            .is_none_or(|last| last.end <= span.start)
+        {
+            self.found.samples.push(span);
+        }
+    }
+
+    /// Whether `pos` is inside a region read as a sample.
+    pub(crate) fn in_sample(&self, pos: usize) -> bool {
+        let samples = &self.found.samples;
+        let after = samples.partition_point(|span| span.start <= pos);
+        after > 0 && pos < samples[after - 1].end
     }
 
     /// What surrounds `pos` in the text's markdown: plain text, a fenced block, or a

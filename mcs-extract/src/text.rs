@@ -169,7 +169,8 @@ impl TextScan {
             // <function-name>, …}`), not an attempt worth a retry. Told from the text up to
             // the region's end alone, so that a stream tells it alike.
             let placeholders = recorded.iter().all(|r| {
-                matches!(&r.item, Item::Call(call) if markdown::has_placeholder(&call.arguments))
+                matches!(&r.item, Item::Call(call)
+                    if markdown::is_sample_call(&call.name, &call.arguments, |name| cx.is_known(name)))
             });
             let sample = read.is_some()
                 && !recorded.is_empty()
@@ -186,7 +187,11 @@ impl TextScan {
                     });
             let Some(end) = read.filter(|_| !sample) else {
                 // A mention, a sample, or not the parser's format. Every delimiter starts
-                // with an ASCII byte, so the next byte is a boundary.
+                // with an ASCII byte, so the next byte is a boundary. What a sample holds is
+                // the sample's, not a call in the text around it.
+                if let Some(end) = read.filter(|_| sample) {
+                    cx.sample(start..end);
+                }
                 self.pos = start + 1;
                 continue;
             };
