@@ -98,11 +98,12 @@ const EXAMPLE_CUES: &[&str] = &[
     "サンプル",
     "예시",
     "would be:",
-    "transcript",
-    "recap",
+    "the raw transcript",
+    "here's the transcript",
+    "here is the transcript",
+    "recap of",
     "what i did",
     "as emitted",
-    "paste",
     "once you confirm",
     "if you confirm",
     "when you confirm",
@@ -307,8 +308,8 @@ const PLACEHOLDER_NAMES: &[&str] = &[
     "your_function",
 ];
 
-/// Whether a call to `name` (`known`: whether a name is one of the tools) with `arguments` is a sample of
-/// the format: placeholders where values go, or where an unknown tool's name goes.
+/// Whether a call to `name` with `arguments` is a sample of the format: placeholders where
+/// values go, or where the name of a tool goes (`known` says whether a name is a tool's).
 pub(crate) fn is_sample_call(
     name: &str,
     arguments: &serde_json::Value,
@@ -336,7 +337,7 @@ fn is_placeholder(text: &str) -> bool {
         || (text.starts_with("YOUR_") && text.len() > 5)
 }
 
-/// Whether the paragraph `before` ends with leads into an example: its last sentence says
+/// Whether the paragraph that ends `before` leads into an example: its last sentence says
 /// so (`The call format is:`, `For example:`). Earlier sentences may say `example` for
 /// another reason (`The example city you gave, Paris, is the one I'll use.`).
 fn introduces_example(before: &str) -> bool {
@@ -362,7 +363,13 @@ fn introduces_example(before: &str) -> bool {
         .join(" ")
         .to_lowercase();
     EXAMPLE_CUES.iter().any(|cue| sentence.contains(cue))
+        || USER_STEPS.iter().any(|step| sentence.starts_with(step))
 }
+
+/// Sentences that tell the user what to do with what follows (`Paste it as-is:`): what
+/// follows is for the user, not a call. Only at a sentence's start, where they are
+/// imperatives (`I'll paste your notes into the document:` is the model's own act).
+const USER_STEPS: &[&str] = &["paste ", "copy "];
 
 /// Whether `token` is a domain or URL (`example.com`, `https://x.org/a`): a dot between
 /// letters, not at its end.
@@ -403,23 +410,29 @@ fn last_sentence(paragraph: &str) -> usize {
 /// How many headings back a position looks past those inside fenced blocks.
 const MAX_HEADINGS_BACK: usize = 64;
 
-/// Words in a heading that say its section shows examples: `## Usage`, `### Example`,
+/// Words that, anywhere in a heading, say its section shows examples: `### Example`,
 /// `**Sample output**`. Lower case; matched as written.
 const HEADING_CUES: &[&str] = &[
     "example",
-    "usage",
     "sample",
-    "syntax",
-    "template",
-    "format",
     "cheat sheet",
-    "reference",
-    "documentation",
     "例",
     "пример",
     "ejemplo",
     "beispiel",
     "exemple",
+];
+
+/// Headings that say so only when they are the whole title (`## Usage`, `## Format`):
+/// `## Usage this month` or `## Date format` head sections about something else.
+const HEADING_TITLES: &[&str] = &[
+    "usage",
+    "format",
+    "call format",
+    "syntax",
+    "template",
+    "reference",
+    "documentation",
 ];
 
 /// Whether `line` is a heading (`## Title`, or a line of bold text alone), and if so
@@ -441,7 +454,11 @@ fn heading(line: &str) -> Option<bool> {
         return None;
     };
     let title = title.to_lowercase();
-    Some(HEADING_CUES.iter().any(|cue| title.contains(cue)))
+    // The title itself: without emphasis, a closing colon, or a number before it.
+    let bare = title
+        .trim_matches(|c: char| c.is_whitespace() || matches!(c, '*' | '_' | ':' | '#'))
+        .trim_start_matches(|c: char| c.is_ascii_digit() || matches!(c, '.' | ')' | ' '));
+    Some(HEADING_CUES.iter().any(|cue| title.contains(cue)) || HEADING_TITLES.contains(&bare))
 }
 
 #[cfg(test)]
@@ -488,6 +505,27 @@ mod tests {
         assert_eq!(told("The call format is:\n"), Context::Quoted);
         assert_eq!(told("### Example\n\n"), Context::Quoted);
         assert_eq!(told("**Usage:**\n"), Context::Quoted);
+        assert_eq!(told("## 2. Format\n\n"), Context::Quoted);
+        // A heading about something else that names a cue word.
+        assert_eq!(
+            told("## Usage this month\n\nFetching it:\n"),
+            Context::Prose
+        );
+        // What the user is told to paste is theirs; what the model pastes is its act, and
+        // a transcript it fetches is not one it quotes.
+        assert_eq!(told("Paste it as-is:\n"), Context::Quoted);
+        assert_eq!(
+            told("I'll paste your notes into the doc:\n"),
+            Context::Prose
+        );
+        assert_eq!(
+            told("Fetching the transcript of the call:\n"),
+            Context::Prose
+        );
+        assert_eq!(
+            told("Here's the raw transcript, tokens visible:\n"),
+            Context::Quoted
+        );
         // Only the last sentence leads in; an earlier one may say `example` for another
         // reason, and addresses are not words.
         assert_eq!(
@@ -507,7 +545,8 @@ mod tests {
 
     #[test]
     fn fences_found_as_a_text_grows_are_those_of_the_whole() {
-        let text = "a\n```json\n{}\n```` \n  ~~~\n`````\n``` ```\n\t```x\n~~~~~~\n```";
+        let text =
+            "## Usage\na\n```json\n{}\n```` \n  ~~~\n`````\n# x\n``` ```\n\t```x\n~~~~~~\n```";
         let whole = Fences::new(text);
         for step in 1..=4 {
             let mut grown = Fences::default();
@@ -517,8 +556,13 @@ mod tests {
                 grown.extend(&text[..end]);
             }
             assert_eq!(grown.markers, whole.markers, "grown {step} bytes at a time");
+            assert_eq!(
+                grown.headings, whole.headings,
+                "grown {step} bytes at a time"
+            );
         }
         assert_eq!(whole.markers.len(), 8);
+        assert_eq!(whole.headings, [(0, true), (40, false)]);
     }
 
     #[test]
