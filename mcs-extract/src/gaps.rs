@@ -9,7 +9,7 @@
 
 use std::ops::Range;
 
-use super::markdown::{self, Context};
+use super::markdown::Context;
 use super::record::{Cx, Finding};
 use super::scan::floor_boundary;
 use super::{bare_json, pythonic, react};
@@ -90,11 +90,9 @@ impl GapScan {
             // text.
             let placeholders = !finding.items.is_empty()
                 && finding.items.iter().all(|(_, _, outcome)| {
-                    outcome.as_ref().is_ok_and(|call| {
-                        markdown::is_sample_call(&call.name, &call.arguments, |name| {
-                            cx.is_known(name)
-                        })
-                    })
+                    outcome
+                        .as_ref()
+                        .is_ok_and(|call| cx.is_sample_call(&call.name, &call.arguments))
                 });
             let quoted =
                 cx.in_sample(finding.start) || cx.context(finding.start) == Context::Quoted;

@@ -282,7 +282,7 @@ pub(crate) fn context(text: &str, pos: usize) -> Context {
 /// Whether `arguments` hold a placeholder where a value should be (`"..."`, `"<city>"`,
 /// `"{{query}}"`, `"YOUR_API_KEY"`): a call written so shows the format, it asks for
 /// nothing, wherever it stands.
-pub(crate) fn has_placeholder(arguments: &serde_json::Value) -> bool {
+fn has_placeholder(arguments: &serde_json::Value) -> bool {
     use serde_json::Value;
     match arguments {
         Value::String(text) => is_placeholder(text.trim()),

@@ -195,6 +195,14 @@ impl<'t> Cx<'t> {
         }
     }
 
+    /// Whether a call to `name` with `arguments` is a sample of its format (placeholders
+    /// where values or an unknown tool's name go; see [`markdown::is_sample_call`]).
+    ///
+    /// [`markdown::is_sample_call`]: super::markdown::is_sample_call
+    pub(crate) fn is_sample_call(&self, name: &str, arguments: &serde_json::Value) -> bool {
+        super::markdown::is_sample_call(name, arguments, |name| self.is_known(name))
+    }
+
     /// Whether `pos` is inside a region read as a sample.
     pub(crate) fn in_sample(&self, pos: usize) -> bool {
         let samples = &self.found.samples;

@@ -13,7 +13,7 @@ use std::ops::Range;
 use super::delimiters::{Delimiter, next_delimiter, opens_call, partial_delimiter};
 use super::gaps::GapScan;
 use super::horizon::{self, Waits};
-use super::markdown::{self, Context};
+use super::markdown::Context;
 use super::record::{Broken, Cx, Found, Item, Recorded, ToolIndex};
 use super::scan::{ends_by, find_in, floor_boundary, forget_searches, skip_ws};
 use super::visible;
@@ -169,8 +169,7 @@ impl TextScan {
             // <function-name>, …}`), not an attempt worth a retry. Told from the text up to
             // the region's end alone, so that a stream tells it alike.
             let placeholders = recorded.iter().all(|r| {
-                matches!(&r.item, Item::Call(call)
-                    if markdown::is_sample_call(&call.name, &call.arguments, |name| cx.is_known(name)))
+                matches!(&r.item, Item::Call(call) if cx.is_sample_call(&call.name, &call.arguments))
             });
             let sample = read.is_some()
                 && !recorded.is_empty()
