@@ -15,8 +15,10 @@
 //!   says the task's word.
 //! - **Fields** (BM25F): a word in a tool's name counts most, then its title, the first
 //!   sentence of its description, the rest of the description, its parameter names and its
-//!   toolset's title; each field is length-normalised on its own, and the rest of a long
-//!   description weakly, so a tool that says much is not buried by one that says little.
+//!   toolset's title, and weakly what its parameters say and the values they may take
+//!   (`state`: `open`, `closed`); each field is length-normalised on its own, and the rest
+//!   of a long description weakly, so a tool that says much is not buried by one that says
+//!   little.
 //! - **Stop words** are dropped from queries: `my`, `me`, `I`, `the`… match incidental text
 //!   in unrelated tools; so are phrases that say when (`right now`, `at the moment`), and
 //!   what the task is for (`so I can find it quickly`) counts half, its verbs no act.
@@ -747,8 +749,8 @@ pub(crate) const THINGS: &[(&str, &[&str])] = &[
 const SYNONYM_WEIGHT: f32 = 0.4;
 
 /// The weight of an API word reached through [`PHRASES`]: a phrase says exactly what it
-/// means, as much as the task's own words.
-const PHRASE_WEIGHT: f32 = 1.0;
+/// means, more than any one of the task's own words.
+const PHRASE_WEIGHT: f32 = 1.3;
 
 /// A task in the first person (`my playlists`, `who follows me`) is about the caller, whom
 /// APIs call the current or authenticated user.
@@ -757,7 +759,7 @@ const SELF_WORDS: &[&str] = &["current", "authenticated", "auth"];
 
 /// What a task that names no act asks for: to see something.
 const READING: &[&str] = &["get", "list", "retrieve"];
-const READING_WEIGHT: f32 = 0.2;
+const READING_WEIGHT: f32 = 0.1;
 
 /// The weight of a number in a task (see [`Index::query_terms`]).
 const NUMBER_WEIGHT: f32 = 0.1;
@@ -1188,9 +1190,10 @@ const ITEM_WORDS: &[&str] = &[
 /// (`issue 17`, `dpl_123`, `xkcd 927`) and the operation takes no parameter that names one.
 const ITEM_MISSING: f32 = 0.8;
 
-/// BM25's term-frequency saturation: high, because a tool's fields are short and a word
-/// said again in the title and the description is evidence, not noise.
-const K1: f32 = 2.0;
+/// BM25's term-frequency saturation: a word a tool says in its name, its title and its
+/// description is more evidence than one said once, but soon no more (set by a sweep of
+/// the weights over the tuned query sets; see BENCHMARKS.md).
+const K1: f32 = 1.0;
 
 /// How much a tool gains for the share of its name the query covers: `pulls_update` for
 /// "change the title of pull request 9" (all of its name) above `pulls_update-branch`.
@@ -1215,10 +1218,13 @@ enum Field {
     Toolset,
     /// What the arguments are, in the document's words.
     ParameterText,
+    /// The values the arguments may take, where their schemas list them (`state`:
+    /// `open`, `closed`).
+    Values,
 }
 
 impl Field {
-    const ALL: [Field; 7] = [
+    const ALL: [Field; 8] = [
         Field::Name,
         Field::Title,
         Field::Lead,
@@ -1226,6 +1232,7 @@ impl Field {
         Field::Parameters,
         Field::Toolset,
         Field::ParameterText,
+        Field::Values,
     ];
 
     fn weight(self) -> f32 {
@@ -1237,12 +1244,13 @@ impl Field {
             Field::Parameters => 0.5,
             Field::Toolset => 2.0,
             Field::ParameterText => 0.1,
+            Field::Values => 0.3,
         }
     }
 
     fn b(self) -> f32 {
         match self {
-            Field::Rest | Field::ParameterText => 0.9,
+            Field::Rest | Field::ParameterText | Field::Values => 0.9,
             Field::Toolset => 0.3,
             _ => 0.5,
         }
@@ -1289,7 +1297,7 @@ impl Index {
                 .collect()
         };
         // Each tool's fields as stemmed words; then each field's average length.
-        let fields: Vec<[Vec<String>; 7]> = tools
+        let fields: Vec<[Vec<String>; 8]> = tools
             .iter()
             .enumerate()
             .map(|(i, tool)| {
@@ -1305,10 +1313,11 @@ impl Index {
                     stem(&parameters.join(" ")),
                     stem(toolset(i).unwrap_or_default()),
                     stem(&prose(&parameter_text(tool))),
+                    stem(&parameter_values(tool)),
                 ]
             })
             .collect();
-        let mut average = [0f32; 7];
+        let mut average = [0f32; 8];
         for tool in &fields {
             for (slot, words) in tool.iter().enumerate() {
                 average[slot] += words.len() as f32;
@@ -2010,7 +2019,7 @@ fn named(query: &str) -> Vec<bool> {
 const MAX_QUERY_CHARS: usize = 2_000;
 
 /// The weight of a word a task's values imply (see [`value_hints`]).
-const HINT_WEIGHT: f32 = 0.3;
+const HINT_WEIGHT: f32 = 0.6;
 /// The weight of a word the task quotes: below what counts as said (see [`Index::search`]).
 const QUOTED_WEIGHT: f32 = 0.2;
 
@@ -2092,6 +2101,73 @@ fn parameter_text(tool: &Tool) -> String {
     for parameter in parameters.iter() {
         text.push_str(&parameter.description);
         text.push(' ');
+    }
+    text
+}
+
+/// How many values of one parameter's schemas are indexed, and how deep into its schema
+/// they are looked for: a long list (country codes) says little of the tool.
+const MAX_VALUES: usize = 64;
+const VALUES_DEPTH: usize = 4;
+
+/// The values a tool's arguments may take, where their schemas list them (`enum`, `const`),
+/// in the argument and its items and properties: `issues/update`'s `state` is `open` or
+/// `closed`, which is what `close issue 17` asks of it.
+fn parameter_values(tool: &Tool) -> String {
+    fn walk(schema: &serde_json::Value, depth: usize, out: &mut Vec<String>) {
+        let Some(object) = schema.as_object() else {
+            return;
+        };
+        if out.len() >= MAX_VALUES {
+            return;
+        }
+        let listed = object
+            .get("enum")
+            .and_then(serde_json::Value::as_array)
+            .into_iter()
+            .flatten()
+            .chain(object.get("const"));
+        for value in listed {
+            if let Some(text) = value.as_str()
+                && out.len() < MAX_VALUES
+            {
+                out.push(text.to_owned());
+            }
+        }
+        if depth == 0 {
+            return;
+        }
+        let nested = ["items", "additionalProperties"]
+            .iter()
+            .filter_map(|key| object.get(*key))
+            .chain(
+                ["properties"]
+                    .iter()
+                    .filter_map(|key| object.get(*key))
+                    .filter_map(serde_json::Value::as_object)
+                    .flat_map(|properties| properties.values()),
+            )
+            .chain(
+                ["anyOf", "oneOf", "allOf"]
+                    .iter()
+                    .filter_map(|key| object.get(*key))
+                    .filter_map(serde_json::Value::as_array)
+                    .flatten(),
+            );
+        for schema in nested {
+            walk(schema, depth - 1, out);
+        }
+    }
+    let mut text = String::new();
+    for parameter in tool.parameters() {
+        let mut values = Vec::new();
+        if let Some(schema) = &parameter.schema {
+            walk(schema, VALUES_DEPTH, &mut values);
+        }
+        for value in values {
+            text.push_str(&value);
+            text.push(' ');
+        }
     }
     text
 }
@@ -2998,5 +3074,41 @@ mod tests {
         ];
         let index = Index::new(&tools, |_| None);
         assert_eq!(index.search("merge my pull request", 10)[0].0, 0);
+    }
+
+    #[test]
+    fn the_values_an_argument_takes_are_found() {
+        let visibility = ToolParameter::new("visibility", "Who can see it.").with_schema(
+            serde_json::json!({"type": "string", "enum": ["public", "private", "internal"]}),
+        );
+        let topics = ToolParameter::new("names", "The topics.")
+            .with_schema(serde_json::json!({"type": "array", "items": {"type": "string"}}));
+        let tools = vec![
+            Tool::new("repos_transfer", "Transfers a repository.")
+                .with_title("Transfer a repository")
+                .with_parameters(vec![topics]),
+            Tool::new("repos_update", "Updates a repository.")
+                .with_title("Update a repository")
+                .with_parameters(vec![visibility]),
+        ];
+        let index = Index::new(&tools, |_| None);
+        // Alike but for the value (ties go to the first): the value decides.
+        assert_eq!(index.search("repository 12, private", 10)[0].0, 1);
+        // Values in items, properties and alternatives count too, and a long list no
+        // further than its first values.
+        let nested = ToolParameter::new("filter", "").with_schema(serde_json::json!({
+            "type": "object",
+            "properties": {"state": {"anyOf": [{"const": "archived"}, {"enum": ["active"]}]}}
+        }));
+        let tool = Tool::new("search", "").with_parameters(vec![nested]);
+        assert_eq!(parameter_values(&tool), "archived active ");
+        let many: Vec<String> = (0..200).map(|i| format!("v{i}")).collect();
+        let long = ToolParameter::new("code", "")
+            .with_schema(serde_json::json!({"type": "string", "enum": many}));
+        let tool = Tool::new("lookup", "").with_parameters(vec![long]);
+        assert_eq!(
+            parameter_values(&tool).split_whitespace().count(),
+            MAX_VALUES
+        );
     }
 }
