@@ -44,8 +44,48 @@ pub(crate) fn convert(
     let Some(schema) = declared.resolved_schema() else {
         return (Value::String(raw.to_owned()), false);
     };
-    schema::coerce_repairing(raw, &schema, &CoercionPolicy::TEXT, &|text| {
-        parse_whole(text).ok()
+    let (value, repaired) = schema::coerce_repairing(raw, &schema, &CoercionPolicy::TEXT, &repair);
+    // A string where the schema wants an object or an array (`"{'room': 'B2'}"`, encoded
+    // twice): what it holds, when that is one.
+    if let Value::String(text) = &value
+        && ["object", "array"]
+            .iter()
+            .any(|kind| declares(&schema, kind))
+        && let Some((inner, _)) =
+            repair(text).filter(|(inner, _)| inner.is_object() || inner.is_array())
+    {
+        return (inner, true);
+    }
+    (value, repaired)
+}
+
+/// Whether `schema` declares the JSON type `kind` (alone or in a list of types).
+fn declares(schema: &Value, kind: &str) -> bool {
+    match schema.get("type") {
+        Some(Value::String(declared)) => declared == kind,
+        Some(Value::Array(declared)) => declared.iter().any(|t| t == kind),
+        _ => false,
+    }
+}
+
+/// Object or array text that is not JSON as written, read leniently (single quotes, Python
+/// literals, trailing commas), or as the body of a JSON string when its quotes are escaped
+/// (`[{\"id\": 1}]`, as GLM writes an array it encoded twice), or through a string that
+/// holds it (`"{'key': 'value'}"`): what vLLM and SGLang recover there too.
+fn repair(text: &str) -> Option<(Value, bool)> {
+    let escaped = || {
+        let body: String = serde_json::from_str(&format!("\"{}\"", text.trim())).ok()?;
+        parse_whole(&body).ok().map(|(value, _)| (value, true))
+    };
+    let (value, repaired) = parse_whole(text)
+        .ok()
+        .or_else(|| text.contains("\\\"").then(escaped).flatten())?;
+    Some(match value {
+        Value::String(inner) => match parse_whole(&inner) {
+            Ok((value, _)) if value.is_object() || value.is_array() => (value, true),
+            _ => (Value::String(inner), repaired),
+        },
+        value => (value, repaired),
     })
 }
 

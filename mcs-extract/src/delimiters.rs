@@ -275,9 +275,12 @@ fn begins_like_call(cx: &Cx<'_>, pos: usize) -> bool {
     let next = skip_ws(text, after);
     match byte_at(text, next) {
         Some(b'{') => true,
+        // A special token after a space (Kimi's `functions.f:0 <|tool_call_argument_begin|>`),
+        // or a tag on the next line (GLM's `NAME⏎<arg_key>`).
         Some(b'<') => {
-            byte_at(text, next + 1) != Some(b'/')
-                && memchr::memchr(b'\n', &bytes[after..next]).is_some()
+            starts_at(text, next, "<|")
+                || (byte_at(text, next + 1) != Some(b'/')
+                    && memchr::memchr(b'\n', &bytes[after..next]).is_some())
         }
         _ => false,
     }

@@ -293,6 +293,28 @@ impl<'t> Cx<'t> {
         }
     }
 
+    /// The one tool a call that names none can be (a Kimi call whose id is only an
+    /// index): the only tool there is, or else the only one whose parameters hold every
+    /// argument and whose required parameters are all given. `None` when none or several
+    /// fit.
+    pub(crate) fn tool_taking(&self, arguments: &Value) -> Option<String> {
+        if let [only] = self.tools {
+            return Some(only.name().to_owned());
+        }
+        let keys = arguments.as_object()?;
+        let mut fitting = self.tools.iter().filter(|tool| {
+            keys.keys().all(|key| tool.parameter(key).is_some())
+                && tool
+                    .parameters()
+                    .iter()
+                    .all(|p| !p.required || keys.contains_key(&p.name))
+        });
+        match (fitting.next(), fitting.next()) {
+            (Some(tool), None) => Some(tool.name().to_owned()),
+            _ => None,
+        }
+    }
+
     pub(crate) fn is_known(&self, name: &str) -> bool {
         self.tool(name).is_some()
     }

@@ -81,8 +81,17 @@ pub(crate) fn granite_fc(cx: &mut Cx<'_>, _start: usize, after: usize) -> Option
     ))
 }
 
-/// `<tool_calls>`: a JSON list (Jamba, Apriel) or one JSON call per line (MiniMax-M1).
+/// `<tool_calls>`: a JSON list (Jamba, Apriel), one JSON call per line (MiniMax-M1), or
+/// `<invoke name=…>` blocks (the MiniMax-M2 markup without its namespace).
 pub(crate) fn tool_calls_tag(cx: &mut Cx<'_>, _start: usize, after: usize) -> Option<usize> {
+    if starts_at(cx.text, skip_ws(cx.text, after), "<invoke") {
+        return Some(super::xml::plain_invokes(
+            cx,
+            after,
+            "</tool_calls>",
+            CallFormat::MiniMaxM2,
+        ));
+    }
     let format = if byte_at(cx.text, skip_ws(cx.text, after)) == Some(b'[') {
         CallFormat::Jamba
     } else {

@@ -184,8 +184,25 @@ pub(crate) fn kimi(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usize>
             return Some(after_close(text, id_start, Some(SECTION_END), BEGIN));
         };
         let id = text[id_start..args].trim();
-        let name = clean_name(id.rsplit('.').next().unwrap_or(id));
-        let (outcome, end) = arguments_at(cx, args + ARGS.len(), &name, Some(id.to_owned()));
+        let named = kimi_name(cx, id);
+        let (mut outcome, end) = arguments_at(
+            cx,
+            args + ARGS.len(),
+            named.as_deref().unwrap_or(id),
+            Some(id.to_owned()),
+        );
+        if named.is_none() {
+            outcome = outcome.and_then(|call| match cx.tool_taking(&call.arguments) {
+                Some(name) => Ok(RawCall { name, ..call }),
+                None => Err(Broken::new(
+                    None,
+                    format!(
+                        "the call `{id}` names no tool, and its arguments are not those of \
+                         exactly one tool"
+                    ),
+                )),
+            });
+        }
         cx.outcome(p, format, outcome);
         let q = skip_ws(text, end);
         pos = if starts_at(text, q, END) {
@@ -194,6 +211,34 @@ pub(crate) fn kimi(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usize>
             end
         };
     }
+}
+
+/// The tool a Kimi call id names (`functions.get_weather:0` → `get_weather`), or `None`
+/// when the id names none: only an index (`0`), or an id of another kind than Kimi's
+/// (`call_3`, `toolu_01…`: a model that copied the ids of a client's earlier calls) that
+/// is no tool's name. The tool is then the one the arguments fit. An index written after
+/// a dot (`functions.get_weather.1`) is an index too, and a namespace other than
+/// `functions.` (`tools.search:0`) is dropped.
+fn kimi_name(cx: &Cx<'_>, id: &str) -> Option<String> {
+    let index = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    let mut rest = id;
+    let mut indexed = false;
+    for separator in [':', '.'] {
+        if let Some((head, tail)) = rest.rsplit_once(separator)
+            && index(tail)
+        {
+            rest = head;
+            indexed = true;
+            break;
+        }
+    }
+    let kimi = indexed || id.starts_with("functions.");
+    let name = clean_name(rest);
+    let name = name.rsplit('.').next().unwrap_or(&name);
+    if name.is_empty() || index(name) || (!kimi && !cx.is_known(name)) {
+        return None;
+    }
+    Some(name.to_owned())
 }
 
 /// A DeepSeek special token at `pos` (`<｜…｜>`, also with ASCII bars): its name with `▁`,

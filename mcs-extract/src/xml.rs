@@ -21,7 +21,7 @@ use super::coerce::{Untyped, convert};
 use super::json::describe_at;
 use super::record::{Broken, Cx, Outcome, RawCall};
 use super::scan::{
-    clean_name, ends_by, find_cached, find_in, plausible_name, skip_ws, starts_at, to_end,
+    byte_at, clean_name, ends_by, find_cached, find_in, plausible_name, skip_ws, starts_at, to_end,
 };
 use mcs_core::call::CallFormat;
 
@@ -291,18 +291,38 @@ pub(crate) fn minimax_m2(cx: &mut Cx<'_>, _start: usize, after: usize) -> Option
     ))
 }
 
-/// Claude text tool use `<function_calls><invoke name=…>…</function_calls>`.
+/// Claude text tool use `<function_calls><invoke name=…>…</function_calls>`; also OLMo 3's
+/// pythonic calls, one a line, in the same tags
+/// (`<function_calls>get_weather(city='Paris')</function_calls>`).
 pub(crate) fn claude_xml(cx: &mut Cx<'_>, _start: usize, after: usize) -> Option<usize> {
-    let markup = Invoke::plain("</function_calls>");
-    let end = invoke_blocks(cx, after, &markup, CallFormat::ClaudeXml);
-    Some(wrapper_end(
-        cx,
-        after,
-        end,
-        markup.wrapper_close,
-        CallFormat::ClaudeXml,
-        "<invoke",
-    ))
+    const CLOSE: &str = "</function_calls>";
+    let text = cx.text;
+    let p = skip_ws(text, after);
+    if super::pythonic::is_call_start(text, p) {
+        let close = find_in(text, p, text.len(), CLOSE);
+        let end =
+            super::pythonic::strong_lines(cx, p, close.unwrap_or(text.len()), CallFormat::Pythonic);
+        return Some(match close {
+            Some(close) if skip_ws(text, end) >= close => close + CLOSE.len(),
+            _ => end,
+        });
+    }
+    Some(plain_invokes(cx, after, CLOSE, CallFormat::ClaudeXml))
+}
+
+/// `<invoke name=…>` blocks with plain `<parameter name=…>` tags from `after` to the
+/// wrapper's `close`: Claude's `<function_calls>`, and the same markup in `<tool_calls>`
+/// (SGLang's MiniMax and DeepSeek V3.2 dialects without the DSML prefix). Returns where
+/// the region ends.
+pub(crate) fn plain_invokes(
+    cx: &mut Cx<'_>,
+    after: usize,
+    close: &str,
+    format: CallFormat,
+) -> usize {
+    let markup = Invoke::plain(close);
+    let end = invoke_blocks(cx, after, &markup, format);
+    wrapper_end(cx, after, end, close, format, "<invoke")
 }
 
 /// DeepSeek DSML: `<｜DSML｜function_calls>` (V3.2), `<｜DSML｜tool_calls>` (V4),
@@ -503,9 +523,18 @@ fn parameters(cx: &Cx<'_>, name: &str, start: usize, outer: &[&str]) -> (Outcome
         if end == ValueEnd::Ambiguous {
             return ambiguous(name, &key, CLOSE, skip_function(text, value_start));
         }
-        let (value_end, next) = match value_span(end) {
-            Some(span) => span,
-            None => return cut_in_value(cx, name, &key),
+        let implicit = implicit_close(text, value_start, tool, &key, &arguments);
+        let (value_end, next) = match (value_span(end), implicit) {
+            (Some((end, _)), Some(at)) if at < end => {
+                repaired = true;
+                (at, at)
+            }
+            (Some(span), _) => span,
+            (None, Some(at)) if end != ValueEnd::Ambiguous => {
+                repaired = true;
+                (at, at)
+            }
+            (None, _) => return cut_in_value(cx, name, &key),
         };
         pos = next;
         let (value, fixed) = convert(
@@ -524,6 +553,44 @@ fn parameters(cx: &Cx<'_>, name: &str, start: usize, outer: &[&str]) -> (Outcome
         repaired,
     };
     (Ok(call), pos)
+}
+
+/// Where a value of `key` left without its `</parameter>` ends (`<parameter=city>⏎Dallas⏎
+/// <parameter=state>⏎TX⏎</parameter>`): at the first line that opens another parameter the
+/// tool declares and the call has not given yet, as vLLM and SGLang read it. Only for a
+/// known tool: a line that opens a parameter of no schema, or one given already, may be
+/// text of the value (a file that documents the format).
+fn implicit_close(
+    text: &str,
+    from: usize,
+    tool: Option<&mcs_core::Tool>,
+    key: &str,
+    given: &Map<String, Value>,
+) -> Option<usize> {
+    const OPEN: &str = "<parameter=";
+    let tool = tool?;
+    let limit = find_cached(text, from, text.len(), "</function>").unwrap_or(text.len());
+    let mut search = from;
+    while let Some(at) = find_cached(text, search, limit, OPEN) {
+        search = at + 1;
+        let line_start = text[..at]
+            .bytes()
+            .rev()
+            .find(|b| !matches!(b, b' ' | b'\t' | b'\r'))
+            .is_none_or(|b| b == b'\n');
+        let Some(gt) = find_in(text, at, (at + 256).min(text.len()), ">") else {
+            continue;
+        };
+        let other = text[at + OPEN.len()..gt].trim();
+        if line_start
+            && other != key
+            && !given.contains_key(other)
+            && tool.parameter(other).is_some()
+        {
+            return Some(at);
+        }
+    }
+    None
 }
 
 /// Where a broken function body ends: after its `</function>`, or at the end.
@@ -640,6 +707,20 @@ fn invoke_parameters(
             // The invoke was left open; the wrapper or the next invoke ends it.
             pos = p;
             break;
+        }
+        // The arguments as one JSON object instead of parameters (DeepSeek V3.2 sometimes
+        // writes them so, and SGLang reads them): only as the whole body.
+        if arguments.is_empty() && byte_at(text, p) == Some(b'{') {
+            let (outcome, end) = arguments_at(cx, p, name, None);
+            let q = skip_ws(text, end);
+            if outcome.is_err() || starts_at(text, q, &markup.invoke_close) {
+                let next = if starts_at(text, q, &markup.invoke_close) {
+                    q + markup.invoke_close.len()
+                } else {
+                    skip(end)
+                };
+                return (outcome, next);
+            }
         }
         // DSML's parameters are sometimes written plain (`<parameter name=…>`): one reading.
         let (parameter, parameter_close) = if starts_at(text, p, &markup.parameter) {
