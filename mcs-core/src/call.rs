@@ -147,6 +147,9 @@ pub enum CallFormat {
     KimiK3,
     /// GLM-4.5 / 4.6 `<tool_call>NAME<arg_key>…`.
     Glm4,
+    /// MBZUAI K2 (K2-V3, K2 Horizon) `<ifm|tool_call>NAME<ifm|arg_key>K</ifm|arg_key>…`, or
+    /// JSON inside `<ifm|tool_call>`.
+    K2,
     /// IBM Granite `<|tool_call|>`, `<tool_call>[…]`, `<function_call>`.
     Granite,
     /// InternLM `<|action_start|><|plugin|>`.
@@ -201,6 +204,7 @@ impl CallFormat {
             CallFormat::KimiK2 => "kimi_k2",
             CallFormat::KimiK3 => "kimi_k3",
             CallFormat::Glm4 => "glm4",
+            CallFormat::K2 => "k2_horizon",
             CallFormat::Granite => "granite",
             CallFormat::InternLm => "internlm",
             CallFormat::Jamba => "jamba",

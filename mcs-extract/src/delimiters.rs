@@ -42,6 +42,8 @@ pub(crate) const DELIMITERS: &[(&str, Parser, Option<CallFormat>)] = &[
         Some(CallFormat::MiniMaxM1),
     ),
     ("<TOOLCALL>", tagged::nemotron, Some(CallFormat::Nemotron)),
+    ("<ifm|tool_calls>", tagged::k2, Some(CallFormat::K2)),
+    ("<ifm|tool_call>", tagged::k2, Some(CallFormat::K2)),
     (
         "<|action_start|>",
         tagged::internlm,
@@ -75,6 +77,7 @@ pub(crate) const DELIMITERS: &[(&str, Parser, Option<CallFormat>)] = &[
     ("<|tool▁", tokens::deepseek, Some(CallFormat::DeepSeek)),
     (">>>", tokens::functionary, None),
     ("<|tool_call>", tokens::gemma4, Some(CallFormat::Gemma4)),
+    ("call:", tokens::gemma4_bare, None),
     (
         "<function=",
         xml::function_tag,

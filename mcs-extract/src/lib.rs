@@ -14,7 +14,8 @@
 //! between them is searched for the weaker conventions: JSON calls (fenced, bare, in prose,
 //! arrays, wrappers), pythonic calls, ReAct `Action:` blocks and LangChain `<tool>` tags.
 //! Reasoning (`<think>…</think>`, `[THINK]…[/THINK]`, `<seed:think>`, Command-R thinking,
-//! Harmony's analysis channel, Kimi `◁think▷`) never yields calls; a reasoning tag inside a
+//! Harmony's analysis channel, Kimi `◁think▷`, Gemma 4's thought channel, K2's
+//! `<ifm|think…>`) never yields calls; a reasoning tag inside a
 //! string of valid JSON (a note titled `about </think>`) is the call's data, not reasoning.
 //! A block the output ends inside that ends in calls after its last prose (`<think>… <tool_call>
 //! {…}</tool_call>` and nothing after) is a model that went from thinking to calling without

@@ -53,6 +53,55 @@ fn skip_spaces(text: &str, pos: usize) -> usize {
     pos
 }
 
+/// The end of the call that starts at `pos` (its name, then `(`), after its matching `)`:
+/// brackets counted outside strings. `None` when the call does not close in `text` (a
+/// string or bracket left open), so that where it ends cannot be told.
+fn call_end(text: &str, pos: usize) -> Option<usize> {
+    let open = skip_spaces(text, ident_end(text, pos));
+    if byte_at(text, open) != Some(b'(') {
+        return None;
+    }
+    let bytes = text.as_bytes();
+    let mut depth = 0usize;
+    let mut quote: Option<u8> = None;
+    let mut i = open;
+    while let Some(&b) = bytes.get(i) {
+        match quote {
+            Some(q) => {
+                if b == b'\\' {
+                    i += 1;
+                } else if b == q {
+                    quote = None;
+                } else if b == b'\n' {
+                    return None;
+                }
+            }
+            None => match b {
+                b'\'' | b'"' => quote = Some(b),
+                b'(' | b'[' | b'{' => depth += 1,
+                b')' | b']' | b'}' => {
+                    depth = depth.checked_sub(1)?;
+                    if depth == 0 {
+                        return (b == b')').then_some(i + 1);
+                    }
+                }
+                _ => {}
+            },
+        }
+        i += 1;
+    }
+    horizon::reached(text, text.len());
+    None
+}
+
+/// A call of a delimited list or run that cannot be read, as reported: its name when it
+/// has one, and what is wrong where.
+fn unreadable_call(cx: &Cx<'_>, text: &str, pos: usize, at: usize, message: &str) -> Broken {
+    let name = clean_name(&text[pos..ident_end(text, pos)]);
+    let detail = format!("invalid call at {}: {message}", cx.at(at));
+    Broken::new(plausible_name(&name).then_some(name), detail)
+}
+
 /// Whether a list of calls starts at `pos` (at `[`).
 pub(crate) fn is_list_start(text: &str, pos: usize) -> bool {
     byte_at(text, pos) == Some(b'[') && is_call_start(text, skip_ws(text, pos + 1))
@@ -197,6 +246,11 @@ pub(crate) fn strong_list(cx: &mut Cx<'_>, pos: usize, format: CallFormat) -> us
             end
         }
         Err((at, message)) => {
+            if horizon::touches() == touches
+                && let Some(end) = salvage_list(cx, pos, format)
+            {
+                return end;
+            }
             let detail = format!("invalid call list at {}: {message}", cx.at(at));
             let broken = if horizon::touches() != touches {
                 Broken::cut(None, detail)
@@ -207,6 +261,55 @@ pub(crate) fn strong_list(cx: &mut Cx<'_>, pos: usize, format: CallFormat) -> us
             to_end(cx.text)
         }
     }
+}
+
+/// A whole delimited list at `pos` that holds a call that cannot be read
+/// (`[get_weather(city='LA'), bad(x=b'z')]`, a number JSON cannot hold): the other calls
+/// are read, and that one is reported, as vLLM keeps the good siblings. `None` (nothing
+/// recorded) when the list does not close, or where one call ends cannot be told: then
+/// the list is broken as a whole.
+fn salvage_list(cx: &mut Cx<'_>, pos: usize, format: CallFormat) -> Option<usize> {
+    let text = cx.text;
+    let mut items: Vec<(usize, Outcome)> = Vec::new();
+    let mut p = pos + 1;
+    let end = loop {
+        p = skip_ws(text, p);
+        if byte_at(text, p) == Some(b']') {
+            break p + 1;
+        }
+        if !items.is_empty() {
+            if byte_at(text, p) != Some(b',') {
+                return None;
+            }
+            p = skip_ws(text, p + 1);
+            if byte_at(text, p) == Some(b']') {
+                break p + 1;
+            }
+        }
+        if !is_call_start(text, p) {
+            return None;
+        }
+        match parse_call(text, p) {
+            Ok(call) => {
+                let next = call.end;
+                items.push((p, to_raw(call, cx)));
+                p = next;
+            }
+            Err((at, message)) => {
+                let next = call_end(text, p)?;
+                items.push((p, Err(unreadable_call(cx, text, p, at, &message))));
+                p = next;
+            }
+        }
+    };
+    if !items.iter().any(|(_, outcome)| outcome.is_ok()) {
+        return None;
+    }
+    for (at, outcome) in items {
+        let at = if outcome.is_ok() { pos } else { at };
+        cx.outcome(at, format, outcome);
+    }
+    Some(end)
 }
 
 /// Delimited calls one after another (`print(…)` unwrapped, `;` or newlines between) from
@@ -243,6 +346,16 @@ pub(crate) fn strong_lines(cx: &mut Cx<'_>, pos: usize, limit: usize, format: Ca
                 end
             }
             Err((at, message)) => {
+                // A call that cannot be read but whose end is plain: reported, and the
+                // calls after it are read.
+                if horizon::touches() == touches
+                    && let Some(end) = call_end(text, call_at)
+                {
+                    cx.malformed(p, format, unreadable_call(cx, text, call_at, at, &message));
+                    found_any = true;
+                    pos = end;
+                    continue;
+                }
                 let detail = format!("invalid call at {}: {message}", cx.at(at));
                 let broken = if horizon::touches() != touches {
                     Broken::cut(None, detail)

@@ -78,6 +78,22 @@ const FAMILIES: &[Family] = &[
         closers: &["<channel|>"],
         prompted: false,
     },
+    // MBZUAI K2 at its three reasoning efforts.
+    Family {
+        opener: "<ifm|think>",
+        closers: &["</ifm|think>"],
+        prompted: false,
+    },
+    Family {
+        opener: "<ifm|think_fast>",
+        closers: &["</ifm|think_fast>"],
+        prompted: false,
+    },
+    Family {
+        opener: "<ifm|think_faster>",
+        closers: &["</ifm|think_faster>"],
+        prompted: false,
+    },
 ];
 
 /// The family of a region opened in the prompt: any prompted family's closer ends it.

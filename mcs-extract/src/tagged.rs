@@ -5,10 +5,12 @@
 use serde_json::{Map, Value};
 
 use super::call_body::{after_close, json_body};
-use super::json::parse_value;
+use super::json::{describe_at, parse_value};
 use super::pythonic;
 use super::record::{Broken, Cx, RawCall};
-use super::scan::{byte_at, clean_name, element_end, ends_by, name_end, skip_ws, starts_at};
+use super::scan::{
+    byte_at, clean_name, element_end, ends_by, find_cached, name_end, skip_ws, starts_at, to_end,
+};
 use super::xml;
 use mcs_core::call::CallFormat;
 use mcs_core::schema::kind_of;
@@ -104,6 +106,54 @@ pub(crate) fn tool_calls_tag(cx: &mut Cx<'_>, _start: usize, after: usize) -> Op
         format,
         "<tool_calls>",
     ))
+}
+
+/// MBZUAI K2 (K2-V3, K2 Horizon): `<ifm|tool_calls>` around `<ifm|tool_call>` blocks, or a
+/// block alone; each holds a name and `<ifm|arg_key>`/`<ifm|arg_value>` pairs (with an
+/// optional `<ifm|arg_type>`), or JSON (one call or a list).
+pub(crate) fn k2(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usize> {
+    const SECTION: &str = "<ifm|tool_calls>";
+    const SECTION_CLOSE: &str = "</ifm|tool_calls>";
+    let text = cx.text;
+    let markup = &xml::Pairs::K2;
+    let format = markup.format;
+    let in_section = starts_at(text, start, SECTION);
+    let mut pos = if in_section { after } else { start };
+    let mut found = false;
+    loop {
+        let p = skip_ws(text, pos);
+        if in_section && starts_at(text, p, SECTION_CLOSE) {
+            return Some(p + SECTION_CLOSE.len());
+        }
+        if !starts_at(text, p, markup.open) {
+            if found {
+                return Some(p);
+            }
+            let detail = format!(
+                "`{SECTION}` is followed by {} instead of a call",
+                describe_at(text, p)
+            );
+            if ends_by(text, p) {
+                cx.malformed(start, format, Broken::cut(None, detail));
+                return Some(to_end(text));
+            }
+            cx.malformed(start, format, Broken::new(None, detail));
+            return Some(
+                find_cached(text, p, text.len(), SECTION_CLOSE)
+                    .map_or_else(|| to_end(text), |at| at + SECTION_CLOSE.len()),
+            );
+        }
+        found = true;
+        let body = skip_ws(text, p + markup.open.len());
+        pos = if matches!(byte_at(text, body), Some(b'{' | b'[')) {
+            json_body(cx, body, Some(markup.close), format, markup.open)
+        } else {
+            xml::pairs_call(cx, p, body, markup)
+        };
+        if !in_section {
+            return Some(pos);
+        }
+    }
 }
 
 /// Nemotron Nano v2 `<TOOLCALL>[…]</TOOLCALL>`.

@@ -422,7 +422,11 @@ pub(crate) fn gemma4(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usiz
         find_cached(text, from, text.len(), CLOSE)
             .map_or_else(|| to_end(text), |at| at + CLOSE.len())
     };
-    let p = skip_ws(text, after);
+    let mut p = skip_ws(text, after);
+    // `<|tool_call>:call:NAME{…}`: a stray colon some outputs carry.
+    if starts_at(text, p, ":call:") {
+        p += 1;
+    }
     if !starts_at(text, p, "call:") {
         let detail = format!(
             "expected `call:NAME{{…}}` after `<|tool_call>`, found {}",
@@ -431,6 +435,41 @@ pub(crate) fn gemma4(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usiz
         cx.malformed(start, format, Broken::new(None, detail));
         return Some(skip(text, p));
     }
+    Some(gemma4_call(cx, start, p))
+}
+
+/// A Gemma 4 call written without `<|tool_call>`: `call:NAME{…}` at the start of a line or
+/// right after the thought channel's `<channel|>`, as Gemma 4 sometimes writes it and
+/// vLLM reads it. Only for a known tool, or when the call's strings are Gemma's `<|"|>`:
+/// `call:` is also a word of prose.
+pub(crate) fn gemma4_bare(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usize> {
+    const STRING: &str = "<|\"|>";
+    let text = cx.text;
+    let before = text[..start].trim_end_matches([' ', '\t']);
+    let placed = before.is_empty() || before.ends_with('\n') || before.ends_with("<channel|>");
+    let name_end = name_end(text, after);
+    if !placed || byte_at(text, name_end) != Some(b'{') || name_end == after {
+        return None;
+    }
+    let name = clean_name(&text[after..name_end]);
+    let line_end =
+        memchr::memchr(b'\n', &text.as_bytes()[name_end..]).map_or(text.len(), |i| name_end + i);
+    if !cx.is_known(&name) && find_in(text, name_end, line_end, STRING).is_none() {
+        return None;
+    }
+    Some(gemma4_call(cx, start, start))
+}
+
+/// Reads `call:NAME{…}` at `p`, the call's record placed at `start`; returns the end of
+/// its region (after `<tool_call|>` when it follows).
+fn gemma4_call(cx: &mut Cx<'_>, start: usize, p: usize) -> usize {
+    const CLOSE: &str = "<tool_call|>";
+    let text = cx.text;
+    let format = CallFormat::Gemma4;
+    let skip = |text: &str, from: usize| {
+        find_cached(text, from, text.len(), CLOSE)
+            .map_or_else(|| to_end(text), |at| at + CLOSE.len())
+    };
     let name_start = p + "call:".len();
     let Some(brace) = find_in(text, name_start, (name_start + 256).min(text.len()), "{") else {
         let detail = "the call has no `{` after its name".to_owned();
@@ -440,7 +479,7 @@ pub(crate) fn gemma4(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usiz
             Broken::new(None, detail)
         };
         cx.malformed(start, format, broken);
-        return Some(skip(text, name_start));
+        return skip(text, name_start);
     };
     let name = clean_name(&text[name_start..brace]);
     let outcome = match gemma_value(text, brace, 0) {
@@ -456,11 +495,11 @@ pub(crate) fn gemma4(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usiz
             };
             cx.outcome(start, format, Ok(call));
             let q = skip_ws(text, end);
-            return Some(if starts_at(text, q, CLOSE) {
+            return if starts_at(text, q, CLOSE) {
                 q + CLOSE.len()
             } else {
                 end
-            });
+            };
         }
         Ok(_) => unreachable_object(&name),
         Err(GemmaError::CutOff) => {
@@ -469,7 +508,7 @@ pub(crate) fn gemma4(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usiz
                 cx.at(text.len())
             );
             cx.outcome(start, format, Err(Broken::cut(Some(name), detail)));
-            return Some(to_end(text));
+            return to_end(text);
         }
         Err(GemmaError::At(pos, message)) => {
             let detail = format!(
@@ -480,7 +519,7 @@ pub(crate) fn gemma4(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usiz
         }
     };
     cx.outcome(start, format, outcome);
-    Some(skip(text, brace))
+    skip(text, brace)
 }
 
 /// The outcome for arguments that are not an object (the reader only starts one at `{`).

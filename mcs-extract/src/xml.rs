@@ -798,43 +798,89 @@ fn invoke_parameters(
 /// 4.6; 4.7 and 5 write no newlines), or GLM-4's `NAME⏎{json}`, up to `</tool_call>`.
 /// Returns where the call ends (after its `</tool_call>`, when it has one).
 pub(crate) fn glm(cx: &mut Cx<'_>, start: usize, pos: usize) -> usize {
-    const CLOSE: &str = "</tool_call>";
+    pairs_call(cx, start, pos, &Pairs::GLM)
+}
+
+/// The markers of a format that writes a call as its name then key/value pairs: GLM's
+/// `<tool_call>NAME<arg_key>K</arg_key><arg_value>V</arg_value></tool_call>`, and K2's,
+/// the same with `<ifm|…>` markers and an optional `<ifm|arg_type>T</ifm|arg_type>`.
+pub(crate) struct Pairs {
+    pub open: &'static str,
+    pub close: &'static str,
+    key: &'static str,
+    key_close: &'static str,
+    value: &'static str,
+    value_close: &'static str,
+    /// A type tag between the key and the value, when the format has one.
+    kind: Option<(&'static str, &'static str)>,
+    pub format: CallFormat,
+}
+
+impl Pairs {
+    pub(crate) const GLM: Pairs = Pairs {
+        open: "<tool_call>",
+        close: "</tool_call>",
+        key: "<arg_key>",
+        key_close: "</arg_key>",
+        value: "<arg_value>",
+        value_close: "</arg_value>",
+        kind: None,
+        format: CallFormat::Glm4,
+    };
+    pub(crate) const K2: Pairs = Pairs {
+        open: "<ifm|tool_call>",
+        close: "</ifm|tool_call>",
+        key: "<ifm|arg_key>",
+        key_close: "</ifm|arg_key>",
+        value: "<ifm|arg_value>",
+        value_close: "</ifm|arg_value>",
+        kind: Some(("<ifm|arg_type>", "</ifm|arg_type>")),
+        format: CallFormat::K2,
+    };
+}
+
+/// A call whose name starts at `pos` (its opener at `start`), then a JSON object or
+/// `markup`'s key/value pairs, to its close. Returns the end of its region.
+pub(crate) fn pairs_call(cx: &mut Cx<'_>, start: usize, pos: usize, markup: &Pairs) -> usize {
+    let close = markup.close;
     let text = cx.text;
-    let format = CallFormat::Glm4;
+    let format = markup.format;
     let name_stop = text[pos..]
         .find(['\n', '<', '{'])
         .map_or_else(|| to_end(text), |i| pos + i);
     let name = clean_name(&text[pos..name_stop]);
     if !plausible_name(&name) {
         let detail = format!(
-            "`<tool_call>` is followed by {} instead of a call",
+            "`{}` is followed by {} instead of a call",
+            markup.open,
             describe_at(text, pos)
         );
         cx.malformed(start, format, Broken::new(None, detail));
-        return find_cached(text, pos, text.len(), CLOSE)
-            .map_or_else(|| to_end(text), |at| at + CLOSE.len());
+        return find_cached(text, pos, text.len(), close)
+            .map_or_else(|| to_end(text), |at| at + close.len());
     }
     let p = skip_ws(text, name_stop);
     if text.as_bytes().get(p) == Some(&b'{') {
         let (outcome, end) = arguments_at(cx, p, &name, None);
         cx.outcome(start, format, outcome);
         let q = skip_ws(text, end);
-        return if starts_at(text, q, CLOSE) {
-            q + CLOSE.len()
+        return if starts_at(text, q, close) {
+            q + close.len()
         } else {
             end
         };
     }
-    let (outcome, end) = glm_pairs(cx, name, p);
+    let (outcome, end) = pairs(cx, name, p, markup);
     cx.outcome(start, format, outcome);
     end
 }
 
-/// The `<arg_key>K</arg_key><arg_value>V</arg_value>` pairs of a GLM call to `name`, from
-/// `pos` to `</tool_call>`; values keep their whitespace exactly and are typed with the
-/// tool's schema, or read as JSON when they are. Returns the call and its end.
-fn glm_pairs(cx: &Cx<'_>, name: String, pos: usize) -> (Outcome, usize) {
-    const CLOSE: &str = "</tool_call>";
+/// The `<arg_key>K</arg_key><arg_value>V</arg_value>` pairs of a call to `name` (as
+/// `markup` writes them), from `pos` to its close; values keep their whitespace exactly
+/// and are typed with the tool's schema, or read as JSON when they are (a type tag, where
+/// the format has one, says which). Returns the call and its end.
+fn pairs(cx: &Cx<'_>, name: String, pos: usize, markup: &Pairs) -> (Outcome, usize) {
+    let close = markup.close;
     let text = cx.text;
     let tool = cx.tool(&name);
     let mut arguments = Map::new();
@@ -844,46 +890,69 @@ fn glm_pairs(cx: &Cx<'_>, name: String, pos: usize) -> (Outcome, usize) {
         let p = skip_ws(text, pos);
         if ends_by(text, p) {
             return (
-                Err(cut_off(cx, &name, "before `</tool_call>`")),
+                Err(cut_off(cx, &name, &format!("before `{close}`"))),
                 to_end(text),
             );
         }
-        if starts_at(text, p, CLOSE) {
-            pos = p + CLOSE.len();
+        if starts_at(text, p, close) {
+            pos = p + close.len();
             break;
         }
-        if starts_at(text, p, "<tool_call>") {
+        if starts_at(text, p, markup.open) {
             // Left open; the next call ends it.
             pos = p;
             break;
         }
-        let key_start = p + "<arg_key>".len();
-        let key_end = starts_at(text, p, "<arg_key>")
+        let key_start = p + markup.key.len();
+        let key_end = starts_at(text, p, markup.key)
             .then(|| {
                 find_in(
                     text,
                     key_start,
                     (key_start + 256).min(text.len()),
-                    "</arg_key>",
+                    markup.key_close,
                 )
             })
             .flatten();
         let Some(key_end) = key_end else {
-            if starts_at(text, p, "<arg_key>") && ends_by(text, key_start + 256) {
+            if starts_at(text, p, markup.key) && ends_by(text, key_start + 256) {
                 return (Err(cut_off(cx, &name, "in an argument name")), to_end(text));
             }
             let detail = format!(
-                "expected `<arg_key>K</arg_key><arg_value>V</arg_value>` at {}, found {}",
+                "expected `{}K{}{}V{}` at {}, found {}",
+                markup.key,
+                markup.key_close,
+                markup.value,
+                markup.value_close,
                 cx.at(p),
                 describe_at(text, p)
             );
-            let end = find_cached(text, p, text.len(), CLOSE)
-                .map_or_else(|| to_end(text), |at| at + CLOSE.len());
+            let end = find_cached(text, p, text.len(), close)
+                .map_or_else(|| to_end(text), |at| at + close.len());
             return (Err(Broken::new(Some(name), detail)), end);
         };
         let key = text[key_start..key_end].trim().to_owned();
-        let value_open = skip_ws(text, key_end + "</arg_key>".len());
-        if !starts_at(text, value_open, "<arg_value>") {
+        let mut value_open = skip_ws(text, key_end + markup.key_close.len());
+        // K2's type tag: `string` keeps the text, any other type reads it as JSON.
+        let mut string = None;
+        if let Some((kind, kind_close)) = markup.kind
+            && starts_at(text, value_open, kind)
+        {
+            let kind_start = value_open + kind.len();
+            let limit = (kind_start + 64).min(text.len());
+            let Some(kind_end) = find_in(text, kind_start, limit, kind_close) else {
+                if ends_by(text, limit) {
+                    return (Err(cut_off(cx, &name, "in a type tag")), to_end(text));
+                }
+                let detail = format!("the type tag of `{key}` of `{name}` is not closed");
+                let end = find_cached(text, p, text.len(), close)
+                    .map_or_else(|| to_end(text), |at| at + close.len());
+                return (Err(Broken::new(Some(name), detail)), end);
+            };
+            string = Some(text[kind_start..kind_end].trim() == "string");
+            value_open = skip_ws(text, kind_end + kind_close.len());
+        }
+        if !starts_at(text, value_open, markup.value) {
             if ends_by(text, value_open) {
                 return (
                     Err(cut_off(cx, &name, "before the value of an argument")),
@@ -891,19 +960,20 @@ fn glm_pairs(cx: &Cx<'_>, name: String, pos: usize) -> (Outcome, usize) {
                 );
             }
             let detail = format!(
-                "the argument `{key}` of `{name}` has no `<arg_value>` at {}",
+                "the argument `{key}` of `{name}` has no `{}` at {}",
+                markup.value,
                 cx.at(value_open)
             );
-            let end = find_cached(text, p, text.len(), CLOSE)
-                .map_or_else(|| to_end(text), |at| at + CLOSE.len());
+            let end = find_cached(text, p, text.len(), close)
+                .map_or_else(|| to_end(text), |at| at + close.len());
             return (Err(Broken::new(Some(name), detail)), end);
         }
-        let value_start = value_open + "<arg_value>".len();
+        let value_start = value_open + markup.value.len();
         let value_end = match value_end(
             text,
             value_start,
-            "</arg_value>",
-            &["<arg_key>", CLOSE, "<tool_call>"],
+            markup.value_close,
+            &[markup.key, close, markup.open],
             &[],
         ) {
             ValueEnd::Closed { end, next } => {
@@ -911,16 +981,20 @@ fn glm_pairs(cx: &Cx<'_>, name: String, pos: usize) -> (Outcome, usize) {
                 end
             }
             ValueEnd::Ambiguous => {
-                let resume = find_cached(text, value_start, text.len(), CLOSE)
-                    .map_or_else(|| to_end(text), |at| at + CLOSE.len());
-                return ambiguous(&name, &key, "</arg_value>", resume);
+                let resume = find_cached(text, value_start, text.len(), close)
+                    .map_or_else(|| to_end(text), |at| at + close.len());
+                return ambiguous(&name, &key, markup.value_close, resume);
             }
             ValueEnd::Unclosed(_) | ValueEnd::CutOff => {
                 let what = format!("in the value of `{key}`");
                 return (Err(cut_off(cx, &name, &what)), to_end(text));
             }
         };
-        let (value, fixed) = convert(&text[value_start..value_end], tool, &key, Untyped::Json);
+        let raw = &text[value_start..value_end];
+        let (value, fixed) = match string {
+            Some(_) => typed_value(raw, string, tool, &key),
+            None => convert(raw, tool, &key, Untyped::Json),
+        };
         repaired |= fixed;
         arguments.insert(key, value);
     }
