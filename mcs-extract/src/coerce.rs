@@ -77,9 +77,17 @@ fn repair(text: &str) -> Option<(Value, bool)> {
         let body: String = serde_json::from_str(&format!("\"{}\"", text.trim())).ok()?;
         parse_whole(&body).ok().map(|(value, _)| (value, true))
     };
+    // A Python tuple, `(1, 2)`, where a list is wanted.
+    let tuple = || {
+        let inner = text.trim().strip_prefix('(')?.strip_suffix(')')?;
+        parse_whole(&format!("[{inner}]"))
+            .ok()
+            .map(|(value, _)| (value, true))
+    };
     let (value, repaired) = parse_whole(text)
         .ok()
-        .or_else(|| text.contains("\\\"").then(escaped).flatten())?;
+        .or_else(|| text.contains("\\\"").then(escaped).flatten())
+        .or_else(tuple)?;
     Some(match value {
         Value::String(inner) => match parse_whole(&inner) {
             Ok((value, _)) if value.is_object() || value.is_array() => (value, true),

@@ -269,7 +269,18 @@ pub(crate) fn strong_list(cx: &mut Cx<'_>, pos: usize, format: CallFormat) -> us
 /// recorded) when the list does not close, or where one call ends cannot be told: then
 /// the list is broken as a whole.
 fn salvage_list(cx: &mut Cx<'_>, pos: usize, format: CallFormat) -> Option<usize> {
-    let text = cx.text;
+    let (items, end) = salvage_items(cx, cx.text, pos)?;
+    for (at, outcome) in items {
+        cx.outcome(at, format, outcome);
+    }
+    Some(end)
+}
+
+/// The calls of the list at `pos` of `text`, one by one, as [`salvage_list`] reads them:
+/// each with where it is recorded (the list's start for a call, its own for one that
+/// cannot be read), and the list's end. `None` when the list does not close, where a call
+/// ends cannot be told, or no call could be read.
+fn salvage_items(cx: &Cx<'_>, text: &str, pos: usize) -> Option<(Vec<(usize, Outcome)>, usize)> {
     let mut items: Vec<(usize, Outcome)> = Vec::new();
     let mut p = pos + 1;
     let end = loop {
@@ -292,7 +303,7 @@ fn salvage_list(cx: &mut Cx<'_>, pos: usize, format: CallFormat) -> Option<usize
         match parse_call(text, p) {
             Ok(call) => {
                 let next = call.end;
-                items.push((p, to_raw(call, cx)));
+                items.push((pos, to_raw(call, cx)));
                 p = next;
             }
             Err((at, message)) => {
@@ -302,14 +313,10 @@ fn salvage_list(cx: &mut Cx<'_>, pos: usize, format: CallFormat) -> Option<usize
             }
         }
     };
-    if !items.iter().any(|(_, outcome)| outcome.is_ok()) {
-        return None;
-    }
-    for (at, outcome) in items {
-        let at = if outcome.is_ok() { pos } else { at };
-        cx.outcome(at, format, outcome);
-    }
-    Some(end)
+    items
+        .iter()
+        .any(|(_, outcome)| outcome.is_ok())
+        .then_some((items, end))
 }
 
 /// Delimited calls one after another (`print(…)` unwrapped, `;` or newlines between) from
@@ -504,6 +511,30 @@ fn lists_in_gap(
         let (calls, list_end) = match list {
             Ok(list) => list,
             Err((failed_at, message)) => {
+                // A whole list with a call that cannot be read: the others, when one of
+                // them is a known tool's, run, and that one is reported.
+                if !cut_off {
+                    let salvaged = salvage_items(cx, text, at);
+                    if open && horizon::touches() != touches {
+                        return (findings, at);
+                    }
+                    if let Some((items, list_end)) = salvaged.filter(|(items, _)| {
+                        items.iter().any(|(_, outcome)| {
+                            outcome.as_ref().is_ok_and(|call| cx.is_known(&call.name))
+                        })
+                    }) {
+                        state.list_pos = list_end;
+                        findings.push(Finding {
+                            start: at,
+                            end: list_end,
+                            items: items
+                                .into_iter()
+                                .map(|(place, outcome)| (place, CallFormat::Pythonic, outcome))
+                                .collect(),
+                        });
+                        continue;
+                    }
+                }
                 let broken = broken_list(cx, text, at, failed_at, &message, cut_off);
                 // Whether it is a broken call can depend on what follows (`[f(x=1), c⏎`).
                 if open && horizon::touches() != touches {

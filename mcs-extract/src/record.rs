@@ -315,6 +315,29 @@ impl<'t> Cx<'t> {
         }
     }
 
+    /// The arguments of `call` when a model wrapped them once more under a key the tool
+    /// does not have (`{"arguments": {"city": …}}`, `{"input": "{\"city\": …}"}`, as
+    /// DeepSeek V3.2 does with a parameter named so): what the wrapper holds, when every
+    /// key of it is a parameter of the tool. `None` otherwise.
+    fn unwrapped(&self, call: &RawCall) -> Option<Value> {
+        const WRAPPERS: &[&str] = &["arguments", "parameters", "args", "input"];
+        let tool = self.tool(&call.name)?;
+        let object = call.arguments.as_object()?;
+        let (key, inner) = object.iter().next().filter(|_| object.len() == 1)?;
+        if !WRAPPERS.contains(&key.as_str()) || tool.parameter(key).is_some() {
+            return None;
+        }
+        let inner = match inner {
+            Value::String(text) => serde_json::from_str::<Value>(text).ok()?,
+            other => other.clone(),
+        };
+        let fits = inner
+            .as_object()?
+            .keys()
+            .all(|key| tool.parameter(key).is_some());
+        fits.then_some(inner)
+    }
+
     pub(crate) fn is_known(&self, name: &str) -> bool {
         self.tool(name).is_some()
     }
@@ -361,6 +384,10 @@ impl<'t> Cx<'t> {
         if let Some((name, repaired)) = self.meant(&call.name) {
             call.name = name;
             call.repaired |= repaired;
+        }
+        if let Some(arguments) = self.unwrapped(&call) {
+            call.arguments = arguments;
+            call.repaired = true;
         }
         // Every format cleans names; one that was only a namespace (`default_api.`) is
         // empty now, and a call without a name is no call.
