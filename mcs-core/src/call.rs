@@ -134,6 +134,10 @@ pub enum CallFormat {
     MiniMaxM1,
     /// MiniMax-M2 `<minimax:tool_call><invoke name=…>`.
     MiniMaxM2,
+    /// MiniMax-M3: `]<]minimax[>[` before every tag, `<tool_call><invoke name=…>` with each
+    /// parameter an element named by its key (`<city>Tokyo</city>`), nested for objects
+    /// and arrays (`<item>`).
+    MiniMaxM3,
     /// Legacy Claude text tool use `<function_calls><invoke name=…>`.
     ClaudeXml,
     /// DeepSeek V3 / R1 / V3.1 `<｜tool▁calls▁begin｜>`.
@@ -198,6 +202,7 @@ impl CallFormat {
             CallFormat::SeedOss => "seed_oss",
             CallFormat::MiniMaxM1 => "minimax_m1",
             CallFormat::MiniMaxM2 => "minimax_m2",
+            CallFormat::MiniMaxM3 => "minimax_m3",
             CallFormat::ClaudeXml => "claude_xml",
             CallFormat::DeepSeek => "deepseek",
             CallFormat::DeepSeekDsml => "deepseek_dsml",

@@ -17,7 +17,7 @@ use aho_corasick::{AhoCorasick, Input, MatchKind};
 use super::reasoning::{Prefixes, partial_start};
 use super::record::Cx;
 use super::scan::{byte_at, floor_boundary, name_end, skip_ws, starts_at};
-use super::{channels, horizon, pythonic, tagged, tokens, work, xml};
+use super::{channels, elements, horizon, pythonic, tagged, tokens, work, xml};
 use mcs_core::call::CallFormat;
 
 /// A format reader: given the delimiter's start and end, records the calls and returns the
@@ -43,6 +43,11 @@ pub(crate) const DELIMITERS: &[(&str, Parser, Option<CallFormat>)] = &[
     ),
     ("<TOOLCALL>", tagged::nemotron, Some(CallFormat::Nemotron)),
     ("<ifm|tool_calls>", tagged::k2, Some(CallFormat::K2)),
+    (
+        "]<]minimax[>[<tool_call>",
+        elements::minimax_m3,
+        Some(CallFormat::MiniMaxM3),
+    ),
     ("<ifm|tool_call>", tagged::k2, Some(CallFormat::K2)),
     (
         "<|action_start|>",
@@ -247,6 +252,10 @@ fn begins_like_call(cx: &Cx<'_>, pos: usize) -> bool {
     let text = cx.text;
     let bytes = text.as_bytes();
     let p = skip_ws(text, pos);
+    // MiniMax-M3's special token before its next tag.
+    if starts_at(text, p, "]<]minimax[>[<") {
+        return !starts_at(text, p, "]<]minimax[>[</");
+    }
     match byte_at(text, p) {
         None | Some(b'{' | b'[') => return true,
         Some(b'<') => return byte_at(text, p + 1) != Some(b'/'),

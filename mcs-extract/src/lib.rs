@@ -99,6 +99,7 @@ mod call_shape;
 mod channels;
 mod coerce;
 mod delimiters;
+mod elements;
 mod gaps;
 pub(crate) mod horizon;
 mod json;

@@ -78,6 +78,12 @@ const FAMILIES: &[Family] = &[
         closers: &["<channel|>"],
         prompted: false,
     },
+    // MiniMax-M3; the prompt may open it.
+    Family {
+        opener: "<mm:think>",
+        closers: &["</mm:think>"],
+        prompted: true,
+    },
     // MBZUAI K2 at its three reasoning efforts.
     Family {
         opener: "<ifm|think>",
@@ -258,6 +264,10 @@ impl Reasoning {
                 continue;
             }
             match self.open {
+                // Harmony's analysis channel of a message addressed to a recipient
+                // (`to=functions.f<|channel|>analysis<|message|>{…}`) is a call, not
+                // reasoning: gpt-oss sends tool calls on that channel too.
+                None if is_opener && addressed(text, family, found.start()) => {}
                 None if is_opener => {
                     self.open = Some((family, found.start(), found.end()));
                     self.reported = found.start();
@@ -316,6 +326,22 @@ impl Reasoning {
     pub(crate) fn decided(&self) -> usize {
         self.decided
     }
+}
+
+/// Whether the opener of `family` at `at` is Harmony's analysis channel in the header of a
+/// message addressed to a recipient (` to=…` since the message's `<|start|>`).
+fn addressed(text: &str, family: usize, at: usize) -> bool {
+    const ANALYSIS: &str = "<|channel|>analysis<|message|>";
+    if FAMILIES.get(family).is_none_or(|f| f.opener != ANALYSIS) {
+        return false;
+    }
+    let mut from = at.saturating_sub(256);
+    while !text.is_char_boundary(from) {
+        from += 1;
+    }
+    let header = &text[from..at];
+    let header = header.rsplit("<|start|>").next().unwrap_or(header);
+    header.starts_with("to=") || header.contains(" to=")
 }
 
 /// Whether a closer of `family` ends a region of `open`.

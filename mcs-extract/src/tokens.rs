@@ -415,13 +415,8 @@ pub(crate) fn functionary(cx: &mut Cx<'_>, start: usize, after: usize) -> Option
 /// the closing `<tool_call|>`); keys are bare and may hold spaces. The arguments are read
 /// by their own structure, so the call ends where its braces close.
 pub(crate) fn gemma4(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usize> {
-    const CLOSE: &str = "<tool_call|>";
     let text = cx.text;
     let format = CallFormat::Gemma4;
-    let skip = |text: &str, from: usize| {
-        find_cached(text, from, text.len(), CLOSE)
-            .map_or_else(|| to_end(text), |at| at + CLOSE.len())
-    };
     let mut p = skip_ws(text, after);
     // `<|tool_call>:call:NAME{…}`: a stray colon some outputs carry.
     if starts_at(text, p, ":call:") {
@@ -433,9 +428,18 @@ pub(crate) fn gemma4(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usiz
             describe_at(text, p)
         );
         cx.malformed(start, format, Broken::new(None, detail));
-        return Some(skip(text, p));
+        return Some(past_gemma4_close(text, p));
     }
     Some(gemma4_call(cx, start, p))
+}
+
+/// The close of a Gemma 4 call.
+const GEMMA4_CLOSE: &str = "<tool_call|>";
+
+/// Where reading goes on after a broken Gemma 4 call: past the next close, or at the end.
+fn past_gemma4_close(text: &str, from: usize) -> usize {
+    find_cached(text, from, text.len(), GEMMA4_CLOSE)
+        .map_or_else(|| to_end(text), |at| at + GEMMA4_CLOSE.len())
 }
 
 /// A Gemma 4 call written without `<|tool_call>`: `call:NAME{…}` at the start of a line or
@@ -463,13 +467,10 @@ pub(crate) fn gemma4_bare(cx: &mut Cx<'_>, start: usize, after: usize) -> Option
 /// Reads `call:NAME{…}` at `p`, the call's record placed at `start`; returns the end of
 /// its region (after `<tool_call|>` when it follows).
 fn gemma4_call(cx: &mut Cx<'_>, start: usize, p: usize) -> usize {
-    const CLOSE: &str = "<tool_call|>";
+    const CLOSE: &str = GEMMA4_CLOSE;
     let text = cx.text;
     let format = CallFormat::Gemma4;
-    let skip = |text: &str, from: usize| {
-        find_cached(text, from, text.len(), CLOSE)
-            .map_or_else(|| to_end(text), |at| at + CLOSE.len())
-    };
+    let skip = past_gemma4_close;
     let name_start = p + "call:".len();
     let Some(brace) = find_in(text, name_start, (name_start + 256).min(text.len()), "{") else {
         let detail = "the call has no `{` after its name".to_owned();

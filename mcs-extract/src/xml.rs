@@ -464,6 +464,8 @@ pub(crate) fn function_blocks(
 /// or the function's end.
 fn parameters(cx: &Cx<'_>, name: &str, start: usize, outer: &[&str]) -> (Outcome, usize) {
     const CLOSE: &str = "</parameter>";
+    const PARAM: &str = "<param ";
+    const PARAM_CLOSE: &str = "</param>";
     const FUNCTION_CLOSE: &str = "</function>";
     let text = cx.text;
     let tool = cx.tool(name);
@@ -484,7 +486,9 @@ fn parameters(cx: &Cx<'_>, name: &str, start: usize, outer: &[&str]) -> (Outcome
             pos = p;
             break;
         }
-        if !starts_at(text, p, "<parameter=") {
+        // MiniCPM writes `<param name="K">v</param>` in `<function name="N">`.
+        let named = starts_at(text, p, PARAM);
+        if !starts_at(text, p, "<parameter=") && !named {
             let detail = format!(
                 "unexpected {} in the body of `{name}` at {}, expected `<parameter=NAME>`",
                 describe_at(text, p),
@@ -492,7 +496,11 @@ fn parameters(cx: &Cx<'_>, name: &str, start: usize, outer: &[&str]) -> (Outcome
             );
             return (broken(detail), skip_function(text, p));
         }
-        let key_start = p + "<parameter=".len();
+        let key_start = p + if named {
+            PARAM.len()
+        } else {
+            "<parameter=".len()
+        };
         let Some(gt) = find_in(text, key_start, (key_start + 256).min(text.len()), ">") else {
             if ends_by(text, key_start + 256) {
                 return (
@@ -506,24 +514,35 @@ fn parameters(cx: &Cx<'_>, name: &str, start: usize, outer: &[&str]) -> (Outcome
             );
             return (broken(detail), skip_function(text, p));
         };
-        let key = text[key_start..gt]
-            .trim()
-            .trim_matches(|c| c == '"' || c == '\'')
-            .to_owned();
+        let key = if named {
+            attribute(&text[key_start..gt], "name").unwrap_or_default()
+        } else {
+            text[key_start..gt]
+                .trim()
+                .trim_matches(|c| c == '"' || c == '\'')
+                .to_owned()
+        };
         let value_start = gt + 1;
-        let mut after = vec!["<parameter=", FUNCTION_CLOSE, "<function"];
+        let close = if named { PARAM_CLOSE } else { CLOSE };
+        let mut after = vec!["<parameter=", PARAM, FUNCTION_CLOSE, "<function"];
         after.extend_from_slice(outer);
         let end = value_end(
             text,
             value_start,
-            CLOSE,
+            close,
             &after,
-            &["<parameter=", FUNCTION_CLOSE],
+            &["<parameter=", PARAM, FUNCTION_CLOSE],
         );
         if end == ValueEnd::Ambiguous {
-            return ambiguous(name, &key, CLOSE, skip_function(text, value_start));
+            return ambiguous(name, &key, close, skip_function(text, value_start));
         }
-        let implicit = implicit_close(text, value_start, tool, &key, &arguments);
+        let bound = match value_span(end) {
+            Some((end, _)) => end,
+            None => {
+                find_cached(text, value_start, text.len(), FUNCTION_CLOSE).unwrap_or(text.len())
+            }
+        };
+        let implicit = implicit_close(text, (value_start, bound), tool, &key, &arguments);
         let (value_end, next) = match (value_span(end), implicit) {
             (Some((end, _)), Some(at)) if at < end => {
                 repaired = true;
@@ -537,12 +556,14 @@ fn parameters(cx: &Cx<'_>, name: &str, start: usize, outer: &[&str]) -> (Outcome
             (None, _) => return cut_in_value(cx, name, &key),
         };
         pos = next;
-        let (value, fixed) = convert(
-            raw_value(&text[value_start..value_end]),
-            tool,
-            &key,
-            Untyped::Text,
-        );
+        let raw = raw_value(&text[value_start..value_end]);
+        // A CDATA section holds its text as written (MiniCPM).
+        let raw = raw
+            .trim()
+            .strip_prefix("<![CDATA[")
+            .and_then(|inner| inner.strip_suffix("]]>"))
+            .unwrap_or(raw);
+        let (value, fixed) = convert(raw, tool, &key, Untyped::Text);
         repaired |= fixed;
         arguments.insert(key, value);
     }
@@ -556,39 +577,35 @@ fn parameters(cx: &Cx<'_>, name: &str, start: usize, outer: &[&str]) -> (Outcome
 }
 
 /// Where a value of `key` left without its `</parameter>` ends (`<parameter=city>⏎Dallas⏎
-/// <parameter=state>⏎TX⏎</parameter>`): at the first line that opens another parameter the
-/// tool declares and the call has not given yet, as vLLM and SGLang read it. Only for a
-/// known tool: a line that opens a parameter of no schema, or one given already, may be
-/// text of the value (a file that documents the format).
+/// <parameter=state>⏎TX⏎</parameter>`): at the first line before `bound` that opens a
+/// parameter, when that parameter is one the tool declares and the call has not given yet,
+/// as vLLM and SGLang read it. Only for a known tool: a line that opens a parameter of no
+/// schema, or one given already, may be text of the value (a file that documents the
+/// format). Only the first such line is looked at, so that reading stays linear.
 fn implicit_close(
     text: &str,
-    from: usize,
+    (from, bound): (usize, usize),
     tool: Option<&mcs_core::Tool>,
     key: &str,
     given: &Map<String, Value>,
 ) -> Option<usize> {
     const OPEN: &str = "<parameter=";
     let tool = tool?;
-    let limit = find_cached(text, from, text.len(), "</function>").unwrap_or(text.len());
     let mut search = from;
-    while let Some(at) = find_cached(text, search, limit, OPEN) {
+    while let Some(at) = find_cached(text, search, bound, OPEN) {
         search = at + 1;
         let line_start = text[..at]
             .bytes()
             .rev()
             .find(|b| !matches!(b, b' ' | b'\t' | b'\r'))
             .is_none_or(|b| b == b'\n');
-        let Some(gt) = find_in(text, at, (at + 256).min(text.len()), ">") else {
+        if !line_start {
             continue;
-        };
-        let other = text[at + OPEN.len()..gt].trim();
-        if line_start
-            && other != key
-            && !given.contains_key(other)
-            && tool.parameter(other).is_some()
-        {
-            return Some(at);
         }
+        let gt = find_in(text, at, (at + 256).min(text.len()), ">")?;
+        let other = text[at + OPEN.len()..gt].trim();
+        let opens = other != key && !given.contains_key(other) && tool.parameter(other).is_some();
+        return opens.then_some(at);
     }
     None
 }

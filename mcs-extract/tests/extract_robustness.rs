@@ -262,6 +262,30 @@ fn hostile(repeats: usize) -> Vec<(&'static str, String)> {
         ),
         ("mistral", "[TOOL_CALLS]a{".repeat(15 * n)),
         (
+            "missing parameter closes",
+            format!(
+                "<function=get_weather>\n{}",
+                "<parameter=city>\nx\n<parameter=city>\n".repeat(5 * n)
+            ),
+        ),
+        (
+            "k2 pairs without ends",
+            format!(
+                "<ifm|tool_calls>{}",
+                "<ifm|tool_call>a<ifm|arg_key>k</ifm|arg_key><ifm|arg_value>v".repeat(3 * n)
+            ),
+        ),
+        (
+            "minimax m3 without ends",
+            "]<]minimax[>[<tool_call>]<]minimax[>[<invoke name=\"a\">]<]minimax[>[<k>"
+                .repeat(3 * n),
+        ),
+        ("call lines", "call:get_weather{city:\n".repeat(8 * n)),
+        (
+            "pythonic lists with broken siblings",
+            "[get_weather(city='a'), f(x=b'z'), ".repeat(5 * n),
+        ),
+        (
             "langchain",
             "<tool>search</tool><tool_input>x".repeat(8 * n),
         ),

@@ -89,15 +89,16 @@ pub(crate) struct TextStream {
 
 /// Bytes that may start what the readers look for, in a line whose first word is decided
 /// and with nothing left open: markers, tokens and tags (`<`; `[` also opens pythonic
-/// lists and `[TOOL_CALLS]`; `>` starts `>>>`), JSON (`{`), fences (`` ` ``), the `=` of `to=functions.`,
-/// and new lines (where line-based formats start). A piece without any of them, after a
+/// lists and `[TOOL_CALLS]`; `>` starts `>>>`; `]` starts MiniMax-M3's `]<]minimax[>[`),
+/// JSON (`{`), fences (`` ` ``), the `=` of `to=functions.`, and new lines (where
+/// line-based formats start). A piece without any of them, after a
 /// read that decided everything, is text as it stands — unless it ends with what could
 /// start a marker spelled in letters (`functools[`, `to=functions.`), which [`quiet`]
-/// checks. Everything else (closing brackets, `(`, `|`) can only continue or end
+/// checks. Everything else (`}`, `)`, `(`, `|`) can only continue or end
 /// what an earlier loud byte opened, and nothing is open.
 const LOUD: [bool; 256] = {
     let mut loud = [false; 256];
-    let bytes = b"<>[{`=\n\r";
+    let bytes = b"<>[]{`=\n\r";
     let mut i = 0;
     while i < bytes.len() {
         loud[bytes[i] as usize] = true;
@@ -107,7 +108,7 @@ const LOUD: [bool; 256] = {
 };
 
 /// The markers that start with a letter (the others start with a loud byte).
-const SPELLED: [&[u8]; 2] = [b"functools[", b"to=functions."];
+const SPELLED: [&[u8]; 3] = [b"functools[", b"to=functions.", b"call:"];
 
 /// Whether `delta` can be shown without reading: it has no loud byte.
 fn quiet(delta: &str) -> bool {
