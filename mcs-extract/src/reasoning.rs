@@ -339,8 +339,18 @@ fn addressed(text: &str, family: usize, at: usize) -> bool {
     while !text.is_char_boundary(from) {
         from += 1;
     }
-    let header = &text[from..at];
-    let header = header.rsplit("<|start|>").next().unwrap_or(header);
+    // The header starts after the last token that ends a message or a header.
+    let header = [
+        "<|start|>",
+        "<|end|>",
+        "<|call|>",
+        "<|return|>",
+        "<|message|>",
+    ]
+    .iter()
+    .fold(&text[from..at], |header, token| {
+        header.rsplit(token).next().unwrap_or(header)
+    });
     header.starts_with("to=") || header.contains(" to=")
 }
 
