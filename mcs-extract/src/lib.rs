@@ -73,9 +73,10 @@
 //!    (`Cx` (in `record`), through which every call attempt is recorded).
 //! 3. Call shapes: `call_shape` (which JSON values are calls) and `call_body` (the
 //!    JSON after a delimiter: a run of calls, or one call's arguments).
-//! 4. Formats: `tagged`, `tokens`, `xml`, `pythonic`, `react`, `bare_json`
-//!    and `native` (provider messages). A format may use another's reader when its
-//!    delimiter can hold that format (`<tool_call>` holds `<function=…>`).
+//! 4. Formats: `tagged`, `tokens`, `xml`, `elements` (arguments as a tree of elements:
+//!    MiniMax-M3), `pythonic`, `react`, `bare_json` and `native` (provider messages). A
+//!    format may use another's reader when its delimiter can hold that format
+//!    (`<tool_call>` holds `<function=…>`).
 //! 5. Where formats are looked for: `delimiters` (the table of native delimiters and
 //!    the one pass that finds them) and `gaps` (the text between them).
 //! 6. This module: the entry point.
