@@ -60,7 +60,7 @@ pub(crate) fn convert(
 }
 
 /// Whether `schema` declares the JSON type `kind` (alone or in a list of types).
-fn declares(schema: &Value, kind: &str) -> bool {
+pub(crate) fn declares(schema: &Value, kind: &str) -> bool {
     match schema.get("type") {
         Some(Value::String(declared)) => declared == kind,
         Some(Value::Array(declared)) => declared.iter().any(|t| t == kind),

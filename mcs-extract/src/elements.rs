@@ -6,6 +6,7 @@
 
 use serde_json::{Map, Value};
 
+use super::coerce::declares;
 use super::record::{Broken, Cx, RawCall};
 use super::scan::{ends_by, find_cached, plausible_name, to_end};
 use super::xml::attribute;
@@ -196,15 +197,11 @@ fn build(text: &str, element: &Element<'_>, schema: Option<&Value>) -> Value {
 
 /// Whether `schema` takes a string: its type, or one of its alternatives.
 fn takes_string(schema: &Value) -> bool {
-    let own = match schema.get("type") {
-        Some(Value::String(kind)) => kind == "string",
-        Some(Value::Array(kinds)) => kinds.iter().any(|kind| kind == "string"),
-        _ => false,
-    };
-    own || ["anyOf", "oneOf"].iter().any(|key| {
-        schema
-            .get(*key)
-            .and_then(Value::as_array)
-            .is_some_and(|alternatives| alternatives.iter().any(takes_string))
-    })
+    declares(schema, "string")
+        || ["anyOf", "oneOf"].iter().any(|key| {
+            schema
+                .get(*key)
+                .and_then(Value::as_array)
+                .is_some_and(|alternatives| alternatives.iter().any(takes_string))
+        })
 }

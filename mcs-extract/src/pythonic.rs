@@ -169,13 +169,30 @@ fn parse_call(text: &str, pos: usize) -> Result<PyCall, PyError> {
 /// Reads `[call, call, …]` at `pos` (at `[`).
 fn parse_list(text: &str, pos: usize) -> Result<(Vec<PyCall>, usize), PyError> {
     let mut calls = Vec::new();
+    let end = list_items(text, pos, |p| {
+        let call = parse_call(text, p)?;
+        let end = call.end;
+        calls.push(call);
+        Ok(end)
+    })?;
+    Ok((calls, end))
+}
+
+/// Walks the list at `pos` (at `[`): `item` reads the element that starts at each position
+/// and says where it ends. Returns the end of the list.
+fn list_items(
+    text: &str,
+    pos: usize,
+    mut item: impl FnMut(usize) -> Result<usize, PyError>,
+) -> Result<usize, PyError> {
     let mut p = pos + 1;
+    let mut first = true;
     loop {
         p = skip_ws(text, p);
         if byte_at(text, p) == Some(b']') {
-            return Ok((calls, p + 1));
+            return Ok(p + 1);
         }
-        if !calls.is_empty() {
+        if !first {
             if byte_at(text, p) != Some(b',') {
                 let found = describe_at(text, p);
                 return Err((
@@ -185,12 +202,11 @@ fn parse_list(text: &str, pos: usize) -> Result<(Vec<PyCall>, usize), PyError> {
             }
             p = skip_ws(text, p + 1);
             if byte_at(text, p) == Some(b']') {
-                return Ok((calls, p + 1));
+                return Ok(p + 1);
             }
         }
-        let call = parse_call(text, p)?;
-        p = call.end;
-        calls.push(call);
+        first = false;
+        p = item(p)?;
     }
 }
 
@@ -282,37 +298,24 @@ fn salvage_list(cx: &mut Cx<'_>, pos: usize, format: CallFormat) -> Option<usize
 /// ends cannot be told, or no call could be read.
 fn salvage_items(cx: &Cx<'_>, text: &str, pos: usize) -> Option<(Vec<(usize, Outcome)>, usize)> {
     let mut items: Vec<(usize, Outcome)> = Vec::new();
-    let mut p = pos + 1;
-    let end = loop {
-        p = skip_ws(text, p);
-        if byte_at(text, p) == Some(b']') {
-            break p + 1;
-        }
-        if !items.is_empty() {
-            if byte_at(text, p) != Some(b',') {
-                return None;
-            }
-            p = skip_ws(text, p + 1);
-            if byte_at(text, p) == Some(b']') {
-                break p + 1;
-            }
-        }
+    let end = list_items(text, pos, |p| {
         if !is_call_start(text, p) {
-            return None;
+            return Err((p, String::new()));
         }
-        match parse_call(text, p) {
+        Ok(match parse_call(text, p) {
             Ok(call) => {
                 let next = call.end;
                 items.push((pos, to_raw(call, cx)));
-                p = next;
+                next
             }
             Err((at, message)) => {
-                let next = call_end(text, p)?;
+                let next = call_end(text, p).ok_or((p, String::new()))?;
                 items.push((p, Err(unreadable_call(cx, text, p, at, &message))));
-                p = next;
+                next
             }
-        }
-    };
+        })
+    })
+    .ok()?;
     items
         .iter()
         .any(|(_, outcome)| outcome.is_ok())
