@@ -9,7 +9,9 @@
 //! - **Words.** Text and identifiers split alike (`listRepoIssues`, `get_HTTPServer`), lower
 //!   case, and stemmed with the Snowball English stemmer: `closing`, `closed` and `close` are
 //!   one word, as are `repositories` and `repository`; British spellings are read as
-//!   American ones (`favourites`, `organise`, `cancelled`). Words stemming leaves apart
+//!   American ones (`favourites`, `organise`, `cancelled`), and an acronym's plural is one
+//!   word (`IPs`, `listVMs`). Words stemming joins by chance stay apart (`customers` and a
+//!   `custom` template, `experiment` and `experience`). Words stemming leaves apart
 //!   (`contributed` and `contributors`, `assign` and `assignees`) are kin: an API word that
 //!   is a task word with another short ending stands in for it, weakly where the API also
 //!   says the task's word.
@@ -51,14 +53,17 @@
 //!   first verb or a `PUT`'s annotations); whether each word the task shares with
 //!   the operation's title is one or many in both (`pull request 9` is `Get a pull request`,
 //!   `my albums` is `Get User's Saved Albums`); and whether an operation that takes no item
-//!   is asked about one by its id (`xkcd 927`).
+//!   is asked about one by its id (`xkcd 927`; a date, a time or a sum names no item, and
+//!   a list that filters by what the task calls the item takes it: `patient 7310` and a
+//!   `patient` parameter).
 //! - **One place per operation**: an operation a document offers under two methods with the
 //!   same words (AWS's `GET_AddPermission` and `POST_AddPermission`) is listed once, so
 //!   that ten results are ten operations.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
-use rust_stemmers::{Algorithm, Stemmer};
+use rust_stemmers::Algorithm;
 
 use mcs_core::{Tool, ToolAnnotations};
 
@@ -81,11 +86,16 @@ pub(super) fn words(text: &str) -> Vec<String> {
         }
         let next = chars.get(i + 1).copied();
         let boundary = match previous {
-            // fooBar, v2Api; HTTPServer splits before the `S` of `Server`.
+            // fooBar, v2Api; HTTPServer splits before the `S` of `Server`, but `IPs`,
+            // `URLs` and `listVMs` keep an acronym's plural `s` with it.
             Some(p) if c.is_uppercase() => {
+                let plural = next == Some('s')
+                    && !chars
+                        .get(i + 2)
+                        .is_some_and(|after| after.is_alphanumeric());
                 p.is_lowercase()
                     || p.is_numeric()
-                    || (p.is_uppercase() && next.is_some_and(char::is_lowercase))
+                    || (p.is_uppercase() && next.is_some_and(char::is_lowercase) && !plural)
             }
             _ => false,
         };
@@ -113,6 +123,27 @@ fn search_words(text: &str) -> Vec<String> {
     words
 }
 
+/// Snowball's English stemmer, but for the words it joins with others they have nothing
+/// to do with: `customers` with `custom` (a custom verification template), `experiment`
+/// with `experience`, `business` with `busy`.
+struct Stemmer(rust_stemmers::Stemmer);
+
+/// Beginnings of words that keep their own stem (see [`Stemmer`]).
+const OWN_STEMS: &[&str] = &["customer", "experiment", "business"];
+
+impl Stemmer {
+    fn english() -> Self {
+        Stemmer(rust_stemmers::Stemmer::create(Algorithm::English))
+    }
+
+    fn stem<'a>(&self, word: &'a str) -> Cow<'a, str> {
+        match OWN_STEMS.iter().find(|own| word.starts_with(*own)) {
+            Some(own) => Cow::Borrowed(&word[..own.len()]),
+            None => self.0.stem(word),
+        }
+    }
+}
+
 /// Words a task uses that say nothing about which tool it needs.
 const STOP_WORDS: &[&str] = &[
     "a",
@@ -127,9 +158,11 @@ const STOP_WORDS: &[&str] = &[
     "and",
     "any",
     "anymore",
-    "asap",
+    "anything",
     "are",
+    "aren",
     "as",
+    "asap",
     "at",
     "be",
     "been",
@@ -138,24 +171,36 @@ const STOP_WORDS: &[&str] = &[
     "can",
     "completely",
     "could",
+    "couldn",
+    "currently",
+    "d",
     "did",
+    "didn",
     "do",
     "does",
+    "doesn",
+    "don",
     "every",
     "for",
     "from",
+    "hadn",
+    "hasn",
     "have",
+    "haven",
     "how",
     "i",
     "if",
     "in",
     "into",
     "is",
+    "isn",
     "it",
     "its",
     "just",
     "let",
     "lets",
+    "ll",
+    "m",
     "many",
     "me",
     "mine",
@@ -171,12 +216,17 @@ const STOP_WORDS: &[&str] = &[
     "our",
     "please",
     "quickly",
+    "re",
     "really",
+    "s",
     "should",
+    "shouldn",
     "so",
     "some",
     "someone",
     "something",
+    "still",
+    "t",
     "that",
     "the",
     "their",
@@ -192,11 +242,14 @@ const STOP_WORDS: &[&str] = &[
     "used",
     "uses",
     "using",
+    "ve",
     "via",
     "want",
     "was",
+    "wasn",
     "we",
     "were",
+    "weren",
     "what",
     "when",
     "where",
@@ -208,6 +261,7 @@ const STOP_WORDS: &[&str] = &[
     "will",
     "with",
     "would",
+    "wouldn",
     "you",
     "your",
 ];
@@ -289,7 +343,7 @@ pub(crate) const PHRASES: &[(&[&str], &[&str])] = &[
     (&["file", "issue"], &["create", "issue"]),
     (&["file", "ticket"], &["create", "issue"]),
     (&["kick", "out"], &["remove", "member"]),
-    (&["to", "do"], &["todo"]),
+    (&["to", "do"], &["todo", "task"]),
     (&["ask", "review"], &["request", "reviewer"]),
     (&["look", "up"], &["get", "info", "retrieve"]),
     (&["tick", "off"], &["complete", "check", "state"]),
@@ -508,6 +562,37 @@ pub(crate) const ACTS: &[(&str, &[&str])] = &[
     ("transcribe", &["transcription", "transcribe", "audio"]),
     ("ask", &["question", "answer", "chat", "completion"]),
     ("visit", &["view", "traffic", "visitor"]),
+    // Clipped words (`meds`, `docs`, `stats`, `Dr.`) and their full forms.
+    ("doc", &["document", "documentation"]),
+    ("stat", &["statistic", "stats", "metric"]),
+    ("app", &["application", "app"]),
+    ("admin", &["administrator", "admin"]),
+    ("msg", &["message"]),
+    ("pic", &["picture", "photo", "image"]),
+    ("vid", &["video"]),
+    ("med", &["medication", "medicine"]),
+    ("dept", &["department"]),
+    ("appt", &["appointment"]),
+    ("pref", &["preference"]),
+    ("prod", &["production"]),
+    ("db", &["database"]),
+    ("dob", &["birth", "birthday", "birthdate"]),
+    ("born", &["birth", "birthday", "birthdate"]),
+    ("dr", &["doctor", "physician"]),
+    ("physician", &["doctor", "provider", "practitioner"]),
+    ("doctor", &["physician", "provider", "practitioner"]),
+    // Lists of who may or may not: the old words and the new.
+    (
+        "blocklist",
+        &["blacklist", "blocklist", "denylist", "block"],
+    ),
+    (
+        "blacklist",
+        &["blocklist", "blacklist", "denylist", "block"],
+    ),
+    ("denylist", &["blocklist", "blacklist", "denylist", "block"]),
+    ("allowlist", &["whitelist", "allowlist"]),
+    ("whitelist", &["allowlist", "whitelist"]),
     ("wipe", &["wipe", "erase", "delete"]),
     (
         "deactivate",
@@ -1289,7 +1374,7 @@ impl Index {
     /// Indexes `tools`; `toolset(i)` names the toolset of the tool at `i`, whose words count
     /// too.
     pub(crate) fn new<'a>(tools: &[Tool], toolset: impl Fn(usize) -> Option<&'a str>) -> Index {
-        let stemmer = Stemmer::create(Algorithm::English);
+        let stemmer = Stemmer::english();
         let stem = |text: &str| -> Vec<String> {
             search_words(text)
                 .iter()
@@ -1385,6 +1470,7 @@ impl Index {
                         .parameters()
                         .iter()
                         .any(|p| p.required && names_item(&p.name)),
+                    kinds: item_kinds(&stemmer, tool),
                 }
             })
             .collect();
@@ -1491,7 +1577,7 @@ impl Index {
         tool: usize,
         (act, made): (Option<Act>, Option<Making>),
         said: &[(String, bool)],
-        one: bool,
+        one: Option<&[String]>,
     ) -> f32 {
         let Some(shape) = self.shapes.get(tool) else {
             return 1.0;
@@ -1513,7 +1599,12 @@ impl Index {
                 fit *= NUMBER_MISMATCH;
             }
         }
-        if one && !shape.takes_item {
+        // `what meds is patient 7310 on`: a tool takes the item if it takes an id, or a
+        // parameter named after what the task calls the item (`patient`).
+        if let Some(kinds) = one
+            && !shape.takes_item
+            && !kinds.iter().any(|kind| shape.kinds.contains(kind))
+        {
             fit *= ITEM_MISSING;
         }
         if let (Some(wanted), Some(does)) = (made, shape.making)
@@ -1760,7 +1851,7 @@ impl Index {
         }
         let raw = search_words(query);
         let act = self.asked(query);
-        let one = names_one(&self.stemmer, query);
+        let one = named_items(&self.stemmer, query);
         // The number (many or one) of each of the task's own words that is not a verb.
         let said: Vec<(String, bool)> = raw
             .iter()
@@ -1800,7 +1891,7 @@ impl Index {
                     .filter(|word| terms.iter().any(|(term, _)| term == *word))
                     .count();
                 let cover = covered as f32 / name.len().max(1) as f32;
-                let fit = self.fit(tool as usize, act, &said, one);
+                let fit = self.fit(tool as usize, act, &said, one.as_deref());
                 (tool as usize, score * (1.0 + NAME_COVERAGE * cover) * fit)
             })
             .collect();
@@ -1868,6 +1959,8 @@ struct Shape {
     numbers: Vec<(String, Option<bool>)>,
     /// Whether one of its required parameters names an item (see [`ITEM_WORDS`]).
     takes_item: bool,
+    /// What its parameters name items of ([`item_kinds`]).
+    kinds: Vec<String>,
 }
 
 /// Whether a parameter names one item: `id`, or a name of two words or more that ends in
@@ -1881,18 +1974,116 @@ fn names_item(parameter: &str) -> bool {
     }
 }
 
-/// Whether a task names one item by an id or a number: a word with a digit in it (`17`,
-/// `dpl_123`, `6dcb09b`) that is not a count (`20 messages`, `2 hours`).
-fn names_one(stemmer: &Stemmer, query: &str) -> bool {
+/// The items a task names by an id or a number: a word with a digit in it (`17`,
+/// `dpl_123`, `6dcb09b`) that is not a count (`20 messages`, `2 hours`), a date or a sum
+/// ([`is_when_or_amount`]). For each, the stem of the word before it when that says what
+/// the item is (`patient 7310`: `patient`); `None` if the task names no item.
+fn named_items(stemmer: &Stemmer, query: &str) -> Option<Vec<String>> {
     let tokens: Vec<&str> = query.split_whitespace().collect();
-    tokens.iter().enumerate().any(|(i, token)| {
-        token.chars().any(|c| c.is_ascii_digit())
+    let mut kinds = Vec::new();
+    let mut any = false;
+    for (i, token) in tokens.iter().enumerate() {
+        let before = i.checked_sub(1).and_then(|before| tokens.get(before));
+        let item = token.chars().any(|c| c.is_ascii_digit())
+            && !is_when_or_amount(token, before)
             && !tokens.get(i + 1).is_some_and(|next| {
                 let next: String = next.chars().filter(|c| c.is_alphanumeric()).collect();
                 is_plural(stemmer, &next.to_lowercase())
+            });
+        if !item {
+            continue;
+        }
+        any = true;
+        if let Some(word) = before
+            .map(|word| {
+                word.trim_matches(|c: char| !c.is_alphanumeric())
+                    .to_lowercase()
             })
-    })
+            .filter(|word| {
+                !word.is_empty()
+                    && word.chars().all(char::is_alphabetic)
+                    && !STOP_WORDS.contains(&word.as_str())
+            })
+        {
+            kinds.push(stemmer.stem(&word).into_owned());
+        }
+    }
+    any.then_some(kinds)
 }
+
+/// What each parameter of a tool names an item of: the stem of the last word of its name
+/// that is not one of [`ITEM_WORDS`] (`patient`, `patient_id`: `patient`; `recipeId`:
+/// `recip`), for tasks that name an item by what it is ([`named_items`]).
+fn item_kinds(stemmer: &Stemmer, tool: &Tool) -> Vec<String> {
+    let mut kinds = Vec::new();
+    for parameter in tool.parameters() {
+        let words = search_words(&parameter.name);
+        if let Some(last) = words
+            .iter()
+            .rev()
+            .find(|word| !ITEM_WORDS.contains(&word.as_str()))
+        {
+            let stem = stemmer.stem(last).into_owned();
+            if !kinds.contains(&stem) {
+                kinds.push(stem);
+            }
+        }
+    }
+    kinds
+}
+
+/// Whether a token with a digit says when or how much rather than which item: a date
+/// (`2024-09-15`, `04/12/1985`, `June 7`, `1st`), a time (`10:30`, `3pm`), a sum of money
+/// (`$40`) or a share (`10%`).
+fn is_when_or_amount(token: &str, before: Option<&&str>) -> bool {
+    let token = token.trim_matches(|c: char| !c.is_alphanumeric() && !"$€£%".contains(c));
+    let lower = token.to_ascii_lowercase();
+    let digits = lower.trim_end_matches(['%']);
+    let separators = digits
+        .chars()
+        .filter(|c| matches!(c, '-' | '/' | '.' | ':'))
+        .count();
+    let dated = separators >= 1
+        && digits
+            .chars()
+            .all(|c| c.is_ascii_digit() || matches!(c, '-' | '/' | '.' | ':' | 't' | 'z'))
+        && (separators >= 2 || digits.contains(':'));
+    let clock = ["am", "pm"].iter().any(|end| {
+        lower.strip_suffix(end).is_some_and(|rest| {
+            !rest.is_empty() && rest.chars().all(|c| c.is_ascii_digit() || c == ':')
+        })
+    });
+    let ordinal = ["st", "nd", "rd", "th"].iter().any(|end| {
+        lower
+            .strip_suffix(end)
+            .is_some_and(|rest| !rest.is_empty() && rest.chars().all(|c| c.is_ascii_digit()))
+    });
+    let month = before.is_some_and(|word| {
+        let word = word
+            .trim_matches(|c: char| !c.is_alphabetic())
+            .to_ascii_lowercase();
+        MONTHS
+            .iter()
+            .any(|month| word == *month || (word.len() >= 3 && month.starts_with(&word)))
+    });
+    dated || clock || ordinal || month || token.starts_with(['$', '€', '£']) || token.ends_with('%')
+}
+
+/// The months, for dates such as `June 7` ([`is_when_or_amount`]).
+const MONTHS: &[&str] = &[
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+];
 
 /// The words of a title but its first (`Lists`, `Get`: the verb), stemmed, each with its
 /// number: `Get a pull request` has `request` one, `List pull requests` many.
@@ -2861,7 +3052,7 @@ mod tests {
         let index = Index::new(&tools, |_| None);
         assert_eq!(index.search("show pull request 9", 10)[0].0, 1);
         assert_eq!(index.search("show the pull requests", 10)[0].0, 0);
-        let stemmer = Stemmer::create(Algorithm::English);
+        let stemmer = Stemmer::english();
         for (word, plural) in [
             ("issues", true),
             ("repositories", true),
@@ -2886,11 +3077,61 @@ mod tests {
         assert_eq!(index.search("fetch comic 927", 10)[0].0, 1);
         assert_eq!(index.search("fetch the comic", 10)[0].0, 0);
         // A count is not an id.
-        let stemmer = Stemmer::create(Algorithm::English);
-        assert!(!names_one(&stemmer, "show the last 20 messages"));
-        assert!(names_one(&stemmer, "show message 20"));
+        let stemmer = Stemmer::english();
+        assert!(named_items(&stemmer, "show the last 20 messages").is_none());
+        assert_eq!(
+            named_items(&stemmer, "show message 20"),
+            Some(vec!["messag".to_owned()])
+        );
         assert!(names_item("issue_number") && names_item("id") && names_item("comicId"));
         assert!(!names_item("name") && !names_item("owner"));
+        // Nor is a date, a time, a sum or a share.
+        for when in [
+            "born 1985-04-12",
+            "on 04/12/1985",
+            "between June 1 and June 7",
+            "at 10:30",
+            "at 3pm",
+            "paid $40",
+            "send 10% of traffic",
+            "on the 1st",
+        ] {
+            assert!(named_items(&stemmer, when).is_none(), "{when}");
+        }
+    }
+
+    #[test]
+    fn a_list_that_filters_by_the_named_item_takes_it() {
+        let tools = vec![
+            Tool::new("users_read", "Retrieve a user")
+                .with_parameter(ToolParameter::new("id", "").required(true)),
+            Tool::new("medications_list", "Retrieve or search patient medications")
+                .with_parameter(ToolParameter::new("patient", "")),
+        ];
+        let index = Index::new(&tools, |_| None);
+        let stemmer = Stemmer::english();
+        assert_eq!(index.shapes[1].kinds, ["patient"]);
+        assert_eq!(
+            named_items(&stemmer, "what meds is patient 7310 on?"),
+            Some(vec!["patient".to_owned()])
+        );
+        // `meds` is a clipping of `medications`; the list takes the patient it names.
+        assert_eq!(index.search("what meds is patient 7310 on?", 10)[0].0, 1);
+    }
+
+    #[test]
+    fn words_stemming_joins_by_chance_stay_apart() {
+        let stemmer = Stemmer::english();
+        assert_eq!(stemmer.stem("customers"), "customer");
+        assert_eq!(stemmer.stem("custom"), "custom");
+        assert_ne!(stemmer.stem("experiment"), stemmer.stem("experience"));
+        assert_eq!(stemmer.stem("repositories"), "repositori");
+        // An acronym's plural is one word.
+        assert_eq!(
+            words("dedicated IPs, listVMs and URLs"),
+            ["dedicated", "ips", "list", "vms", "and", "urls"]
+        );
+        assert_eq!(words("HTTPServer"), ["http", "server"]);
     }
 
     #[test]
@@ -2999,7 +3240,7 @@ mod tests {
 
     #[test]
     fn a_done_verb_describes_and_undo_undoes_it() {
-        let stemmer = Stemmer::create(Algorithm::English);
+        let stemmer = Stemmer::english();
         assert!(is_inflected(&stemmer, "invited") && is_inflected(&stemmer, "following"));
         for word in ["need", "embed", "bring", "string", "red", "seed"] {
             assert!(!is_inflected(&stemmer, word), "{word}");
