@@ -85,6 +85,14 @@ pub(crate) fn json_body(
                     }
                 }
             }
+            // `<tool_call>assistant to=functions.get_weather json⏎{…}`: a Harmony header
+            // inside another format's tags (SGLang's gpt-oss dialect), its recipient the tool.
+            _ if !found_any && let Some((name, at)) = recipient_header(text, p) => {
+                let (outcome, end) = arguments_at(cx, at, &name, None);
+                cx.outcome(p, format, outcome);
+                found_any = true;
+                pos = end;
+            }
             _ => {
                 if !found_any {
                     let detail = no_call_after(text, p, opener);
@@ -215,6 +223,39 @@ fn after_fence_marker(text: &str, pos: usize) -> usize {
         end += 1;
     }
     end
+}
+
+/// A Harmony message header at `pos` naming a tool as its recipient (`assistant
+/// to=functions.NAME json`, `to=functions.NAME`, with `<|constrain|>json` or a `json` content
+/// type): the tool's name and where its arguments start. `None` for anything else.
+fn recipient_header(text: &str, pos: usize) -> Option<(String, usize)> {
+    let mut p = pos;
+    if starts_at(text, p, "assistant") {
+        p = skip_ws(text, p + "assistant".len());
+    }
+    if !starts_at(text, p, "to=functions.") {
+        return None;
+    }
+    p += "to=functions.".len();
+    let start = p;
+    while byte_at(text, p)
+        .is_some_and(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
+    {
+        p += 1;
+    }
+    let name = clean_name(&text[start..p]);
+    if !plausible_name(&name) {
+        return None;
+    }
+    p = skip_ws(text, p);
+    if starts_at(text, p, "<|constrain|>") {
+        p += "<|constrain|>".len();
+    }
+    if starts_at(text, p, "json") {
+        p += "json".len();
+    }
+    let at = skip_ws(text, p);
+    (byte_at(text, at) == Some(b'{')).then_some((name, at))
 }
 
 /// What is wrong when `opener` is followed, at `pos`, by no call at all.

@@ -86,8 +86,22 @@ impl fmt::Display for Found {
 /// Reads one value that starts at byte `start` of `text` (leading whitespace and comments
 /// are skipped).
 pub(crate) fn parse_value(text: &str, start: usize) -> Result<Parsed, JsonError> {
+    parse_in(text, start, false)
+}
+
+/// Reads one value of a Python call's arguments (`f(tags={'a', 'b'})`) that starts at byte
+/// `start` of `text`: [`parse_value`], and also what Python writes that JSON does not — a
+/// set is an array (`{'urgent', 'bug'}`), and a quote that neither ends the text nor is
+/// followed by what may follow a value (`,`, `)`, `]`, `}`, `:`) is inside the string, as
+/// small models write shell commands (`command='sed -n '360,450p' file'`). Both are
+/// repairs.
+pub(crate) fn parse_python_value(text: &str, start: usize) -> Result<Parsed, JsonError> {
+    parse_in(text, start, true)
+}
+
+fn parse_in(text: &str, start: usize, python: bool) -> Result<Parsed, JsonError> {
     let touches = horizon::touches();
-    let read = read_value(text, start);
+    let read = read_value(text, start, python);
     if horizon::touches() != touches {
         let first = start
             + text
@@ -109,7 +123,7 @@ pub(crate) fn parse_value(text: &str, start: usize) -> Result<Parsed, JsonError>
     read
 }
 
-fn read_value(text: &str, start: usize) -> Result<Parsed, JsonError> {
+fn read_value(text: &str, start: usize, python: bool) -> Result<Parsed, JsonError> {
     if !text.is_char_boundary(start) {
         return Err(JsonError {
             pos: start.min(text.len()),
@@ -121,6 +135,7 @@ fn read_value(text: &str, start: usize) -> Result<Parsed, JsonError> {
         pos: start,
         repaired: false,
         depth: 0,
+        python,
     };
     reader.skip_blank();
     if let Some((value, end)) = strict_value(text, reader.pos) {
@@ -173,6 +188,7 @@ pub(crate) fn parse_whole(text: &str) -> Result<(Value, bool), JsonError> {
         pos: parsed.end,
         repaired: parsed.repaired,
         depth: 0,
+        python: false,
     };
     reader.skip_blank();
     if reader.pos < text.len() {
@@ -204,6 +220,9 @@ struct Reader<'a> {
     pos: usize,
     repaired: bool,
     depth: usize,
+    /// Reading a Python call's arguments: sets are arrays, and a quote followed by what
+    /// cannot follow a value is inside its string (see [`parse_python_value`]).
+    python: bool,
 }
 
 impl Reader<'_> {
@@ -297,6 +316,11 @@ impl Reader<'_> {
     }
 
     fn object(&mut self) -> Result<Value, JsonError> {
+        if self.python
+            && let Some(set) = self.python_set()
+        {
+            return set;
+        }
         self.pos += 1; // `{`
         let mut map = Map::new();
         let mut after_comma = false;
@@ -335,6 +359,48 @@ impl Reader<'_> {
             after_comma = self.peek() == Some(',');
             if after_comma {
                 self.pos += 1;
+            }
+        }
+    }
+
+    /// A Python set at `{` (`{'urgent', 'bug'}`, `{1, 2}`), read as an array; `None` when
+    /// the braces hold a dict (or nothing: `{}` is a dict), and reading starts again there.
+    fn python_set(&mut self) -> Option<Result<Value, JsonError>> {
+        let open = self.pos;
+        self.pos += 1;
+        self.skip_blank();
+        let first = match self.peek() {
+            Some('}') | None => None,
+            _ => self.nested(Self::value).ok(),
+        };
+        self.skip_blank();
+        let is_set = first.is_some() && matches!(self.peek(), Some(',' | '}'));
+        let Some(first) = first.filter(|_| is_set) else {
+            self.pos = open;
+            return None;
+        };
+        self.repaired = true;
+        let mut items = vec![first];
+        loop {
+            self.skip_blank();
+            match self.peek() {
+                Some('}') => {
+                    self.pos += 1;
+                    return Some(Ok(Value::Array(items)));
+                }
+                Some(',') => {
+                    self.pos += 1;
+                    self.skip_blank();
+                    if self.peek() == Some('}') {
+                        continue;
+                    }
+                    match self.nested(Self::value) {
+                        Ok(item) => items.push(item),
+                        Err(error) => return Some(Err(error)),
+                    }
+                }
+                None => return Some(Err(self.error("unterminated set: expected `}`"))),
+                _ => return Some(Err(self.unexpected("`,` or `}`"))),
             }
         }
     }
@@ -401,6 +467,8 @@ impl Reader<'_> {
         }
         self.pos += open.len_utf8();
         let mut out = String::new();
+        // Where the first quote read as the string's own was, and how much had been read.
+        let mut inner: Option<(usize, usize)> = None;
         loop {
             let rest = &self.src[self.pos..];
             // Copy the plain run up to the next character that needs a decision. With an
@@ -417,11 +485,28 @@ impl Reader<'_> {
             out.push_str(&rest[..plain]);
             self.pos += plain;
             let Some(c) = self.peek() else {
+                // A quote taken for the string's own, and no quote after it that ends the
+                // value: the first one ended it after all (`'it's late)]`), and what
+                // follows it is for the caller to refuse.
+                if let Some((pos, len)) = inner {
+                    self.pos = pos;
+                    out.truncate(len);
+                    return Ok(out);
+                }
                 self.pos = start;
                 return Err(self.error("unterminated string"));
             };
             self.pos += c.len_utf8();
             if closes(c) {
+                if self.python && c.is_ascii() && !self.ends_value() && self.quoted_again(c) {
+                    // `'sed -n '360,450p' file'`: the quote is the string's own.
+                    inner.get_or_insert((self.pos, out.len()));
+                    out.push(c);
+                    continue;
+                }
+                if inner.is_some() {
+                    self.repaired = true;
+                }
                 return Ok(out);
             }
             if c != '\\' {
@@ -456,6 +541,36 @@ impl Reader<'_> {
                     out.push('\\');
                     out.push(other);
                 }
+            }
+        }
+    }
+
+    /// Whether what follows a closing quote (past spaces) may follow a value: the end of
+    /// the text, `,`, `)`, `]`, `}` or `:`.
+    fn ends_value(&self) -> bool {
+        let mut pos = self.pos;
+        loop {
+            match self.byte(pos) {
+                Some(b' ' | b'\t' | b'\n' | b'\r') => pos += 1,
+                None | Some(b',' | b')' | b']' | b'}' | b':') => return true,
+                Some(_) => return false,
+            }
+        }
+    }
+
+    /// Whether `quote` comes again before the next bracket or line end: a quote that does
+    /// not end a value is the string's own only where the string can end later on its line,
+    /// inside the call (`'sed -n '360,450p' file'`); otherwise (`'it's late)]`) it ends the
+    /// string, and the caller refuses what follows. No string read so grows past a bracket,
+    /// so each byte is read so by at most one attempt to read a call list (each starts at
+    /// a `[`), and reading stays linear.
+    fn quoted_again(&self, quote: char) -> bool {
+        let mut pos = self.pos;
+        loop {
+            match self.byte(pos) {
+                Some(byte) if char::from(byte) == quote => return true,
+                None | Some(b'(' | b')' | b'[' | b']' | b'\n') => return false,
+                Some(_) => pos += 1,
             }
         }
     }
@@ -561,6 +676,26 @@ impl Reader<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn python_values_read_sets_and_quotes_of_their_own() {
+        let set = parse_python_value("{'urgent', 'bug', 3}", 0).unwrap();
+        assert_eq!(set.value, serde_json::json!(["urgent", "bug", 3]));
+        assert!(set.repaired);
+        let dict = parse_python_value("{'k': {1, 2}, 'e': {}}", 0).unwrap();
+        assert_eq!(dict.value, serde_json::json!({"k": [1, 2], "e": {}}));
+        let command = "'sed -n '360,450p' /testbed/common.py')]";
+        let parsed = parse_python_value(command, 0).unwrap();
+        assert_eq!(parsed.value, "sed -n '360,450p' /testbed/common.py");
+        assert_eq!(&command[parsed.end..], ")]");
+        assert!(parsed.repaired);
+        // A quote whose string cannot end later on its line, inside the call, ends it.
+        let late = parse_python_value("'it's late)]", 0).unwrap();
+        assert_eq!(late.value, "it");
+        // JSON keeps to JSON.
+        assert!(parse_value("{'urgent', 'bug'}", 0).is_err());
+        assert_eq!(parse_value("'a'b'", 0).unwrap().value, "a");
+    }
     use serde_json::json;
 
     fn read(text: &str) -> (Value, bool) {
@@ -654,6 +789,7 @@ mod tests {
             pos: start,
             repaired: false,
             depth: 0,
+            python: false,
         };
         reader.skip_blank();
         let value = reader.value()?;

@@ -7,7 +7,7 @@ use serde_json::{Map, Value};
 
 use super::call_body::json_body;
 use super::horizon;
-use super::json::{describe_at, parse_value};
+use super::json::{describe_at, parse_python_value};
 use super::record::{Broken, Cx, Finding, Outcome, RawCall};
 use super::scan::{
     byte_at, clean_name, element_end, ends_by, find_in, floor_boundary, plausible_name,
@@ -147,7 +147,7 @@ fn parse_call(text: &str, pos: usize) -> Result<PyCall, PyError> {
         if keyword {
             p = after_key + 1;
         }
-        let parsed = parse_value(text, p).map_err(|e| (e.pos, e.message.to_string()))?;
+        let parsed = parse_python_value(text, p).map_err(|e| (e.pos, e.message.to_string()))?;
         args.push((key, parsed.value));
         p = skip_ws(text, parsed.end);
         match byte_at(text, p) {

@@ -286,6 +286,10 @@ fn hostile(repeats: usize) -> Vec<(&'static str, String)> {
             "[get_weather(city='a'), f(x=b'z'), ".repeat(5 * n),
         ),
         (
+            "pythonic quotes of their own",
+            format!("[search(query='a 'b 'c {}", "'d 'e 'f g h ".repeat(5 * n)),
+        ),
+        (
             "langchain",
             "<tool>search</tool><tool_input>x".repeat(8 * n),
         ),
