@@ -9,6 +9,10 @@ use super::scan::{clean_name, floor_boundary, plausible_name};
 use mcs_core::Tool;
 use mcs_core::schema::kind_of;
 
+/// How many times more than once arguments may have been encoded as a JSON string and still
+/// be read.
+const MAX_ENCODINGS: usize = 3;
+
 /// The outcome of each call a value holds.
 pub(crate) type Outcomes = Vec<Outcome>;
 
@@ -345,6 +349,20 @@ fn arguments_of(
             if let Ok((Value::Object(arguments), repaired)) = parsed {
                 return Some(Ok((Value::Object(arguments), repaired)));
             }
+            // Encoded more than once (`"\"{\\\"city\\\": …}\""`): each layer a JSON string
+            // whose text is JSON, down to the object, a few layers at most.
+            if let Ok((Value::String(first), _)) = &parsed {
+                let mut inner = first.clone();
+                for _ in 0..MAX_ENCODINGS {
+                    match parse_whole(&inner) {
+                        Ok((Value::Object(arguments), _)) => {
+                            return Some(Ok((Value::Object(arguments), true)));
+                        }
+                        Ok((Value::String(deeper), _)) => inner = deeper,
+                        _ => break,
+                    }
+                }
+            }
             if FREE_TEXT_KEYS.contains(&key)
                 && let Some(tool) = cx.tool(name)
             {
@@ -391,8 +409,11 @@ pub(crate) fn free_text_arguments(tool: &Tool, text: &str) -> Result<Value, Stri
         .filter(|line| !line.trim().is_empty())
         .map(|line| {
             let (key, value) = line.split_once(':')?;
-            // `https://…` is a value, not a key.
-            if value.starts_with("//") {
+            // `https://…` and `C:\Users\…` (or `C:/Users/…`) are values, not keys.
+            if value.starts_with("//")
+                || value.starts_with('\\')
+                || (key.len() == 1 && value.starts_with('/'))
+            {
                 return None;
             }
             let key = key.trim();
@@ -488,6 +509,13 @@ mod tests {
         assert_eq!(
             free_text_arguments(&search, "error: timeout at 10:30").unwrap(),
             json!({"query": "error: timeout at 10:30"})
+        );
+        // A Windows path is free text too, for a tool of one required parameter.
+        let mut find = search.clone();
+        find = find.with_parameter(ToolParameter::new("limit", "").required(false));
+        assert_eq!(
+            free_text_arguments(&find, "C:\\Users\\ana\\*.docx").unwrap(),
+            json!({"query": "C:\\Users\\ana\\*.docx"})
         );
     }
 

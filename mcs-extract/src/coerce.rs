@@ -10,6 +10,7 @@
 use serde_json::Value;
 
 use super::json::parse_whole;
+use super::scan::is_invisible;
 use mcs_core::Tool;
 use mcs_core::schema::{self, CoercionPolicy};
 
@@ -45,6 +46,16 @@ pub(crate) fn convert(
         return (Value::String(raw.to_owned()), false);
     };
     let (value, repaired) = schema::coerce_repairing(raw, &schema, &CoercionPolicy::TEXT, &repair);
+    // `3` with a zero-width space after it, for an `integer`: what shows nothing is no
+    // part of a number, a boolean or a structure (a string keeps it).
+    if value.is_string() && !declares(&schema, "string") && raw.chars().any(is_invisible) {
+        let visible: String = raw.chars().filter(|c| !is_invisible(*c)).collect();
+        let (typed, _) =
+            schema::coerce_repairing(&visible, &schema, &CoercionPolicy::TEXT, &repair);
+        if !typed.is_string() {
+            return (typed, true);
+        }
+    }
     // A string where the schema wants an object or an array (`"{'room': 'B2'}"`, encoded
     // twice): what it holds, when that is one.
     if let Value::String(text) = &value

@@ -17,6 +17,11 @@ use serde_json::{Map, Number, Value};
 use super::scan::{byte_at, to_end};
 use super::{horizon, work};
 
+/// How the message of an error starts when a string was read to its end but holds what no
+/// reading can settle (backslashes that escape nothing beside ones that write a control
+/// character; half a surrogate pair): the value is whole, and cannot be read.
+pub(crate) const UNREADABLE_STRING: &str = "the string ";
+
 /// How deeply arrays and objects may nest before reading gives up.
 pub(crate) const MAX_DEPTH: usize = 128;
 
@@ -297,6 +302,11 @@ impl Reader<'_> {
                 self.string(quote).map(Value::String)
             }
             Some('-' | '+' | '.' | '0'..='9') => self.number(),
+            Some('r' | 'R')
+                if self.python && matches!(self.byte(self.pos + 1), Some(b'"' | b'\'')) =>
+            {
+                self.raw_string().map(Value::String)
+            }
             Some(c) if c.is_ascii_alphabetic() || c == '_' => self.word(),
             Some(_) => Err(self.unexpected("a value")),
         }
@@ -342,7 +352,7 @@ impl Reader<'_> {
             }
             let key = self.key()?;
             self.skip_blank();
-            if self.peek() != Some(':') {
+            if !self.separator(':', '：') {
                 return Err(JsonError {
                     pos: self.pos,
                     message: ErrorMessage::AfterKey {
@@ -351,15 +361,28 @@ impl Reader<'_> {
                     },
                 });
             }
-            self.pos += 1;
             self.skip_blank();
             let value = self.value()?;
             map.insert(key, value);
             self.skip_blank();
-            after_comma = self.peek() == Some(',');
-            if after_comma {
+            after_comma = self.separator(',', '，');
+        }
+    }
+
+    /// Steps over the separator `ascii`, or its full-width form `wide` as CJK input methods
+    /// write it between tokens (`"name"："search"，`; a repair): whether one stood there.
+    fn separator(&mut self, ascii: char, wide: char) -> bool {
+        match self.peek() {
+            Some(c) if c == ascii => {
                 self.pos += 1;
+                true
             }
+            Some(c) if c == wide => {
+                self.repaired = true;
+                self.pos += c.len_utf8();
+                true
+            }
+            _ => false,
         }
     }
 
@@ -447,10 +470,7 @@ impl Reader<'_> {
             }
             items.push(self.value()?);
             self.skip_blank();
-            after_comma = self.peek() == Some(',');
-            if after_comma {
-                self.pos += 1;
-            }
+            after_comma = self.separator(',', '，');
         }
     }
 
@@ -469,6 +489,12 @@ impl Reader<'_> {
         let mut out = String::new();
         // Where the first quote read as the string's own was, and how much had been read.
         let mut inner: Option<(usize, usize)> = None;
+        // Whether a backslash escaped nothing JSON knows (`\U`, `\d`), and whether one
+        // wrote a control character (`\n`, `\b`): both in one string is a path or a
+        // pattern whose backslashes were not doubled, or text with one stray backslash,
+        // and which cannot be told.
+        let mut unknown = false;
+        let mut control = false;
         loop {
             let rest = &self.src[self.pos..];
             // Copy the plain run up to the next character that needs a decision. With an
@@ -507,6 +533,16 @@ impl Reader<'_> {
                 if inner.is_some() {
                     self.repaired = true;
                 }
+                if unknown && control {
+                    self.pos = start;
+                    return Err(self.error(
+                        "the string mixes backslashes that escape nothing (`\\U`, `\\d`) with \
+                         ones that write a control character (`\\n`, `\\b`): it cannot be told \
+                         whether it is a path or pattern whose backslashes were not doubled \
+                         (`C:\\Users\\bob\\new` read as a newline) or text with a stray \
+                         backslash; write each backslash that is text as `\\\\`",
+                    ));
+                }
                 return Ok(out);
             }
             if c != '\\' {
@@ -522,24 +558,89 @@ impl Reader<'_> {
             self.pos += escaped.len_utf8();
             match escaped {
                 '"' | '\\' | '/' => out.push(escaped),
-                'b' => out.push('\u{8}'),
-                'f' => out.push('\u{c}'),
-                'n' => out.push('\n'),
-                'r' => out.push('\r'),
-                't' => out.push('\t'),
-                'u' => {
-                    let c = self.unicode_escape();
-                    out.push(c);
+                'b' => {
+                    control = true;
+                    out.push('\u{8}');
                 }
+                'f' => {
+                    control = true;
+                    out.push('\u{c}');
+                }
+                'n' => {
+                    control = true;
+                    out.push('\n');
+                }
+                'r' => {
+                    control = true;
+                    out.push('\r');
+                }
+                't' => {
+                    control = true;
+                    out.push('\t');
+                }
+                'u' => match self.unicode_escape() {
+                    Ok(c) => out.push(c),
+                    Err(None) => {
+                        unknown = true;
+                        self.repaired = true;
+                        out.push_str("\\u");
+                    }
+                    Err(Some(half)) => {
+                        self.pos = start;
+                        return Err(self.error(format!(
+                            "the string holds `\\u{half:04x}`, half of a UTF-16 surrogate pair \
+                             without its other half, which no text can hold"
+                        )));
+                    }
+                },
                 '\'' => {
                     self.repaired = true;
                     out.push('\'');
                 }
                 other => {
                     // Python keeps unknown escapes as written.
+                    unknown = true;
                     self.repaired = true;
                     out.push('\\');
                     out.push(other);
+                }
+            }
+        }
+    }
+
+    /// A Python raw string at `r` (`r"C:\Users\bob"`): its backslashes are text; one
+    /// before the quote keeps the quote in the string, as Python reads it.
+    fn raw_string(&mut self) -> Result<String, JsonError> {
+        let start = self.pos;
+        let quote = self.byte(self.pos + 1).unwrap_or(b'"');
+        self.pos += 2;
+        let mut out = String::new();
+        loop {
+            let rest = &self.src[self.pos..];
+            let plain = rest
+                .bytes()
+                .position(|b| b == b'\\' || b == quote)
+                .unwrap_or(rest.len());
+            out.push_str(&rest[..plain]);
+            self.pos += plain;
+            match self.byte(self.pos) {
+                None => {
+                    self.pos = start;
+                    return Err(self.error("unterminated string"));
+                }
+                Some(b) if b == quote => {
+                    self.pos += 1;
+                    self.repaired = true;
+                    return Ok(out);
+                }
+                Some(_) => {
+                    // A backslash: it and the character after it are text.
+                    out.push('\\');
+                    self.pos += 1;
+                    if let Some(c) = self.peek() {
+                        out.push(c);
+                        self.pos += c.len_utf8();
+                    }
                 }
             }
         }
@@ -575,17 +676,19 @@ impl Reader<'_> {
         }
     }
 
-    /// The character of a `\uXXXX` escape (the `\u` is consumed), pairing surrogates.
-    fn unicode_escape(&mut self) -> char {
+    /// The character of a `\uXXXX` escape (the `\u` is consumed), pairing surrogates:
+    /// `Err(None)` when no four hex digits follow (a backslash that escapes nothing, as in
+    /// `C:\users`; nothing is consumed), `Err(Some(code))` for half a surrogate pair, which
+    /// no text can hold.
+    fn unicode_escape(&mut self) -> Result<char, Option<u32>> {
         let Some(high) = self.hex4() else {
-            self.repaired = true;
-            return char::REPLACEMENT_CHARACTER;
+            return Err(None);
         };
+        if (0xDC00..0xE000).contains(&high) {
+            return Err(Some(high));
+        }
         if !(0xD800..0xDC00).contains(&high) {
-            return char::from_u32(high).unwrap_or_else(|| {
-                self.repaired = true;
-                char::REPLACEMENT_CHARACTER
-            });
+            return char::from_u32(high).ok_or(Some(high));
         }
         if self.byte(self.pos) == Some(b'\\') && self.byte(self.pos + 1) == Some(b'u') {
             let save = self.pos;
@@ -593,13 +696,12 @@ impl Reader<'_> {
             if let Some(low) = self.hex4().filter(|low| (0xDC00..0xE000).contains(low)) {
                 let code = 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00);
                 if let Some(c) = char::from_u32(code) {
-                    return c;
+                    return Ok(c);
                 }
             }
             self.pos = save;
         }
-        self.repaired = true;
-        char::REPLACEMENT_CHARACTER
+        Err(Some(high))
     }
 
     fn hex4(&mut self) -> Option<u32> {
@@ -695,6 +797,36 @@ mod tests {
         // JSON keeps to JSON.
         assert!(parse_value("{'urgent', 'bug'}", 0).is_err());
         assert_eq!(parse_value("'a'b'", 0).unwrap().value, "a");
+        // A raw string keeps its backslashes.
+        let raw = parse_python_value(r#"r"C:\Users\bob\new" "#, 0).unwrap();
+        assert_eq!(raw.value, r"C:\Users\bob\new");
+    }
+
+    #[test]
+    fn backslashes_that_cannot_be_told_apart_are_refused() {
+        // An undoubled Windows path: `\U` escapes nothing, `\b` and `\n` write control
+        // characters. Which the writer meant cannot be told.
+        let error = parse_value(r#""C:\Users\bob\notes.txt" "#, 0).unwrap_err();
+        assert!(error.message.to_string().starts_with(UNREADABLE_STRING));
+        // Backslashes that escape nothing, alone, are kept (a pattern): `\d`, `\*`, `\u`
+        // without hex digits.
+        let pattern = parse_value(r#""\d+\.\d* \users" "#, 0).unwrap();
+        assert_eq!(pattern.value, r"\d+\.\d* \users");
+        assert!(pattern.repaired);
+        // Half a surrogate pair is no text.
+        let error = parse_value(r#""rocket \ud83d!" "#, 0).unwrap_err();
+        assert!(error.message.to_string().contains("surrogate"));
+        assert_eq!(
+            parse_value(r#""\ud83d\ude80" "#, 0).unwrap().value,
+            "\u{1F680}"
+        );
+        // Full-width separators between tokens; inside strings they are text.
+        let wide = parse_value("{\"q\"：\"北京：晴，热\"，\"n\"：[1，2]}", 0).unwrap();
+        assert_eq!(
+            wide.value,
+            serde_json::json!({"q": "北京：晴，热", "n": [1, 2]})
+        );
+        assert!(wide.repaired);
     }
     use serde_json::json;
 

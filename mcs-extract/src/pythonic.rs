@@ -7,7 +7,7 @@ use serde_json::{Map, Value};
 
 use super::call_body::json_body;
 use super::horizon;
-use super::json::{describe_at, parse_python_value};
+use super::json::{UNREADABLE_STRING, describe_at, parse_python_value};
 use super::record::{Broken, Cx, Finding, Outcome, RawCall};
 use super::scan::{
     byte_at, clean_name, element_end, ends_by, find_in, floor_boundary, plausible_name,
@@ -262,10 +262,17 @@ pub(crate) fn strong_list(cx: &mut Cx<'_>, pos: usize, format: CallFormat) -> us
             end
         }
         Err((at, message)) => {
-            if horizon::touches() == touches
-                && let Some(end) = salvage_list(cx, pos, format)
-            {
+            // Whether reading the list itself ran into the end of the output (salvaging
+            // it may look further, past a quote left open).
+            let cut = horizon::touches() != touches;
+            if !cut && let Some(end) = salvage_list(cx, pos, format) {
                 return end;
+            }
+            if cut && let Some(items) = cut_items(cx, cx.text, pos, at, &message) {
+                for (place, outcome) in items {
+                    cx.outcome(place, format, outcome);
+                }
+                return to_end(cx.text);
             }
             let detail = format!("invalid call list at {}: {message}", cx.at(at));
             let broken = if horizon::touches() != touches {
@@ -320,6 +327,51 @@ fn salvage_items(cx: &Cx<'_>, text: &str, pos: usize) -> Option<(Vec<(usize, Out
         .iter()
         .any(|(_, outcome)| outcome.is_ok())
         .then_some((items, end))
+}
+
+/// The calls of the list at `pos` of `text` that the output ended inside of (reading
+/// failed at `failed_at`, saying `message`): the calls written whole before the one it
+/// ended in run, as the elements of a JSON list before a cut one do, and that one is
+/// reported cut off (`[search(query="a)]"), get_weather(city="Zür`). `None` when no call
+/// before it is whole, or when something else than a cut call stands where reading
+/// stopped.
+fn cut_items(
+    cx: &Cx<'_>,
+    text: &str,
+    pos: usize,
+    failed_at: usize,
+    message: &str,
+) -> Option<Vec<(usize, Outcome)>> {
+    let mut items: Vec<(usize, Outcome)> = Vec::new();
+    let mut p = pos + 1;
+    loop {
+        p = skip_ws(text, p);
+        if !is_call_start(text, p) {
+            return None;
+        }
+        let Ok(call) = parse_call(text, p) else {
+            break;
+        };
+        let next = skip_ws(text, call.end);
+        if byte_at(text, next) != Some(b',') || next >= failed_at {
+            return None;
+        }
+        items.push((pos, to_raw(call, cx)));
+        p = next + 1;
+    }
+    if items.is_empty() || failed_at < p {
+        return None;
+    }
+    let name = clean_name(&text[p..ident_end(text, p)]);
+    let detail = format!(
+        "the call is cut off at {}: {message}; the calls before it in the list ran",
+        cx.at(failed_at)
+    );
+    items.push((
+        p,
+        Err(Broken::cut(plausible_name(&name).then_some(name), detail)),
+    ));
+    Some(items)
 }
 
 /// Delimited calls one after another (`print(…)` unwrapped, `;` or newlines between) from
@@ -538,6 +590,25 @@ fn lists_in_gap(
                         continue;
                     }
                 }
+                if cut_off
+                    && let Some(items) =
+                        cut_items(cx, text, at, failed_at, &message).filter(|items| {
+                            items.iter().any(|(_, outcome)| {
+                                outcome.as_ref().is_ok_and(|call| cx.is_known(&call.name))
+                            })
+                        })
+                {
+                    findings.push(Finding {
+                        start: at,
+                        end,
+                        items: items
+                            .into_iter()
+                            .map(|(place, outcome)| (place, CallFormat::Pythonic, outcome))
+                            .collect(),
+                    });
+                    state.list_pos = end;
+                    continue;
+                }
                 let broken = broken_list(cx, text, at, failed_at, &message, cut_off);
                 // Whether it is a broken call can depend on what follows (`[f(x=1), c⏎`).
                 if open && horizon::touches() != touches {
@@ -614,6 +685,10 @@ fn broken_list(
         "is cut off"
     } else if matches!(byte_at(text, stop), Some(b']' | b')' | b'}')) {
         "is unbalanced"
+    } else if message.starts_with(UNREADABLE_STRING) {
+        // A string no reading can settle (`"C:\Users\bob\new"`), in a call that is
+        // otherwise whole.
+        "holds a value that cannot be read"
     } else {
         return None;
     };

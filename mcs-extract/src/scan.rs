@@ -258,8 +258,29 @@ pub(crate) fn name_end(text: &str, pos: usize) -> usize {
 }
 
 /// A tool name as models write it, cleaned: trimmed, without the `functions.` and
-/// `default_api.` namespaces and without Kimi's `:IDX` suffix.
+/// `default_api.` namespaces and without Kimi's `:IDX` suffix; and without what renderers
+/// and transports leave in it, which no tool name holds: invisible characters (zero-width
+/// spaces and joiners, the word joiner, a byte-order mark, a soft hyphen) and markdown's
+/// backslashes (`get\_weather`).
 pub(crate) fn clean_name(raw: &str) -> String {
+    if raw
+        .bytes()
+        .any(|b| b == b'\\' || b == 0xC2 || b == 0xE2 || b == 0xEF)
+    {
+        let mut cleaned = String::with_capacity(raw.len());
+        let mut chars = raw.chars().peekable();
+        while let Some(c) = chars.next() {
+            if is_invisible(c)
+                || (c == '\\' && chars.peek().is_some_and(char::is_ascii_punctuation))
+            {
+                continue;
+            }
+            cleaned.push(c);
+        }
+        if cleaned.len() != raw.len() {
+            return clean_name(&cleaned);
+        }
+    }
     // `get_time()`: the name as it is called in code.
     let mut name = raw.trim().trim_end_matches("()");
     loop {
@@ -278,6 +299,16 @@ pub(crate) fn clean_name(raw: &str) -> String {
         name = head;
     }
     name.to_owned()
+}
+
+/// Characters that show nothing and that no name holds: zero-width space, non-joiner and
+/// joiner, the word joiner, the byte-order mark (a zero-width no-break space) and the soft
+/// hyphen.
+pub(crate) fn is_invisible(c: char) -> bool {
+    matches!(
+        c,
+        '\u{200B}' | '\u{200C}' | '\u{200D}' | '\u{2060}' | '\u{FEFF}' | '\u{AD}'
+    )
 }
 
 /// Whether `name` could be a tool name at all: short, without whitespace or punctuation
