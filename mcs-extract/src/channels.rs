@@ -10,7 +10,9 @@ use super::record::{Broken, Cx, Outcome, RawCall};
 use super::scan::{
     clean_name, ends_by, find_cached, find_in, plausible_name, skip_ws, starts_at, to_end,
 };
-use super::xml::{ValueEnd, ambiguous, attribute, typed_value, value_end};
+use super::xml::{
+    ValueEnd, ambiguous, attribute, given_twice, insert_once, typed_value, value_end,
+};
 use mcs_core::call::CallFormat;
 
 const TOOLS_CLOSE: &str = "<|close|>tools<|sep|>";
@@ -84,6 +86,8 @@ fn arguments(cx: &Cx<'_>, name: &str, start: usize) -> (Outcome, usize) {
     let text = cx.text;
     let tool = cx.tool(name);
     let mut arguments = Map::new();
+    // A parameter given twice with two values, when one is.
+    let mut twice: Option<String> = None;
     let mut repaired = false;
     let mut pos = start;
     let cut = |what: &str| {
@@ -145,7 +149,8 @@ fn arguments(cx: &Cx<'_>, name: &str, start: usize) -> (Outcome, usize) {
                     .map_or_else(|| to_end(text), |at| at + CALL_CLOSE.len());
                 return ambiguous(name, &key, ARGUMENT_CLOSE, resume);
             }
-            ValueEnd::Unclosed(_) | ValueEnd::CutOff => {
+            // No `instead` markers: a value without its close runs to the end.
+            ValueEnd::Unclosed(_) | ValueEnd::Foreign | ValueEnd::CutOff => {
                 return cut(&format!("in the value of `{key}`"));
             }
         };
@@ -153,7 +158,10 @@ fn arguments(cx: &Cx<'_>, name: &str, start: usize) -> (Outcome, usize) {
         let string = attribute(header, "type").map(|kind| kind == "string");
         let (value, fixed) = typed_value(raw, string, tool, &key);
         repaired |= fixed;
-        arguments.insert(key, value);
+        insert_once(&mut arguments, key, value, &mut twice);
+    }
+    if let Some(key) = twice {
+        return (Err(given_twice(name, &key)), pos);
     }
     let call = RawCall {
         name: name.to_owned(),

@@ -558,25 +558,15 @@ impl Reader<'_> {
             self.pos += escaped.len_utf8();
             match escaped {
                 '"' | '\\' | '/' => out.push(escaped),
-                'b' => {
+                'b' | 'f' | 'n' | 'r' | 't' => {
                     control = true;
-                    out.push('\u{8}');
-                }
-                'f' => {
-                    control = true;
-                    out.push('\u{c}');
-                }
-                'n' => {
-                    control = true;
-                    out.push('\n');
-                }
-                'r' => {
-                    control = true;
-                    out.push('\r');
-                }
-                't' => {
-                    control = true;
-                    out.push('\t');
+                    out.push(match escaped {
+                        'b' => '\u{8}',
+                        'f' => '\u{c}',
+                        'n' => '\n',
+                        'r' => '\r',
+                        _ => '\t',
+                    });
                 }
                 'u' => match self.unicode_escape() {
                     Ok(c) => out.push(c),

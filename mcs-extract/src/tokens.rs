@@ -422,15 +422,21 @@ pub(crate) fn gemma4(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usiz
     if starts_at(text, p, ":call:") {
         p += 1;
     }
-    if !starts_at(text, p, "call:") {
-        let detail = format!(
-            "expected `call:NAME{{…}}` after `<|tool_call>`, found {}",
-            describe_at(text, p)
-        );
-        cx.malformed(start, format, Broken::new(None, detail));
-        return Some(past_gemma4_close(text, p));
+    if starts_at(text, p, "call:") {
+        return Some(gemma4_call(cx, start, p + "call:".len(), false));
     }
-    Some(gemma4_call(cx, start, p))
+    // `<|tool_call>get_weather{…}`: `call:` left out by a small model; the name and its
+    // braces say the same (a repair).
+    let name_end = name_end(text, p);
+    if name_end > p && byte_at(text, name_end) == Some(b'{') {
+        return Some(gemma4_call(cx, start, p, true));
+    }
+    let detail = format!(
+        "expected `call:NAME{{…}}` after `<|tool_call>`, found {}",
+        describe_at(text, p)
+    );
+    cx.malformed(start, format, Broken::new(None, detail));
+    Some(past_gemma4_close(text, p))
 }
 
 /// The close of a Gemma 4 call.
@@ -461,17 +467,17 @@ pub(crate) fn gemma4_bare(cx: &mut Cx<'_>, start: usize, after: usize) -> Option
     if !cx.is_known(&name) && find_in(text, name_end, line_end, STRING).is_none() {
         return None;
     }
-    Some(gemma4_call(cx, start, start))
+    Some(gemma4_call(cx, start, after, false))
 }
 
-/// Reads `call:NAME{…}` at `p`, the call's record placed at `start`; returns the end of
-/// its region (after `<tool_call|>` when it follows).
-fn gemma4_call(cx: &mut Cx<'_>, start: usize, p: usize) -> usize {
+/// Reads `NAME{…}` of `call:NAME{…}`, the name starting at `name_start` and the call's
+/// record placed at `start` (`repaired` when `call:` was left out); returns the end of its
+/// region (after `<tool_call|>` when it follows).
+fn gemma4_call(cx: &mut Cx<'_>, start: usize, name_start: usize, repaired: bool) -> usize {
     const CLOSE: &str = GEMMA4_CLOSE;
     let text = cx.text;
     let format = CallFormat::Gemma4;
     let skip = past_gemma4_close;
-    let name_start = p + "call:".len();
     let Some(brace) = find_in(text, name_start, (name_start + 256).min(text.len()), "{") else {
         let detail = "the call has no `{` after its name".to_owned();
         let broken = if ends_by(text, name_start + 256) {
@@ -492,7 +498,7 @@ fn gemma4_call(cx: &mut Cx<'_>, start: usize, p: usize) -> usize {
                 name,
                 arguments,
                 id: None,
-                repaired: false,
+                repaired,
             };
             cx.outcome(start, format, Ok(call));
             let q = skip_ws(text, end);

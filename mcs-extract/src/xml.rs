@@ -125,6 +125,10 @@ pub(crate) enum ValueEnd {
     /// (`…</parameter></function></tool_call>` written inside a value, then the real
     /// close). It cannot be told which, so the call must not run.
     Ambiguous,
+    /// Its own close is missing and the value ends in another format's closing tag
+    /// (`cheap flights</parameter>` in DSML): the model closed it with the wrong marker,
+    /// and running the tag as text of the value would be wrong.
+    Foreign,
 }
 
 /// Where the value that starts at `from` ends: at the first `close` followed (after blank
@@ -192,7 +196,77 @@ pub(crate) fn value_end(
             search = at + 1;
         }
     }
-    end.map_or(ValueEnd::CutOff, ValueEnd::Unclosed)
+    match end {
+        Some(end) if ends_in_a_closing_tag(&text[from..end]) => ValueEnd::Foreign,
+        Some(end) => ValueEnd::Unclosed(end),
+        None => ValueEnd::CutOff,
+    }
+}
+
+/// Whether `value`, blank space aside, ends in a closing tag of a call format
+/// (`…Rome</parameter>`, `</arg_value>`): a value of HTML or XML that ends in its own tag
+/// (`</div>`) is text.
+fn ends_in_a_closing_tag(value: &str) -> bool {
+    let Some(inner) = value.trim_end().strip_suffix('>') else {
+        return false;
+    };
+    inner
+        .rfind("</")
+        .is_some_and(|at| FORMAT_CLOSERS.contains(&&inner[at + 2..]))
+}
+
+/// The names of the closing tags call formats put after a value.
+const FORMAT_CLOSERS: &[&str] = &[
+    "parameter",
+    "arg_value",
+    "argument",
+    "value",
+    "invoke",
+    "function",
+    "tool_call",
+    "args",
+];
+
+/// Sets `key` to `value` in `arguments`, noting in `twice` the first key given before with
+/// another value ([`given_twice`]).
+pub(crate) fn insert_once(
+    arguments: &mut Map<String, Value>,
+    key: String,
+    value: Value,
+    twice: &mut Option<String>,
+) {
+    if arguments.get(&key).is_some_and(|given| *given != value) {
+        twice.get_or_insert_with(|| key.clone());
+    }
+    arguments.insert(key, value);
+}
+
+/// The call to `name` that gives `key` twice, with two values: which it means cannot be
+/// told (a value holding the format's markers looks so: `Fill in: </arg_value><arg_key>
+/// subject</arg_key>…`), so it is not run.
+pub(crate) fn given_twice(name: &str, key: &str) -> Broken {
+    let detail = format!(
+        "the call to `{name}` gives `{key}` twice, with two values: which is meant cannot be \
+         told (or a value holds the format's own markers), so the call is not run; give each \
+         argument once"
+    );
+    Broken::new(Some(name.to_owned()), detail)
+}
+
+/// The call to `name` whose value of `key` lacks its `close` and ends in another format's
+/// closing tag: broken, not run; reading goes on at `resume`.
+pub(crate) fn closed_by_another(
+    name: &str,
+    key: &str,
+    close: &str,
+    resume: usize,
+) -> (Outcome, usize) {
+    let detail = format!(
+        "the value of `{key}` of `{name}` is not closed by `{close}` but ends in another \
+         closing tag: whether that tag is text of the value cannot be told, so the call is \
+         not run; close each value with `{close}`"
+    );
+    (Err(Broken::new(Some(name.to_owned()), detail)), resume)
 }
 
 /// The end of the value and where reading goes on; `None` when the output ended inside it.
@@ -200,7 +274,7 @@ pub(crate) fn value_span(end: ValueEnd) -> Option<(usize, usize)> {
     match end {
         ValueEnd::Closed { end, next } => Some((end, next)),
         ValueEnd::Unclosed(end) => Some((end, end)),
-        ValueEnd::CutOff | ValueEnd::Ambiguous => None,
+        ValueEnd::CutOff | ValueEnd::Ambiguous | ValueEnd::Foreign => None,
     }
 }
 
@@ -470,6 +544,8 @@ fn parameters(cx: &Cx<'_>, name: &str, start: usize, outer: &[&str]) -> (Outcome
     let text = cx.text;
     let tool = cx.tool(name);
     let mut arguments = Map::new();
+    // A parameter given twice with two values, when one is.
+    let mut twice: Option<String> = None;
     let mut repaired = false;
     let mut pos = start;
     let broken = |detail: String| Err(Broken::new(Some(name.to_owned()), detail));
@@ -536,6 +612,9 @@ fn parameters(cx: &Cx<'_>, name: &str, start: usize, outer: &[&str]) -> (Outcome
         if end == ValueEnd::Ambiguous {
             return ambiguous(name, &key, close, skip_function(text, value_start));
         }
+        if end == ValueEnd::Foreign {
+            return closed_by_another(name, &key, close, skip_function(text, value_start));
+        }
         let bound = match value_span(end) {
             Some((end, _)) => end,
             None => {
@@ -565,7 +644,10 @@ fn parameters(cx: &Cx<'_>, name: &str, start: usize, outer: &[&str]) -> (Outcome
             .unwrap_or(raw);
         let (value, fixed) = convert(raw, tool, &key, Untyped::Text);
         repaired |= fixed;
-        arguments.insert(key, value);
+        insert_once(&mut arguments, key, value, &mut twice);
+    }
+    if let Some(key) = twice {
+        return (Err(given_twice(name, &key)), pos);
     }
     let call = RawCall {
         name: name.to_owned(),
@@ -701,6 +783,8 @@ fn invoke_parameters(
     let text = cx.text;
     let tool = cx.tool(name);
     let mut arguments = Map::new();
+    // A parameter given twice with two values, when one is.
+    let mut twice: Option<String> = None;
     let mut repaired = false;
     let mut pos = start;
     let broken = |detail: String| Err(Broken::new(Some(name.to_owned()), detail));
@@ -786,6 +870,9 @@ fn invoke_parameters(
         if end == ValueEnd::Ambiguous {
             return ambiguous(name, &key, parameter_close, skip(gt + 1));
         }
+        if end == ValueEnd::Foreign {
+            return closed_by_another(name, &key, parameter_close, skip(gt + 1));
+        }
         let (value_end, next) = match value_span(end) {
             Some(span) => span,
             None => return cut_in_value(cx, name, &key),
@@ -800,7 +887,10 @@ fn invoke_parameters(
         };
         let (value, fixed) = typed_value(raw, string, tool, &key);
         repaired |= fixed;
-        arguments.insert(key, value);
+        insert_once(&mut arguments, key, value, &mut twice);
+    }
+    if let Some(key) = twice {
+        return (Err(given_twice(name, &key)), pos);
     }
     let call = RawCall {
         name: name.to_owned(),
@@ -901,6 +991,8 @@ fn pairs(cx: &Cx<'_>, name: String, pos: usize, markup: &Pairs) -> (Outcome, usi
     let text = cx.text;
     let tool = cx.tool(&name);
     let mut arguments = Map::new();
+    // A parameter given twice with two values, when one is.
+    let mut twice: Option<String> = None;
     let mut repaired = false;
     let mut pos = pos;
     loop {
@@ -1002,7 +1094,8 @@ fn pairs(cx: &Cx<'_>, name: String, pos: usize, markup: &Pairs) -> (Outcome, usi
                     .map_or_else(|| to_end(text), |at| at + close.len());
                 return ambiguous(&name, &key, markup.value_close, resume);
             }
-            ValueEnd::Unclosed(_) | ValueEnd::CutOff => {
+            // No `instead` markers: a value without its close runs to the end.
+            ValueEnd::Unclosed(_) | ValueEnd::Foreign | ValueEnd::CutOff => {
                 let what = format!("in the value of `{key}`");
                 return (Err(cut_off(cx, &name, &what)), to_end(text));
             }
@@ -1013,7 +1106,10 @@ fn pairs(cx: &Cx<'_>, name: String, pos: usize, markup: &Pairs) -> (Outcome, usi
             None => convert(raw, tool, &key, Untyped::Json),
         };
         repaired |= fixed;
-        arguments.insert(key, value);
+        insert_once(&mut arguments, key, value, &mut twice);
+    }
+    if let Some(key) = twice {
+        return (Err(given_twice(&name, &key)), pos);
     }
     let call = RawCall {
         name,
