@@ -75,6 +75,19 @@ impl fmt::Display for ErrorMessage {
     }
 }
 
+/// Whether the text of a string literal holds a Windows path (`C:\Users`):
+/// with backslashes that escape nothing beside it, its `\n` and `\t` are most likely the
+/// path's `\new` and `\temp`, not a line break and a tab. A string that holds no path keeps
+/// its line breaks (code with an undoubled `\d` in a pattern: `"import re\nre.match(…)"`);
+/// one that writes a backspace or a form feed beside such backslashes (`\bob`, `\files`)
+/// is refused either way.
+fn windows_path(literal: &str) -> bool {
+    literal
+        .as_bytes()
+        .windows(3)
+        .any(|w| w[0].is_ascii_alphabetic() && w[1] == b':' && w[2] == b'\\')
+}
+
 /// A character met where something else was expected, in words (`None`: the end).
 struct Found(Option<char>);
 
@@ -489,11 +502,13 @@ impl Reader<'_> {
         let mut out = String::new();
         // Where the first quote read as the string's own was, and how much had been read.
         let mut inner: Option<(usize, usize)> = None;
-        // Whether a backslash escaped nothing JSON knows (`\U`, `\d`), and whether one
-        // wrote a control character (`\n`, `\b`): both in one string is a path or a
-        // pattern whose backslashes were not doubled, or text with one stray backslash,
-        // and which cannot be told.
+        // Whether a backslash escaped nothing JSON knows (`\U`, `\d`), and which control
+        // characters escapes wrote: a backspace or form feed (`\b`, `\f`), which text
+        // almost never holds, or a line break or tab. Both in one string is a path or a
+        // pattern whose backslashes were not doubled ([`windows_path`]), and which cannot be
+        // told.
         let mut unknown = false;
+        let mut rare = false;
         let mut control = false;
         loop {
             let rest = &self.src[self.pos..];
@@ -533,7 +548,7 @@ impl Reader<'_> {
                 if inner.is_some() {
                     self.repaired = true;
                 }
-                if unknown && control {
+                if unknown && (rare || (control && windows_path(&self.src[start..self.pos]))) {
                     self.pos = start;
                     return Err(self.error(
                         "the string mixes backslashes that escape nothing (`\\U`, `\\d`) with \
@@ -559,6 +574,7 @@ impl Reader<'_> {
             match escaped {
                 '"' | '\\' | '/' => out.push(escaped),
                 'b' | 'f' | 'n' | 'r' | 't' => {
+                    rare |= matches!(escaped, 'b' | 'f');
                     control = true;
                     out.push(match escaped {
                         'b' => '\u{8}',
@@ -790,6 +806,16 @@ mod tests {
         // A raw string keeps its backslashes.
         let raw = parse_python_value(r#"r"C:\Users\bob\new" "#, 0).unwrap();
         assert_eq!(raw.value, r"C:\Users\bob\new");
+    }
+
+    #[test]
+    fn code_keeps_its_line_breaks_beside_an_undoubled_pattern() {
+        // `\d` escapes nothing and `\n` is a line break: code, not a path.
+        let code = parse_value(r#""import re\nre.match(r'\d+', s)" "#, 0).unwrap();
+        assert_eq!(code.value, "import re\nre.match(r'\\d+', s)");
+        assert!(code.repaired);
+        // A backspace beside such a backslash is refused even without a drive letter.
+        assert!(parse_value(r#""\bob\Documents" "#, 0).is_err());
     }
 
     #[test]
