@@ -11,8 +11,8 @@ use super::horizon;
 use super::json::{JsonError, describe_at, parse_value};
 use super::record::{Broken, Cx, Outcome, RawCall};
 use super::scan::{
-    byte_at, clean_name, element_end, ends_by, find_in, floor_boundary, plausible_name, skip_ws,
-    starts_at, to_end,
+    byte_at, clean_name, element_end, ends_by, find_in, floor_boundary, name_end, plausible_name,
+    skip_ws, starts_at, to_end,
 };
 use mcs_core::call::CallFormat;
 use mcs_core::schema::kind_of;
@@ -238,11 +238,7 @@ fn recipient_header(text: &str, pos: usize) -> Option<(String, usize)> {
     }
     p += "to=functions.".len();
     let start = p;
-    while byte_at(text, p)
-        .is_some_and(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
-    {
-        p += 1;
-    }
+    p = name_end(text, p);
     let name = clean_name(&text[start..p]);
     if !plausible_name(&name) {
         return None;

@@ -109,10 +109,10 @@ pub(crate) fn parse_value(text: &str, start: usize) -> Result<Parsed, JsonError>
 
 /// Reads one value of a Python call's arguments (`f(tags={'a', 'b'})`) that starts at byte
 /// `start` of `text`: [`parse_value`], and also what Python writes that JSON does not — a
-/// set is an array (`{'urgent', 'bug'}`), and a quote that neither ends the text nor is
-/// followed by what may follow a value (`,`, `)`, `]`, `}`, `:`) is inside the string, as
-/// small models write shell commands (`command='sed -n '360,450p' file'`). Both are
-/// repairs.
+/// raw string (`r"C:\Users"`), a set as an array (`{'urgent', 'bug'}`), and a quote that
+/// is not followed by what may follow a value (`,`, `)`, `]`, `}`, `:`) inside the string
+/// when the string can end later on its line, before any bracket, as small models write
+/// shell commands (`command='sed -n '360,450p' file'`). All are repairs.
 pub(crate) fn parse_python_value(text: &str, start: usize) -> Result<Parsed, JsonError> {
     parse_in(text, start, true)
 }
@@ -550,13 +550,13 @@ impl Reader<'_> {
                 }
                 if unknown && (rare || (control && windows_path(&self.src[start..self.pos]))) {
                     self.pos = start;
-                    return Err(self.error(
-                        "the string mixes backslashes that escape nothing (`\\U`, `\\d`) with \
-                         ones that write a control character (`\\n`, `\\b`): it cannot be told \
-                         whether it is a path or pattern whose backslashes were not doubled \
-                         (`C:\\Users\\bob\\new` read as a newline) or text with a stray \
-                         backslash; write each backslash that is text as `\\\\`",
-                    ));
+                    return Err(self.error(format!(
+                        "{UNREADABLE_STRING}mixes backslashes that escape nothing (`\\U`, \
+                         `\\d`) with ones that write a control character (`\\n`, `\\b`): it \
+                         cannot be told whether it is a path or pattern whose backslashes were \
+                         not doubled (`C:\\Users\\bob\\new` read as a newline) or text with a \
+                         stray backslash; write each backslash that is text as `\\\\`"
+                    )));
                 }
                 return Ok(out);
             }
@@ -594,8 +594,8 @@ impl Reader<'_> {
                     Err(Some(half)) => {
                         self.pos = start;
                         return Err(self.error(format!(
-                            "the string holds `\\u{half:04x}`, half of a UTF-16 surrogate pair \
-                             without its other half, which no text can hold"
+                            "{UNREADABLE_STRING}holds `\\u{half:04x}`, half of a UTF-16 \
+                             surrogate pair without its other half, which no text can hold"
                         )));
                     }
                 },

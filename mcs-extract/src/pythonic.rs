@@ -573,11 +573,9 @@ fn lists_in_gap(
                     if open && horizon::touches() != touches {
                         return (findings, at);
                     }
-                    if let Some((items, list_end)) = salvaged.filter(|(items, _)| {
-                        items.iter().any(|(_, outcome)| {
-                            outcome.as_ref().is_ok_and(|call| cx.is_known(&call.name))
-                        })
-                    }) {
+                    if let Some((items, list_end)) =
+                        salvaged.filter(|(items, _)| calls_a_known_tool(cx, items))
+                    {
                         state.list_pos = list_end;
                         findings.push(Finding {
                             start: at,
@@ -591,12 +589,8 @@ fn lists_in_gap(
                     }
                 }
                 if cut_off
-                    && let Some(items) =
-                        cut_items(cx, text, at, failed_at, &message).filter(|items| {
-                            items.iter().any(|(_, outcome)| {
-                                outcome.as_ref().is_ok_and(|call| cx.is_known(&call.name))
-                            })
-                        })
+                    && let Some(items) = cut_items(cx, text, at, failed_at, &message)
+                        .filter(|items| calls_a_known_tool(cx, items))
                 {
                     findings.push(Finding {
                         start: at,
@@ -652,6 +646,14 @@ fn lists_in_gap(
     }
     state.list_pos = end;
     (findings, end)
+}
+
+/// Whether one of `items` (read from a list in prose) is a call to a known tool: only then
+/// is the list taken for calls rather than code or prose.
+fn calls_a_known_tool(cx: &Cx<'_>, items: &[(usize, Outcome)]) -> bool {
+    items
+        .iter()
+        .any(|(_, outcome)| outcome.as_ref().is_ok_and(|call| cx.is_known(&call.name)))
 }
 
 /// A list at `at` of `text` that could not be read (`message`, at `failed_at`), as a

@@ -263,10 +263,7 @@ pub(crate) fn name_end(text: &str, pos: usize) -> usize {
 /// spaces and joiners, the word joiner, a byte-order mark, a soft hyphen) and markdown's
 /// backslashes (`get\_weather`).
 pub(crate) fn clean_name(raw: &str) -> String {
-    if raw
-        .bytes()
-        .any(|b| b == b'\\' || b == 0xC2 || b == 0xE2 || b == 0xEF)
-    {
+    if !raw.is_ascii() || raw.contains('\\') {
         let mut cleaned = String::with_capacity(raw.len());
         let mut chars = raw.chars().peekable();
         while let Some(c) = chars.next() {

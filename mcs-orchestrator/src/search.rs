@@ -2048,16 +2048,19 @@ fn is_when_or_amount(token: &str, before: Option<&&str>) -> bool {
             .chars()
             .all(|c| c.is_ascii_digit() || matches!(c, '-' | '/' | '.' | ':' | 't' | 'z'))
         && (separators >= 2 || digits.contains(':'));
-    let clock = ["am", "pm"].iter().any(|end| {
-        lower.strip_suffix(end).is_some_and(|rest| {
-            !rest.is_empty() && rest.chars().all(|c| c.is_ascii_digit() || c == ':')
+    // `3pm`, `10:30am`, `1st`, `7th`: digits (and a clock's colon) before a suffix.
+    let numbered = |ends: &[&str], also: &[char]| {
+        ends.iter().any(|end| {
+            lower.strip_suffix(end).is_some_and(|rest| {
+                !rest.is_empty()
+                    && rest
+                        .chars()
+                        .all(|c| c.is_ascii_digit() || also.contains(&c))
+            })
         })
-    });
-    let ordinal = ["st", "nd", "rd", "th"].iter().any(|end| {
-        lower
-            .strip_suffix(end)
-            .is_some_and(|rest| !rest.is_empty() && rest.chars().all(|c| c.is_ascii_digit()))
-    });
+    };
+    let clock = numbered(&["am", "pm"], &[':']);
+    let ordinal = numbered(&["st", "nd", "rd", "th"], &[]);
     let month = before.is_some_and(|word| {
         let word = word
             .trim_matches(|c: char| !c.is_alphabetic())
