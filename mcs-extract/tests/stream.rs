@@ -72,12 +72,34 @@ fn split<'t>(text: &'t str, cuts: &[usize]) -> Vec<&'t str> {
     pieces
 }
 
+/// What `text` is read as in one piece: the reference every way of streaming it must meet.
+struct Whole {
+    /// What the batch path finds.
+    batch: Extraction,
+    /// The text a stream shows when fed the whole output at once.
+    shown: String,
+}
+
+impl Whole {
+    fn of(text: &str) -> Self {
+        Self {
+            batch: extract(LlmResponse::Text(text), shared_tools()),
+            shown: stream(&[text]).text(),
+        }
+    }
+}
+
 /// Checks one way of streaming `text`; returns what is wrong, if anything.
 fn check(text: &str, pieces: &[&str], how: &str) -> Result<(), String> {
-    let batch = extract(LlmResponse::Text(text), shared_tools());
+    check_against(text, &Whole::of(text), pieces, how)
+}
+
+/// [`check`] against a reference read once, for tests that stream one text many ways.
+fn check_against(text: &str, whole: &Whole, pieces: &[&str], how: &str) -> Result<(), String> {
+    let batch = &whole.batch;
     let got = stream(pieces);
     let fail = |what: String| Err(format!("{how}: {what}\ntext: {text:?}\npieces: {pieces:?}"));
-    if got.extraction != batch {
+    if got.extraction != *batch {
         return fail(format!(
             "the stream ended in\n{:#?}\nbut the batch path finds\n{batch:#?}",
             got.extraction
@@ -106,11 +128,12 @@ fn check(text: &str, pieces: &[&str], how: &str) -> Result<(), String> {
         return fail(format!("broken calls reported: {failed:#?}"));
     }
     // The text shown is what the whole output shows.
-    if pieces.len() > 1 {
-        let whole = stream(&[text]).text();
-        if got.text() != whole {
-            return fail(format!("shows {:?} but in one piece {whole:?}", got.text()));
-        }
+    if pieces.len() > 1 && got.text() != whole.shown {
+        return fail(format!(
+            "shows {:?} but in one piece {:?}",
+            got.text(),
+            whole.shown
+        ));
     }
     // Each call's index counts from 0 in order, and comes after its CallBegun.
     let mut next = 0;
@@ -138,17 +161,12 @@ fn check(text: &str, pieces: &[&str], how: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// What the whole text shows when streamed in one piece: the reference for the others.
-fn shown_whole(text: &str) -> String {
-    stream(&[text]).text()
-}
-
 #[test]
 fn every_corpus_output_in_one_piece_and_in_pieces_of_every_size() {
     let mut failures = Vec::new();
     for text in corpus() {
         let boundaries: Vec<usize> = text.char_indices().map(|(i, _)| i).skip(1).collect();
-        let whole_text = shown_whole(text);
+        let whole = Whole::of(text);
         let mut ways: Vec<(String, Vec<&str>)> = vec![("whole".into(), vec![text.as_str()])];
         ways.push(("each character".into(), split(text, &boundaries)));
         for size in [2, 3, 4, 7, 16] {
@@ -160,15 +178,8 @@ fn every_corpus_output_in_one_piece_and_in_pieces_of_every_size() {
             ways.push((format!("{size}-byte pieces"), split(text, &cuts)));
         }
         for (how, pieces) in &ways {
-            if let Err(problem) = check(text, pieces, how) {
+            if let Err(problem) = check_against(text, &whole, pieces, how) {
                 failures.push(problem);
-                break;
-            }
-            let shown = stream(pieces).text();
-            if shown != whole_text {
-                failures.push(format!(
-                    "{how}: shows {shown:?} but in one piece {whole_text:?}\ntext: {text:?}"
-                ));
                 break;
             }
         }
@@ -186,10 +197,10 @@ fn every_corpus_output_in_one_piece_and_in_pieces_of_every_size() {
 fn every_corpus_output_split_once_at_every_character() {
     let mut failures = Vec::new();
     for text in corpus() {
+        let whole = Whole::of(text);
         for (at, _) in text.char_indices().skip(1) {
-            if let Err(problem) =
-                check(text, &[&text[..at], &text[at..]], &format!("split at {at}"))
-            {
+            let pieces = [&text[..at], &text[at..]];
+            if let Err(problem) = check_against(text, &whole, &pieces, &format!("split at {at}")) {
                 failures.push(problem);
                 break;
             }
