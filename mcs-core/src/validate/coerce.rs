@@ -26,15 +26,45 @@ pub fn coerce_text(value: &str, schema: &Value) -> Value {
 /// `"1e999"`, `"yes"` and `"2.5"` for an integer stay strings, and validation names them as
 /// before. Arguments the tool does not have, parameters without
 /// a schema (strings, by the standard) and arguments that are not an object are left alone.
+///
+/// An optional argument given as `null` whose schema does not admit null is removed: it
+/// means "not given" (`days=None` in a Python-style call, or a model used to filling every
+/// field with `null`), as [`validate_arguments`](super::validate_arguments) counts it, and a
+/// tool behind the call (an MCP server, a REST API) should not receive a value its own
+/// schema refuses. Where the schema admits null (`"type": ["integer", "null"]`) the null is
+/// kept: it may mean "clear this field".
+///
+/// ```
+/// use mcs_core::{Tool, ToolParameter};
+/// use serde_json::json;
+///
+/// let days = ToolParameter::new("days", "How many days.").required(false);
+/// let tool = Tool::new("get_weather", "The forecast.")
+///     .with_parameter(ToolParameter::new("city", "A city."))
+///     .with_parameter(days.with_schema(json!({"type": "integer"})));
+/// let mut arguments = json!({"city": "Kyiv", "days": null});
+/// mcs_core::validate::coerce_arguments(&tool, &mut arguments);
+/// assert_eq!(arguments, json!({"city": "Kyiv"}));
+/// let mut arguments = json!({"city": "Kyiv", "days": "3"});
+/// mcs_core::validate::coerce_arguments(&tool, &mut arguments);
+/// assert_eq!(arguments, json!({"city": "Kyiv", "days": 3}));
+/// ```
 pub fn coerce_arguments(tool: &Tool, arguments: &mut Value) {
     let Value::Object(given) = arguments else {
         return;
     };
     for parameter in tool.parameters() {
-        if let (Some(schema), Some(value)) =
-            (parameter.resolved_schema(), given.get_mut(&parameter.name))
-        {
-            schema::coerce_value(value, &schema, &CoercionPolicy::JSON_STRING);
+        let Some(schema) = parameter.resolved_schema() else {
+            continue;
+        };
+        match given.get_mut(&parameter.name) {
+            Some(Value::Null)
+                if !parameter.required && !super::accepts(&schema, &schema, &Value::Null) =>
+            {
+                given.remove(&parameter.name);
+            }
+            Some(value) => schema::coerce_value(value, &schema, &CoercionPolicy::JSON_STRING),
+            None => {}
         }
     }
 }
