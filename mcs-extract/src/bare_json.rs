@@ -5,12 +5,12 @@
 
 use serde_json::Value;
 
-use super::call_body::guess_name;
+use super::call_body::{guess_action, guess_name};
 use super::call_shape::{Trust, calls_in};
 use super::json::parse_value;
 use super::record::{Broken, Cx, Finding};
 use super::scan::{floor_boundary, skip_ws};
-use super::{horizon, work};
+use super::{horizon, markdown, work};
 use mcs_core::call::CallFormat;
 
 /// Whether a `{` or `[` at `pos` could start a call, judged by the next character: keeps
@@ -99,6 +99,8 @@ pub(crate) fn calls_in_gap(
             }
             Err(error) => {
                 let name = looks_like_call(cx, at, error.pos);
+                // `"days": <number of days>` is a template of the format.
+                let template = !cut_off && markdown::placeholder_at(text, error.pos);
                 // Whether it looks like a call can depend on what follows.
                 if open && horizon::touches() != touches {
                     return (findings, at);
@@ -112,7 +114,7 @@ pub(crate) fn calls_in_gap(
                     findings.push(finding);
                     continue;
                 }
-                if let Some(name) = name {
+                if let Some(name) = name.filter(|_| !template) {
                     let broken = if cut_off {
                         let detail = format!(
                             "the output ends inside the call, at {}: {}",
@@ -250,7 +252,11 @@ const JSON_BLANK: &[char] = &[' ', '\t', '\n', '\r'];
 /// The tool name of broken JSON that is recognisably a call: a name key with a plausible
 /// name, and an argument key (or a known name).
 fn looks_like_call(cx: &Cx<'_>, start: usize, error: usize) -> Option<String> {
-    let name = guess_name(cx.text, start, error.saturating_add(1))?;
+    let Some(name) = guess_name(cx.text, start, error.saturating_add(1)) else {
+        // LangChain's blob, a weak shape: only for a tool of the list.
+        return guess_action(cx.text, start, error.saturating_add(1))
+            .filter(|name| cx.is_known(name));
+    };
     let end = floor_boundary(cx.text, error.min(start.saturating_add(2000)).max(start));
     let window = &cx.text[start..end];
     let has_arguments = ["arguments", "parameters", "args", "params", "input"]

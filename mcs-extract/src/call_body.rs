@@ -280,6 +280,26 @@ pub(crate) fn after_close(text: &str, pos: usize, close: Option<&str>, open: &st
 
 /// The tool name in broken JSON between `start` and `end`, if a name key can be seen.
 pub(crate) fn guess_name(text: &str, start: usize, end: usize) -> Option<String> {
+    const KEYS: &[&str] = &[
+        "\"name\"",
+        "\"tool\"",
+        "\"tool_name\"",
+        "\"function\"",
+        "'name'",
+        "'tool'",
+    ];
+    name_under(text, start, end, KEYS)
+}
+
+/// The tool a LangChain JSON blob the output ends inside of names
+/// (`{"action": "search", "action_input": …`), as [`guess_name`] finds a call's.
+pub(crate) fn guess_action(text: &str, start: usize, end: usize) -> Option<String> {
+    name_under(text, start, end, &["\"action\"", "'action'"])
+}
+
+/// The first plausible tool name quoted after one of `keys` (quoted keys, in order of
+/// preference) between `start` and `end`, within 2,000 bytes.
+fn name_under(text: &str, start: usize, end: usize, keys: &[&str]) -> Option<String> {
     let end = floor_boundary(text, end.min(start.saturating_add(2000)));
     if end == text.len() {
         horizon::reached(text, end);
@@ -287,14 +307,7 @@ pub(crate) fn guess_name(text: &str, start: usize, end: usize) -> Option<String>
     let window = text.get(start..end)?;
     // Every key below is quoted: without a quote (braces in prose and code) there is none.
     memchr::memchr2(b'"', b'\'', window.as_bytes())?;
-    for key in [
-        "\"name\"",
-        "\"tool\"",
-        "\"tool_name\"",
-        "\"function\"",
-        "'name'",
-        "'tool'",
-    ] {
+    for key in keys {
         let Some(at) = window.find(key) else { continue };
         let rest = window[at + key.len()..].trim_start();
         let Some(rest) = rest.strip_prefix(':') else {

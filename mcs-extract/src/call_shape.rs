@@ -461,13 +461,23 @@ pub(crate) fn free_text_arguments(tool: &Tool, text: &str) -> Result<Value, Stri
             }
         }
     };
+    if text.is_empty() {
+        return match params.iter().find(|p| p.required) {
+            Some(param) => Err(format!(
+                "the input of `{}` is empty, but it needs `{}`",
+                tool.name(),
+                param.name
+            )),
+            None => Ok(Value::Object(Map::new())),
+        };
+    }
     match target {
         Some(param) => {
             let mut arguments = Map::new();
             arguments.insert(param.name.clone(), Value::String(text.to_owned()));
             Ok(Value::Object(arguments))
         }
-        None if params.is_empty() || text.is_empty() => Ok(Value::Object(Map::new())),
+        None if params.is_empty() => Ok(Value::Object(Map::new())),
         None => Err(format!(
             "the input of `{}` is free text, but the tool takes {} parameters; send a JSON object",
             tool.name(),
@@ -517,6 +527,12 @@ mod tests {
             free_text_arguments(&find, "C:\\Users\\ana\\*.docx").unwrap(),
             json!({"query": "C:\\Users\\ana\\*.docx"})
         );
+        // No input at all: a tool that needs one is not called with an empty string.
+        let error = free_text_arguments(&search, "  ").unwrap_err();
+        assert!(error.contains("is empty, but it needs `query`"), "{error}");
+        let clock =
+            Tool::new("now", "Time").with_parameter(ToolParameter::new("zone", "").required(false));
+        assert_eq!(free_text_arguments(&clock, "").unwrap(), json!({}));
     }
 
     fn tools() -> Vec<Tool> {

@@ -7,6 +7,8 @@
 //! output does; and a call whose arguments hold placeholders (`"<city>"`, `"..."`) shows
 //! the format wherever it stands.
 
+use super::horizon;
+
 /// The languages of fenced blocks that hold a program, not a call: a call-shaped string
 /// there (`call = {"name": "send_email", …}`, `search(query="x")`) belongs to the program.
 /// Untagged, `json` and `xml` fences may hold calls (models fence them), and Gemma's
@@ -70,6 +72,21 @@ const PROGRAM_LANGUAGES: &[&str] = &[
     "zsh",
 ];
 
+/// The [`PROGRAM_LANGUAGES`] whose blocks may be a lone object literal, which is data a
+/// model tagged so (```` ```js ```` around `{tool: 'x', parameters: {…}}`), not a program.
+/// Logs (`jsonl`, `log`) stay quotations whatever they hold.
+const OBJECT_LANGUAGES: &[&str] = &[
+    "javascript",
+    "js",
+    "jsx",
+    "py",
+    "python",
+    "python3",
+    "ts",
+    "tsx",
+    "typescript",
+];
+
 /// Words that, in the paragraph that leads into a fenced block, say it shows an example:
 /// `The call format is:`, `For reference, the shape is:`, `比如…的原始输出是：`. A model that
 /// fences a call it makes does not introduce it so. Lower case; matched as written.
@@ -112,11 +129,33 @@ const EXAMPLE_CUES: &[&str] = &[
     "if you approve",
     "например",
     "пример",
+    "формат запроса",
+    "формат вызова",
+    "request format",
+    "call format",
     "образец",
     "مثال",
     "beispiel",
     "exemple",
     "ejemplo",
+];
+
+/// What a sentence says right before a call it reports as already made, in lower case:
+/// `Earlier I called {…}`, `the tool was called with {…}`. Matched at the end of the text
+/// before the call on its line.
+const PAST_REPORTS: &[&str] = &[
+    "i called",
+    "i ran",
+    "i invoked",
+    "i executed",
+    "i tried",
+    "i had called",
+    "i've called",
+    "i have called",
+    "i already called",
+    "we called",
+    "was called with",
+    "was called as",
 ];
 
 /// How far back on its line a position is looked at for inline code and quotations.
@@ -242,7 +281,13 @@ impl Fences {
                 .to_ascii_lowercase();
             // On the fence's own line is its tag, not what it fences.
             let opened_here = ends == pos;
-            let program = PROGRAM_LANGUAGES.contains(&language.as_str()) && !opened_here;
+            // A block that opens with an object holds data, not a program (a model that
+            // tags its call ```` ```js ````); a program's objects stand in statements.
+            let rest = text[pos..].trim_start_matches('[').trim_start();
+            let data = OBJECT_LANGUAGES.contains(&language.as_str())
+                && before[ends..].trim().is_empty()
+                && rest.starts_with('{');
+            let program = PROGRAM_LANGUAGES.contains(&language.as_str()) && !opened_here && !data;
             let opened = before[..at].rfind('\n').map_or(0, |i| i + 1);
             let example = introduces_example(&text[..opened]) || self.in_example_section(at);
             return if program || example {
@@ -264,6 +309,12 @@ impl Fences {
             if introduced || self.in_example_section(pos) {
                 return Context::Quoted;
             }
+        }
+        // A call the sentence reports as made before (`Earlier I called {…} and it
+        // returned …`): the model tells what happened, it asks for nothing now.
+        let told = line.trim_end().to_lowercase();
+        if PAST_REPORTS.iter().any(|report| told.ends_with(report)) {
+            return Context::Quoted;
         }
         // Inside inline code: an odd number of backticks before `pos` on its line.
         if memchr::memchr_iter(b'`', line.as_bytes()).count() % 2 == 1 {
@@ -316,6 +367,25 @@ pub(crate) fn is_sample_call(
     known: impl FnOnce(&str) -> bool,
 ) -> bool {
     has_placeholder(arguments) || (PLACEHOLDER_NAMES.contains(&name) && !known(name))
+}
+
+/// Whether an unquoted placeholder (`<number of days>`) stands at `pos`, where a JSON value
+/// should be: an object written so is a template of the format, not a call gone wrong.
+pub(crate) fn placeholder_at(text: &str, pos: usize) -> bool {
+    let Some(rest) = text.get(pos..).filter(|rest| rest.starts_with('<')) else {
+        return false;
+    };
+    let window = &rest.as_bytes()[..rest.len().min(64)];
+    match memchr::memchr(b'>', window) {
+        Some(close) => is_placeholder(&rest[..=close]),
+        None => {
+            // The `>` may be still to come.
+            if window.len() == rest.len() {
+                horizon::reached(text, text.len());
+            }
+            false
+        }
+    }
 }
 
 fn is_placeholder(text: &str) -> bool {
@@ -541,6 +611,42 @@ mod tests {
             Context::Prose
         );
         assert_eq!(told("## Run\n```sh\n# Example\n```\n"), Context::Prose);
+    }
+
+    #[test]
+    fn an_object_alone_in_a_program_block_is_data_and_a_reported_call_is_quoted() {
+        let object = "{tool: 'search', parameters: {query: 'x'}}";
+        for language in ["js", "python", "ts"] {
+            let text = format!("```{language}\n{object}\n```");
+            assert_eq!(at(&text, "{tool"), Context::Fence, "{language}");
+        }
+        // In a statement, or in a log, it belongs to the program or the log.
+        assert_eq!(
+            at(&format!("```js\nconst call = {object};\n```"), "{tool"),
+            Context::Quoted
+        );
+        assert_eq!(
+            at(&format!("```jsonl\n{object}\n```"), "{tool"),
+            Context::Quoted
+        );
+        // Told as made before, on its line; a call the model makes now is not.
+        let call = "{\"name\": \"now\", \"arguments\": {}}";
+        let told = |lead: &str| at(&format!("{lead}{call} and it said 9:41."), "{\"name\"");
+        assert_eq!(told("Earlier I called "), Context::Quoted);
+        assert_eq!(told("The tool was called with "), Context::Quoted);
+        assert_eq!(told("Calling it again: "), Context::Prose);
+        assert_eq!(
+            told("I called it and it failed, so again: "),
+            Context::Prose
+        );
+    }
+
+    #[test]
+    fn an_unquoted_placeholder_is_told_where_a_value_should_be() {
+        let text = "{\"days\": <number of days>}";
+        assert!(super::placeholder_at(text, text.find('<').unwrap()));
+        assert!(!super::placeholder_at("{\"days\": <3}", 9));
+        assert!(!super::placeholder_at("{\"days\": 3}", 9));
     }
 
     #[test]

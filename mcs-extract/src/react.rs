@@ -282,6 +282,12 @@ fn langchain(cx: &Cx<'_>, pos: usize, limit: usize) -> Option<(Outcome, usize)> 
             id: None,
             repaired,
         }),
+        // The output ended in an object that does not close: the input is cut off, not
+        // free text.
+        Some(Err(_)) if close.is_none() && limit == cx.text.len() => Err(Broken::cut(
+            Some(name.clone()),
+            format!("the output ends inside the JSON input of `{name}`"),
+        )),
         _ => free_text_arguments(tool, input)
             .map(|arguments| RawCall {
                 name: name.clone(),

@@ -389,6 +389,11 @@ impl<'t> Cx<'t> {
             call.arguments = arguments;
             call.repaired = true;
         }
+        // What a driver reads before it validates, read here too, so a call is found with
+        // the values its tool will get (`"days": "5"` is 5, an optional `None` is absent).
+        if let Some(tool) = self.tool(&call.name) {
+            mcs_core::validate::coerce_arguments(tool, &mut call.arguments);
+        }
         // Every format cleans names; one that was only a namespace (`default_api.`) is
         // empty now, and a call without a name is no call.
         if !scan::plausible_name(&call.name) {
