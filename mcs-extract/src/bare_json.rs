@@ -149,15 +149,20 @@ pub(crate) fn calls_in_gap(
 }
 
 /// The calls of a list the output ends inside of, at `start`: a bare list (`[{…}, {…`) or
-/// the list of a `{"tool_calls": [` wrapper, read one element at a time; the element the
+/// the list under a `"tool_calls"` key of the object at `start`, read one element at a time; the element the
 /// output ends in is a call cut off. `None` when no whole element before it is a call.
 fn cut_list(cx: &Cx<'_>, text: &str, start: usize, message: &str) -> Option<Finding> {
     let bytes = text.as_bytes();
     let list = if bytes.get(start) == Some(&b'[') {
         start
     } else {
-        let key = skip_ws(text, start + 1);
-        let rest = text.get(key..)?.strip_prefix("\"tool_calls\"")?;
+        // The key may stand deeper, as in a whole chat completion the output ends inside of
+        // (`{"choices": [{"message": {…, "tool_calls": [`), within its first 4 KiB; it
+        // cannot stand in a string, where its quotes would be escaped.
+        const KEY: &str = "\"tool_calls\"";
+        let window = floor_boundary(text, start.saturating_add(4096));
+        let key = memchr::memmem::find(&bytes[start..window], KEY.as_bytes())? + start;
+        let rest = &text[key + KEY.len()..];
         let colon = skip_ws(text, text.len() - rest.len());
         (bytes.get(colon) == Some(&b':')).then_some(())?;
         let open = skip_ws(text, colon + 1);

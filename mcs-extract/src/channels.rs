@@ -5,7 +5,9 @@
 
 use serde_json::{Map, Value};
 
+use super::horizon;
 use super::json::describe_at;
+use super::markdown::Context;
 use super::record::{Broken, Cx, Outcome, RawCall};
 use super::scan::{
     clean_name, ends_by, find_cached, find_in, plausible_name, skip_ws, starts_at, to_end,
@@ -188,6 +190,65 @@ pub(crate) fn prose_openers() -> impl Iterator<Item = &'static str> + Clone {
     PROSE.iter().map(|(opener, _)| *opener)
 }
 
+/// What opens a tool's result in the formats' transcripts: a result block (`<tool_response>`
+/// of Hermes and Qwen, `<function_results>` of Claude's XML, Gemma's ```` ```tool_output ````),
+/// a message of the tool's role (Harmony `<|start|>functions.NAME to=assistant`, ChatML
+/// `<|im_start|>tool`, Llama's `ipython` header, GLM's `<|observation|>`), a results token
+/// (Mistral `[TOOL_RESULTS]`, DeepSeek `<｜tool▁outputs▁begin｜>`, Command-R
+/// `<|START_TOOL_RESULT|>`) or a ReAct `Observation:` line.
+pub(crate) const RESULT_OPENERS: &[&str] = &[
+    "<tool_response>",
+    "<|tool_response>",
+    "<tool_result>",
+    "<function_results>",
+    "```tool_output",
+    "<|start|>functions.",
+    "<|im_start|>tool",
+    "<|start_header_id|>ipython<|end_header_id|>",
+    "<|observation|>",
+    "[TOOL_RESULTS]",
+    "<｜tool▁outputs▁begin｜>",
+    "<｜tool▁output▁begin｜>",
+    "<|START_TOOL_RESULT|>",
+    "\nObservation",
+];
+
+/// A tool's result that the model wrote itself. Only the runtime has a tool's result: one in
+/// the output was made up, and what the model writes after it goes on from invented data
+/// (`<tool_call>…</tool_call><tool_response>{"temp_c": -3}</tool_response>` and then
+/// a call that acts on it). The rest of the output is neither run nor shown: the region
+/// runs to its end. Agents stop generation at such markers (`Observation:` is ReAct's stop
+/// sequence); where a server did not, this is where the turn ended.
+///
+/// Only where it is written as a result: where its line starts, or right after a marker
+/// (`<|call|><|start|>functions.f to=assistant`), in the text of the answer — not in inline
+/// code, a quotation, a fenced block or a sentence that names it ("the server answers with
+/// a <tool_response> block"). `None` otherwise: the text goes on as text.
+pub(crate) fn made_up_result(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usize> {
+    let text = cx.text;
+    let at = start + usize::from(text.as_bytes()[start] == b'\n');
+    if at > start {
+        // `Observation`, `Observation 2` and the like, then a colon.
+        let label = text[after..].trim_start_matches(|c: char| c == ' ' || c.is_ascii_digit());
+        if !label.starts_with(':') {
+            if label.is_empty() {
+                horizon::reached(text, text.len());
+            }
+            return None;
+        }
+    }
+    let line = &text[text[..at].rfind('\n').map_or(0, |n| n + 1)..at];
+    let lead = line.trim();
+    if !(lead.is_empty() || lead.ends_with(['>', ']'])) {
+        return None;
+    }
+    if cx.context(at) != Context::Prose {
+        return None;
+    }
+    horizon::reached(text, text.len());
+    Some(text.len())
+}
+
 /// A prose channel: its text is shown, and holds no call.
 pub(crate) fn prose_channel(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usize> {
     let text = cx.text;
@@ -206,4 +267,62 @@ pub(crate) fn prose_channel(cx: &mut Cx<'_>, start: usize, after: usize) -> Opti
     };
     cx.show(after..content_end);
     Some(region_end)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::extract;
+    use mcs_core::{LlmResponse, Tool, ToolParameter};
+
+    fn names(text: &str) -> Vec<String> {
+        let tools = [
+            Tool::new("search", "").with_parameter(ToolParameter::new("query", "")),
+            Tool::new("now", ""),
+        ];
+        let found = extract(LlmResponse::Text(text), &tools);
+        assert!(found.malformed.is_empty(), "{found:#?}");
+        found.calls.into_iter().map(|call| call.name).collect()
+    }
+
+    #[test]
+    fn nothing_after_a_result_the_model_made_up_runs() {
+        let first =
+            "<tool_call>{\"name\": \"search\", \"arguments\": {\"query\": \"x\"}}</tool_call>";
+        let second = "<tool_call>{\"name\": \"now\", \"arguments\": {}}</tool_call>";
+        for result in [
+            "\n<tool_response>\n{\"hits\": 3}\n</tool_response>\nSo:\n",
+            "<|im_end|>\n<|im_start|>tool\n{\"hits\": 3}<|im_end|>\n",
+            "\nObservation 1: 3 hits\nThought: now the time.\n",
+            "<|start|>functions.search to=assistant<|channel|>commentary<|message|>{}<|end|>",
+        ] {
+            assert_eq!(
+                names(&format!("{first}{result}{second}")),
+                ["search"],
+                "{result:?}"
+            );
+        }
+        // Named in a sentence or in inline code, or fenced as a sample, it ends nothing.
+        for mention in [
+            "\nThe server answers with a <tool_response> block.\n",
+            "\nIt comes back in `<tool_response>`.\n",
+            "\n```\n<tool_response>{}</tool_response>\n```\n",
+            "\nMy observation: it works.\n",
+        ] {
+            assert_eq!(
+                names(&format!("{first}{mention}{second}")),
+                ["search", "now"],
+                "{mention:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn one_call_recorded_twice_under_its_id_is_one_call() {
+        let call =
+            r#"{"id": "c1", "type": "function", "function": {"name": "now", "arguments": "{}"}}"#;
+        let other = call.replace("c1", "c2");
+        let message =
+            format!(r#"{{"role": "assistant", "tool_calls": [{call}, {call}, {other}]}}"#);
+        assert_eq!(names(&message), ["now", "now"]);
+    }
 }

@@ -130,12 +130,13 @@ pub(crate) const DELIMITERS: &[(&str, Parser, Option<CallFormat>)] = &[
 ];
 
 /// Every pattern the automaton finds: the call delimiters, then the openers of prose
-/// channels (see `channels`).
+/// channels and of results the model made up (see `channels`).
 fn patterns() -> impl Iterator<Item = &'static str> + Clone {
     DELIMITERS
         .iter()
         .map(|(pattern, ..)| *pattern)
         .chain(channels::prose_openers())
+        .chain(channels::RESULT_OPENERS.iter().copied())
 }
 
 fn automaton() -> Option<&'static AhoCorasick> {
@@ -158,7 +159,8 @@ pub(crate) struct Delimiter {
     pub parser: Parser,
     /// The format of a call cut off right after the delimiter.
     pub format: Option<CallFormat>,
-    /// A prose channel: it opens wherever it stands, and holds no call.
+    /// A prose channel or a made-up result: it opens wherever it stands (its parser tells),
+    /// and holds no call.
     pub prose: bool,
 }
 
@@ -169,9 +171,11 @@ pub(crate) fn next_delimiter(text: &str, from: usize, to: usize) -> Option<Delim
     work::examined(found.as_ref().map_or(to, |found| found.end()) - from);
     let found = found?;
     let index = found.pattern().as_usize();
+    let prose_channels = DELIMITERS.len() + channels::prose_openers().count();
     let (parser, format, prose) = match DELIMITERS.get(index) {
         Some((_, parser, format)) => (*parser, *format, false),
-        None => (channels::prose_channel as Parser, None, true),
+        None if index < prose_channels => (channels::prose_channel as Parser, None, true),
+        None => (channels::made_up_result as Parser, None, true),
     };
     Some(Delimiter {
         start: found.start(),

@@ -311,6 +311,9 @@ impl Reader<'_> {
             None => Err(self.error("expected a value, found end of input")),
             Some('{') => self.nested(Self::object),
             Some('[') => self.nested(Self::array),
+            Some(quote @ ('"' | '\'')) if self.python && self.triple(self.pos, quote as u8) => {
+                self.triple_string(quote as u8).map(Value::String)
+            }
             Some(quote @ ('"' | '\'' | '\u{201C}' | '\u{201D}' | '\u{2018}' | '\u{2019}')) => {
                 self.string(quote).map(Value::String)
             }
@@ -614,6 +617,75 @@ impl Reader<'_> {
         }
     }
 
+    /// Whether `quote` stands three times at `pos` (a Python triple-quoted string's quotes).
+    fn triple(&self, pos: usize, quote: u8) -> bool {
+        (pos..pos + 3).all(|at| self.byte(at) == Some(quote))
+    }
+
+    /// A Python triple-quoted string (`"""…"""`, `'''…'''`), as models write a body of code
+    /// in a pythonic call: its line breaks and single quotes of either kind are text, and
+    /// its escapes are Python's (`\t` a tab, a backslash before a line break joins the
+    /// lines, one Python does not know stays as written).
+    fn triple_string(&mut self, quote: u8) -> Result<String, JsonError> {
+        let start = self.pos;
+        self.pos += 3;
+        self.repaired = true;
+        let mut out = String::new();
+        loop {
+            let rest = &self.src[self.pos..];
+            let plain = rest
+                .bytes()
+                .position(|b| b == b'\\' || b == quote)
+                .unwrap_or(rest.len());
+            out.push_str(&rest[..plain]);
+            self.pos += plain;
+            if self.peek().is_none() {
+                self.pos = start;
+                return Err(self.error("unterminated string"));
+            }
+            if self.byte(self.pos) == Some(quote) {
+                if self.triple(self.pos, quote) {
+                    self.pos += 3;
+                    return Ok(out);
+                }
+                out.push(char::from(quote));
+                self.pos += 1;
+                continue;
+            }
+            // A backslash.
+            self.pos += 1;
+            let Some(escaped) = self.peek() else {
+                self.pos = start;
+                return Err(self.error("unterminated string"));
+            };
+            self.pos += escaped.len_utf8();
+            match escaped {
+                '\n' => {}
+                '\\' | '\'' | '"' => out.push(escaped),
+                'n' => out.push('\n'),
+                't' => out.push('\t'),
+                'r' => out.push('\r'),
+                'b' => out.push('\u{8}'),
+                'f' => out.push('\u{c}'),
+                'u' => match self.unicode_escape() {
+                    Ok(c) => out.push(c),
+                    Err(None) => out.push_str("\\u"),
+                    Err(Some(half)) => {
+                        self.pos = start;
+                        return Err(self.error(format!(
+                            "{UNREADABLE_STRING}holds `\\u{half:04x}`, half of a UTF-16 \
+                             surrogate pair without its other half, which no text can hold"
+                        )));
+                    }
+                },
+                other => {
+                    out.push('\\');
+                    out.push(other);
+                }
+            }
+        }
+    }
+
     /// A Python raw string at `r` (`r"C:\Users\bob"`): its backslashes are text; one
     /// before the quote keeps the quote in the string, as Python reads it.
     fn raw_string(&mut self) -> Result<String, JsonError> {
@@ -816,6 +888,17 @@ mod tests {
         assert!(code.repaired);
         // A backspace beside such a backslash is refused even without a drive letter.
         assert!(parse_value(r#""\bob\Documents" "#, 0).is_err());
+    }
+
+    #[test]
+    fn python_triple_quoted_strings_hold_lines_and_quotes() {
+        let body = parse_python_value("\"\"\"a 'b' \"c\"\n\\tx\\\ny\"\"\")", 0).unwrap();
+        assert_eq!(body.value, "a 'b' \"c\"\n\txy");
+        let single = parse_python_value("'''it's\n'''", 0).unwrap();
+        assert_eq!(single.value, "it's\n");
+        // JSON has none, and one left open is unterminated.
+        assert_eq!(parse_value(r#""""a""""#, 0).unwrap().value, "");
+        assert!(parse_python_value(r#""""never closed"#, 0).is_err());
     }
 
     #[test]

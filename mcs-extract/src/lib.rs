@@ -4,7 +4,7 @@
 //! returns every tool call in it, in order, plus every *recognisable but unrecoverable* call
 //! (a [`MalformedCall`]), so the caller can ask the model to try again instead of taking the
 //! broken call for a final answer. It neither validates arguments against schemas nor
-//! executes anything.
+//! executes anything (it reads them as their schemas want, where that is not in doubt).
 //!
 //! # Text
 //!
@@ -135,8 +135,10 @@ use text::TextScan;
 /// Finds every tool call in `response`.
 ///
 /// `tools` are the tools the caller knows; weak formats (see the [module docs](self)) only
-/// count calls to them, and XML-like formats convert argument values with their schemas.
-/// Never panics, and takes time roughly linear in the size of the output.
+/// count calls to them, XML-like formats convert argument values with their schemas, and
+/// every call to a known tool comes with its arguments read as a driver reads them before
+/// it validates ([`coerce_arguments`](mcs_core::validate::coerce_arguments): `"days": "3"`
+/// is 3, an optional `null` the schema refuses is not given). Never panics, and takes time roughly linear in the size of the output.
 pub fn extract(response: LlmResponse<'_>, tools: &[Tool]) -> Extraction {
     extract_with(response, tools, None)
 }

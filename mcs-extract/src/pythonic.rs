@@ -482,7 +482,23 @@ fn delimited_list(
 /// Gemma ```` ```tool_code ```` blocks: one call per line, maybe inside `print(…)`.
 pub(crate) fn tool_code(cx: &mut Cx<'_>, _start: usize, after: usize) -> Option<usize> {
     let text = cx.text;
-    let close = find_in(text, after, text.len(), "```");
+    // The fence that closes the block starts its line; one inside a line is text (a string
+    // that holds ```` ``` ````), unless no other closes the block.
+    let mut close = None;
+    let mut from = after;
+    while let Some(at) = find_in(text, from, text.len(), "```") {
+        close = close.or(Some(at));
+        let bytes = text.as_bytes();
+        let mut line_start = at;
+        while line_start > after && matches!(bytes[line_start - 1], b' ' | b'\t') {
+            line_start -= 1;
+        }
+        if line_start > after && bytes[line_start - 1] == b'\n' {
+            close = Some(at);
+            break;
+        }
+        from = at + 3;
+    }
     let limit = close.unwrap_or(text.len());
     strong_lines(cx, after, limit, CallFormat::GemmaToolCode);
     Some(close.map_or(limit, |c| c + 3))

@@ -400,6 +400,11 @@ impl<'t> Cx<'t> {
             let detail = format!("`{}` is not a tool name", call.name);
             return self.record_malformed(order, place, format, Broken::new(None, detail));
         }
+        // The same call under the same id once more is the record written twice, not a
+        // second call: a result goes back by its id, and one id can take one result.
+        if call.id.is_some() && self.repeats(&call) {
+            return;
+        }
         let found = FoundCall {
             name: call.name,
             arguments: call.arguments,
@@ -408,6 +413,16 @@ impl<'t> Cx<'t> {
             repaired: call.repaired,
         };
         self.push(order, Item::Call(found));
+    }
+
+    /// Whether one of the last calls recorded is `call`, id and all (duplicates stand side by
+    /// side; looking further back would make many calls cost their square).
+    fn repeats(&self, call: &RawCall) -> bool {
+        self.found.items.iter().rev().take(16).any(|recorded| {
+            matches!(&recorded.item, Item::Call(found) if found.id == call.id
+                && found.name == call.name
+                && found.arguments == call.arguments)
+        })
     }
 
     fn record_malformed(

@@ -150,9 +150,19 @@ pub(crate) fn value_end(
         let q = skip_ws(text, at + close.len());
         ends_by(text, q) || after.iter().any(|marker| starts_at(text, q, marker))
     };
+    // Whether a close at `at` is followed by a closing marker and right after it by `close`
+    // at `other` again (`</parameter>⏎ </invoke></parameter>`): ended at `at`, that close
+    // would stand after the element it belongs to was closed, so `at` is text of the value.
+    let strays_to = |at: usize, other: usize| {
+        let q = skip_ws(text, at + close.len());
+        after
+            .iter()
+            .filter(|marker| marker.starts_with("</"))
+            .any(|marker| starts_at(text, q, marker) && skip_ws(text, q + marker.len()) == other)
+    };
     let mut search = from;
     let mut as_text = false;
-    while let Some(at) = find_cached(text, search, text.len(), close) {
+    'closes: while let Some(at) = find_cached(text, search, text.len(), close) {
         let next = at + close.len();
         if closes_at(at) {
             // What follows up to the next opening marker may hold another close.
@@ -165,6 +175,11 @@ pub(crate) fn value_end(
             let mut later = next;
             while let Some(other) = find_cached(text, later, opens, close) {
                 if closes_at(other) {
+                    if strays_to(at, other) {
+                        as_text = true;
+                        search = other;
+                        continue 'closes;
+                    }
                     return ValueEnd::Ambiguous;
                 }
                 later = other + 1;
@@ -196,8 +211,18 @@ pub(crate) fn value_end(
             search = at + 1;
         }
     }
+    // A value that holds the format's own opening markup (a whole call written as text)
+    // did not lose its close: it is still being written, or was cut, and its close would
+    // come after that markup.
+    let holds_markup = |value: &str| {
+        after
+            .iter()
+            .filter(|marker| !marker.starts_with("</"))
+            .any(|marker| value.contains(marker))
+    };
     match end {
         Some(end) if ends_in_a_closing_tag(&text[from..end]) => ValueEnd::Foreign,
+        Some(end) if holds_markup(&text[from..end]) => ValueEnd::CutOff,
         Some(end) => ValueEnd::Unclosed(end),
         None => ValueEnd::CutOff,
     }
@@ -1186,6 +1211,14 @@ mod tests {
         assert_eq!(
             value_end(text, 0, close, &after, &[]),
             ValueEnd::Closed { end: 1, next: 13 }
+        );
+        // A close followed by the call's close and then by a close of the value again
+        // (a diff of such markup): ended at the first, the second would stand stray after
+        // the call, so only the last ends the value.
+        let text = "-<parameter=q>old</parameter>\n </function></parameter>\n</function>";
+        assert_eq!(
+            value_end(text, 0, close, &after, &[]),
+            ValueEnd::Closed { end: 42, next: 54 }
         );
     }
 

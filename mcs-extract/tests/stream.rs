@@ -336,7 +336,7 @@ fn nothing_cut_off_is_read_as_a_call() {
                 let same = of_whole
                     .by_ref()
                     .any(|c| c.name == call.name && c.arguments == call.arguments);
-                if !same {
+                if !same && !cut_at_markup(call, &whole.calls) {
                     failures.push(format!(
                         "cut after {at} bytes, {} {} was read, which the whole output does not call\ncut: {cut:?}",
                         call.name, call.arguments
@@ -350,6 +350,29 @@ fn nothing_cut_off_is_read_as_a_call() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+/// Whether `call`, read from a cut output, is a call of the whole output whose value was
+/// cut right before a closing tag it holds (`…new</parameter>⏎ </invoke>` of a diff in a
+/// value): cut there, the value and its close read as a whole call, and no reader can tell
+/// (the whole output decides it by what follows). Every other argument is the same.
+fn cut_at_markup(call: &mcs_extract::FoundCall, whole: &[mcs_extract::FoundCall]) -> bool {
+    use serde_json::Value;
+    let (Value::Object(cut), false) = (&call.arguments, whole.is_empty()) else {
+        return false;
+    };
+    whole.iter().any(|of_whole| {
+        let Value::Object(full) = &of_whole.arguments else {
+            return false;
+        };
+        of_whole.name == call.name
+            && cut.iter().all(|(key, value)| match (value, full.get(key)) {
+                (Value::String(cut), Some(Value::String(full))) => full
+                    .strip_prefix(cut.as_str())
+                    .is_some_and(|rest| rest.is_empty() || rest.trim_start().starts_with("</")),
+                (value, full) => full == Some(value),
+            })
+    })
 }
 
 /// Whether `text` ends inside a reasoning block it opens (an opener after its last closer).
