@@ -258,9 +258,10 @@ const JSON_BLANK: &[char] = &[' ', '\t', '\n', '\r'];
 /// name, and an argument key (or a known name).
 fn looks_like_call(cx: &Cx<'_>, start: usize, error: usize) -> Option<String> {
     let Some(name) = guess_name(cx.text, start, error.saturating_add(1)) else {
-        // LangChain's blob, a weak shape: only for a tool of the list.
-        return guess_action(cx.text, start, error.saturating_add(1))
-            .filter(|name| cx.is_known(name));
+        // LangChain's blob, a weak shape: only for a tool of the list, whose `action` is
+        // its first key (looked for near the brace only: braces in prose are many).
+        let near = error.saturating_add(1).min(start.saturating_add(128));
+        return guess_action(cx.text, start, near).filter(|name| cx.is_known(name));
     };
     let end = floor_boundary(cx.text, error.min(start.saturating_add(2000)).max(start));
     let window = &cx.text[start..end];

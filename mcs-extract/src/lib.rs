@@ -20,7 +20,12 @@
 //! A block the output ends inside that ends in calls after its last prose (`<think>… <tool_call>
 //! {…}</tool_call>` and nothing after) is a model that went from thinking to calling without
 //! writing the closer, as Qwen3, GLM and Kimi do: those calls are read; a draft followed by
-//! more reasoning is not. A text that is
+//! more reasoning is not. A tool's result the model wrote itself (`<tool_response>`, a
+//! ReAct `Observation:`, a Harmony message from `functions.NAME`, ChatML's `tool` role,
+//! Mistral's `[TOOL_RESULTS]`, ...) ends what the output can call: only the runtime has a
+//! tool's result, so what follows one goes on from invented data, and it neither runs nor
+//! shows — where the marker is written as a result (its line's start, or right after
+//! another marker), not named in a sentence, inline code or a fenced sample. A text that is
 //! one JSON call and nothing else, the format the default system prompt asks for, is read
 //! with one strict parse and none of those searches: whatever its strings hold is data. A
 //! text that is a whole provider payload (an OpenAI chat completion, an Ollama `/api/chat`

@@ -320,8 +320,11 @@ impl Fences {
         }
         // A call the sentence reports as made before (`Earlier I called {…} and it
         // returned …`): the model tells what happened, it asks for nothing now.
-        let told = line.trim_end().to_lowercase();
-        if PAST_REPORTS.iter().any(|report| told.ends_with(report)) {
+        let told = line.trim_end().as_bytes();
+        if PAST_REPORTS.iter().any(|report| {
+            told.len() >= report.len()
+                && told[told.len() - report.len()..].eq_ignore_ascii_case(report.as_bytes())
+        }) {
             return Context::Quoted;
         }
         // Inside inline code: an odd number of backticks before `pos` on its line.
