@@ -251,8 +251,23 @@ mod coercion {
         }
         let boolean = json!({"type": "boolean"});
         assert_eq!(coerce("True", &boolean, &CoercionPolicy::TEXT), json!(true));
+        // Python's capitalised literal means the boolean too; other words do not.
         let quoted = coerce("True", &boolean, &CoercionPolicy::JSON_STRING);
-        assert_eq!(quoted, json!("True"));
+        assert_eq!(quoted, json!(true));
+        let quoted = coerce("yes", &boolean, &CoercionPolicy::JSON_STRING);
+        assert_eq!(quoted, json!("yes"));
+        // An array or object encoded once more is read where the schema wants one; a list
+        // written as prose is not.
+        let list = json!({"type": "array", "items": {"type": "string"}});
+        let quoted = coerce(r#"["ana", "raj"]"#, &list, &CoercionPolicy::JSON_STRING);
+        assert_eq!(quoted, json!(["ana", "raj"]));
+        let quoted = coerce("ana, raj", &list, &CoercionPolicy::JSON_STRING);
+        assert_eq!(quoted, json!("ana, raj"));
+        let object = json!({"type": "object"});
+        let quoted = coerce(r#"{"room": "B2"}"#, &object, &CoercionPolicy::JSON_STRING);
+        assert_eq!(quoted, json!({"room": "B2"}));
+        let quoted = coerce("[1]", &object, &CoercionPolicy::JSON_STRING);
+        assert_eq!(quoted, json!("[1]"));
         let nullable = json!({"type": ["integer", "null"]});
         assert_eq!(
             coerce("null", &nullable, &CoercionPolicy::TEXT),
@@ -284,16 +299,23 @@ mod coercion {
     }
 }
 
-/// `coerce_value` with the whole-text policy still matches a string enum ignoring case;
-/// only quoted strings (the JSON-string policy) are left alone where the schema says string.
+/// `coerce_value` matches a string enum ignoring case under both policies, when one value
+/// matches; a string the schema takes as it is stays, and so does one two values match.
 #[test]
-fn coerce_value_keeps_each_policys_rules_for_strings() {
+fn coerce_value_matches_a_string_enum_ignoring_case_when_one_value_does() {
     use mcs_core::schema::{CoercionPolicy, coerce_value};
     let schema = serde_json::json!({ "type": "string", "enum": ["metric", "imperial"] });
-    let mut text = serde_json::json!("Metric");
-    coerce_value(&mut text, &schema, &CoercionPolicy::TEXT);
-    assert_eq!(text, "metric");
+    for policy in [CoercionPolicy::TEXT, CoercionPolicy::JSON_STRING] {
+        let mut text = serde_json::json!("Metric");
+        coerce_value(&mut text, &schema, &policy);
+        assert_eq!(text, "metric");
+    }
+    let twins = serde_json::json!({ "type": "string", "enum": ["Metric", "metric"] });
+    let mut quoted = serde_json::json!("METRIC");
+    coerce_value(&mut quoted, &twins, &CoercionPolicy::JSON_STRING);
+    assert_eq!(quoted, "METRIC");
+    let free = serde_json::json!({ "type": "string" });
     let mut quoted = serde_json::json!("Metric");
-    coerce_value(&mut quoted, &schema, &CoercionPolicy::JSON_STRING);
+    coerce_value(&mut quoted, &free, &CoercionPolicy::JSON_STRING);
     assert_eq!(quoted, "Metric");
 }

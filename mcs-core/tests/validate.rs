@@ -1173,10 +1173,15 @@ mod argument_coercion {
                 ),
             );
         }
-        for text in ["True", "yes", "1", "on"] {
+        for text in ["yes", "1", "on", " true"] {
             let arguments = coerced(&scalars(), json!({ "on": text }));
             assert_eq!(arguments, json!({ "on": text }), "{text:?}");
         }
+        // Python's capitalised literal is the boolean.
+        assert_eq!(
+            coerced(&scalars(), json!({ "on": "True" })),
+            json!({ "on": true })
+        );
         for text in ["2,5", "two", ".5"] {
             let arguments = coerced(&scalars(), json!({ "x": text }));
             assert_eq!(arguments, json!({ "x": text }), "{text:?}");
@@ -1204,8 +1209,14 @@ mod argument_coercion {
 
     #[test]
     fn strings_the_schema_takes_are_left_alone() {
-        let arguments = json!({"city": "12", "units": "Metric", "maybe": "null"});
+        let arguments = json!({"city": "12", "units": "metric", "maybe": "null"});
         assert_eq!(coerced(&tool(), arguments.clone()), arguments);
+        // One its enumeration lists in another case is the value listed.
+        let cased = json!({"city": "12", "units": "Metric"});
+        assert_eq!(
+            coerced(&tool(), cased),
+            json!({"city": "12", "units": "metric"})
+        );
         // Arguments the tool does not have, and arguments that are not an object.
         let unknown = json!({"city": "Oslo", "extra": "12"});
         assert_eq!(coerced(&tool(), unknown.clone()), unknown);

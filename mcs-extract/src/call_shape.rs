@@ -6,8 +6,8 @@ use super::coerce::{Untyped, convert};
 use super::json::parse_whole;
 use super::record::{Broken, Cx, Outcome, RawCall};
 use super::scan::{clean_name, floor_boundary, plausible_name};
-use mcs_core::Tool;
 use mcs_core::schema::kind_of;
+use mcs_core::{Tool, closest};
 
 /// How many times more than once arguments may have been encoded as a JSON string and still
 /// be read.
@@ -174,7 +174,13 @@ fn wrapped_calls(
             return object_calls(inner, cx, Trust::Strong, depth + 1);
         }
     }
-    if let Some(Value::Object(function)) = field(map, "function") {
+    // `function`, or a key spelled like it (`fucntion`: small models slip).
+    let function = field(map, "function").or_else(|| {
+        map.iter()
+            .find(|(key, value)| value.is_object() && closest(key, ["function"]).is_some())
+            .map(|(_, value)| value)
+    });
+    if let Some(Value::Object(function)) = function {
         return function_wrapper(map, function, cx, trust, depth);
     }
     if let (Some(Value::String(action)), Some(input)) =
@@ -231,7 +237,13 @@ fn named_call(map: &Map<String, Value>, cx: &Cx<'_>, trust: Trust) -> Option<Out
             .and_then(Value::as_str)
             .map(|name| (*key, name))
     })?;
-    let name = clean_name(raw_name);
+    let mut name = clean_name(raw_name);
+    // `get weather`: the words of one tool's name (see `Cx::meant`).
+    if !plausible_name(&name)
+        && let Some((meant, _)) = cx.meant(&name)
+    {
+        name = meant;
+    }
     if !plausible_name(&name) {
         return match trust {
             Trust::Weak => None,
@@ -307,16 +319,48 @@ fn arguments_beside_name(
         map.iter()
             .filter(|(key, _)| *key != name_key && !BOOKKEEPING_KEYS.contains(&key.as_str()))
     };
-    let flat = cx
-        .tool(name)
-        .is_some_and(|tool| rest().all(|(key, _)| tool.parameter(key).is_some()));
-    match trust {
-        _ if flat => {
-            let arguments = rest().map(|(k, v)| (k.clone(), v.clone())).collect();
-            Some(Ok((Value::Object(arguments), false)))
+    let tool = cx.tool(name);
+    let flat = tool.is_some_and(|tool| rest().all(|(key, _)| tool.parameter(key).is_some()));
+    if flat {
+        let arguments = rest().map(|(k, v)| (k.clone(), v.clone())).collect();
+        return Some(Ok((Value::Object(arguments), false)));
+    }
+    // One other key, spelled like an argument key (`arguements`, `paramaters`): the
+    // arguments, read as a repair.
+    let mut others = rest();
+    if let (Some((key, value)), None) = (others.next(), others.next())
+        && matches!(value, Value::Object(_) | Value::String(_))
+        && closest(key, ARGUMENT_KEYS.iter().copied()).is_some()
+    {
+        return arguments_of(name, value, key, cx, trust)
+            .map(|outcome| outcome.map(|(arguments, _)| (arguments, true)));
+    }
+    match (trust, tool) {
+        // A tool of the list given keys that are neither its parameters nor where arguments
+        // go (`options`): running it without them would answer another question.
+        (Trust::Strong, Some(tool)) if rest().next().is_some() => {
+            let given: Vec<String> = rest().map(|(key, _)| format!("`{key}`")).collect();
+            let takes: Vec<String> = tool
+                .parameters()
+                .iter()
+                .map(|p| format!("`{}`", p.name))
+                .collect();
+            Some(Err(Broken::new(
+                Some(name.to_owned()),
+                format!(
+                    "the call to `{name}` gives {}, which is neither where arguments go \
+                     (`arguments`) nor a parameter of the tool ({})",
+                    given.join(", "),
+                    if takes.is_empty() {
+                        "it takes none".to_owned()
+                    } else {
+                        format!("it takes {}", takes.join(", "))
+                    }
+                ),
+            )))
         }
-        Trust::Strong => Some(Ok((Value::Object(Map::new()), false))),
-        Trust::Weak => None,
+        (Trust::Strong, _) => Some(Ok((Value::Object(Map::new()), false))),
+        (Trust::Weak, _) => None,
     }
 }
 

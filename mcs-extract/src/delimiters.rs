@@ -80,6 +80,13 @@ pub(crate) const DELIMITERS: &[(&str, Parser, Option<CallFormat>)] = &[
     ),
     ("<｜tool", tokens::deepseek, Some(CallFormat::DeepSeek)),
     ("<|tool▁", tokens::deepseek, Some(CallFormat::DeepSeek)),
+    // DeepSeek's tokens written as ASCII text by a model run without them (`|` for `｜`,
+    // `_` for `▁`); Kimi's section token is `<|tool_calls_section_begin|>`.
+    (
+        "<|tool_calls_begin|>",
+        tokens::deepseek,
+        Some(CallFormat::DeepSeek),
+    ),
     (">>>", tokens::functionary, None),
     ("<|tool_call>", tokens::gemma4, Some(CallFormat::Gemma4)),
     ("call:", tokens::gemma4_bare, None),

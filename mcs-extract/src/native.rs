@@ -193,6 +193,8 @@ enum Shape<'v> {
     GeminiParts(&'v [Value], &'static str),
     /// One Gemini part holding a `functionCall`.
     GeminiPart(&'v Value),
+    /// The first candidate of a Gemini response, and its parts.
+    GeminiCandidate(&'v Value, &'v [Value]),
     /// A chat message that says it has no tool calls: its text is the answer.
     NoCalls,
 }
@@ -215,13 +217,15 @@ fn object_shape<'v>(message: &'v Value, map: &'v Map<String, Value>) -> Option<S
         return Some(Shape::OpenAiChat(inner, "choices[0].message"));
     }
     if let Some(Value::Array(candidates)) = map.get("candidates") {
-        let parts = candidates
-            .first()
-            .and_then(|c| c.get("content"))
+        let Some(candidate) = candidates.first() else {
+            return Some(Shape::GeminiParts(&[], "candidates[0].content.parts"));
+        };
+        let parts = candidate
+            .get("content")
             .and_then(|c| c.get("parts"))
             .and_then(Value::as_array);
         let parts = parts.map_or(&[][..], Vec::as_slice);
-        return Some(Shape::GeminiParts(parts, "candidates[0].content.parts"));
+        return Some(Shape::GeminiCandidate(candidate, parts));
     }
     if let Some(Value::Array(output)) = map.get("output")
         && (str_of(message, "object") == Some("response")
@@ -340,6 +344,26 @@ fn read_shape(cx: &mut Cx<'_>, shape: Shape<'_>) -> CallSource {
         }
         Shape::GeminiPart(part) => {
             gemini_part(cx, part, "the part");
+            CallSource::Gemini
+        }
+        Shape::GeminiCandidate(candidate, parts) => {
+            for (index, part) in parts.iter().enumerate() {
+                gemini_part(cx, part, &format!("candidates[0].content.parts[{index}]"));
+            }
+            // Gemini says it could not read the call the model wrote, and sends none.
+            if str_of(candidate, "finishReason") == Some("MALFORMED_FUNCTION_CALL")
+                && !parts.iter().any(is_gemini_part)
+            {
+                let words = str_of(candidate, "finishMessage")
+                    .map(|words| format!(": {words}"))
+                    .unwrap_or_default();
+                let detail = format!(
+                    "Gemini stopped with MALFORMED_FUNCTION_CALL: the model wrote a call it could \
+                     not read{words}"
+                );
+                let outcome = Err(Broken::new(None, detail));
+                cx.message_outcome(CallFormat::Gemini, outcome, "candidates[0]", candidate);
+            }
             CallSource::Gemini
         }
         Shape::NoCalls => CallSource::OpenAiChat,

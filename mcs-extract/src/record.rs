@@ -272,10 +272,16 @@ impl<'t> Cx<'t> {
     }
 
     /// The tool a name none of the tools has can only mean, written another way: with a
-    /// namespace (`tools.search`: what follows the last dot), or in other case
-    /// (`Get_Weather`, when one tool matches so: a repair). With whether reading it so was
+    /// namespace (`tools.search`: what follows the last dot), or in other case or with other
+    /// separators (`Get_Weather`, `getWeather`, `get-weather`, when one tool matches so: a
+    /// repair). With whether reading it so was
     /// a repair. `None` when the name is a tool's or means none.
-    fn meant(&self, name: &str) -> Option<(String, bool)> {
+    pub(crate) fn meant(&self, name: &str) -> Option<(String, bool)> {
+        fn folded(name: &str) -> impl Iterator<Item = char> + '_ {
+            name.chars()
+                .filter(|c| !matches!(c, '_' | '-' | ' ' | '.'))
+                .map(|c| c.to_ascii_lowercase())
+        }
         if self.tools.is_empty() || self.is_known(name) {
             return None;
         }
@@ -283,10 +289,15 @@ impl<'t> Cx<'t> {
         if !bare.is_empty() && self.is_known(bare) {
             return Some((bare.to_owned(), false));
         }
+        // The same name in another case or with other separators (`Get_Weather`,
+        // `getWeather`, `get-weather`, `get weather`), when it is one tool's: a different
+        // word (`get_weathers`, `weather`) is another tool, never guessed at.
+        // A name of separators only means nothing.
+        folded(bare).next()?;
         let mut same = self
             .tools
             .iter()
-            .filter(|tool| tool.name().eq_ignore_ascii_case(bare));
+            .filter(|tool| folded(tool.name()).eq(folded(bare)));
         match (same.next(), same.next()) {
             (Some(tool), None) => Some((tool.name().to_owned(), true)),
             _ => None,

@@ -21,6 +21,11 @@ pub(crate) fn hermes(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usiz
     const CLOSE: &str = "</tool_call>";
     let text = cx.text;
     let p = skip_ws(text, after);
+    // The opener written twice (`<tool_call>⏎<tool_call>⏎{…}`): a stutter, one call, read
+    // from the second.
+    if starts_at(text, p, "<tool_call>") {
+        return Some(p);
+    }
     if starts_at(text, p, "<function=") || starts_at(text, p, "<function name=") {
         let end = xml::function_blocks(cx, p, CallFormat::Qwen3Coder, &[CLOSE]);
         let q = skip_ws(text, end);

@@ -138,6 +138,15 @@ pub(crate) fn kimi(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usize>
     const SECTION_END: &str = "<|tool_calls_section_end|>";
     let text = cx.text;
     let format = CallFormat::KimiK2;
+    // DeepSeek's call token written in ASCII (`<|tool_call_begin|>function<|tool_sep|>NAME`):
+    // its separator comes where Kimi's id and argument token would.
+    if starts_at(text, start, BEGIN) {
+        let window = floor_boundary(text, after + 160);
+        let sep = find_in(text, after, window, "<|tool_sep|>");
+        if sep.is_some_and(|sep| find_in(text, after, sep, ARGS).is_none()) {
+            return deepseek(cx, start, after);
+        }
+    }
     let mut pos = if starts_at(text, start, BEGIN) {
         start
     } else {

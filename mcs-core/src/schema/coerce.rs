@@ -28,20 +28,25 @@ pub enum TextReading {
     /// `["string", "integer"]` is `42`, since text is all these formats can write. A schema
     /// that admits only strings keeps every text a string, JSON-looking or not.
     Text,
-    /// The text is a JSON string the model wrote, where a number, an integer or a boolean may
-    /// have been meant (`"days": "12"`). It is read only when the reading is unambiguous:
+    /// The text is a JSON string the model wrote, where a number, an integer, a boolean, an
+    /// array or an object may have been meant (`"days": "12"`, `"tags": "[\"a\"]"`). It is
+    /// read only when the reading is unambiguous:
     ///
     /// - the schema admits no string (and does not accept anything), so the string would
-    ///   fail validation as it is — a string the schema takes is never touched;
+    ///   fail validation as it is — a string the schema takes is never touched, and one its
+    ///   `enum` lists in another case is the value listed, when exactly one is
+    ///   (`"Celsius"` → `"celsius"`);
     /// - the text is exactly the JSON literal the model meant, quotes removed: `"12"`,
-    ///   `"-2.5"`, `"1e3"`, `"true"`, `"false"`. Surrounding whitespace, leading zeros
+    ///   `"-2.5"`, `"1e3"`, `"true"`, `"false"` (also capitalised, as Python writes them:
+    ///   `"True"`), or a JSON array or object. Surrounding whitespace, leading zeros
     ///   (`"01"`, a code more often than a number), signs JSON has not (`"+1"`), other
-    ///   spellings (`"True"`, `"yes"`, `"NaN"`) and numbers beyond `f64` (`"1e999"`) are
-    ///   ambiguous and stay strings;
+    ///   spellings (`"yes"`, `"NaN"`) and numbers beyond `f64` (`"1e999"`) are ambiguous
+    ///   and stay strings, and so does a list written as prose (`"ana, raj"`);
     /// - the value read is of a type the schema wants: a number where a number is; where
     ///   only an integer is, an integer within `i64`/`u64` (and, written with a fraction or
     ///   an exponent, below 2^53, where a double is exact: `"12.0"` → `12`, `"1e3"` →
-    ///   `1000`), so `"2.5"`, `"18446744073709551616"` and `"1e20"` stay strings.
+    ///   `1000`), so `"2.5"`, `"18446744073709551616"` and `"1e20"` stay strings; an array
+    ///   where an array is, an object where an object is.
     ///
     /// `"null"` is never read as null: a model that quotes it more likely means the word.
     /// Whatever stays a string fails validation as it did before, naming what was expected.
@@ -144,7 +149,8 @@ fn coerce_within(
         Value::Number(_) | Value::Bool(_) | Value::Null => return,
         Value::String(_)
             if policy.reading == TextReading::JsonString
-                && schema.get("type").and_then(Value::as_str) == Some("string") =>
+                && schema.get("type").and_then(Value::as_str) == Some("string")
+                && schema.get("enum").is_none() =>
         {
             return;
         }
@@ -305,7 +311,9 @@ fn read(
     collect_kinds(root, schema, policy, depth, &mut kinds, &mut allowed);
     match policy.reading {
         TextReading::Text => read_text(text, &kinds, &allowed, repair),
-        TextReading::JsonString => read_json_string(text, &kinds).map(|value| (value, false)),
+        TextReading::JsonString => {
+            read_json_string(text, &kinds, &allowed).map(|value| (value, false))
+        }
     }
 }
 
@@ -384,20 +392,47 @@ fn read_text(
 }
 
 /// [`TextReading::JsonString`].
-fn read_json_string(text: &str, kinds: &Kinds) -> Option<Value> {
-    if kinds.string || kinds.any || !(kinds.boolean || kinds.integer || kinds.number) {
+fn read_json_string(text: &str, kinds: &Kinds, allowed: &[&Value]) -> Option<Value> {
+    if kinds.any {
         return None;
+    }
+    if kinds.string {
+        // A string the schema takes stays; one its enumeration lists in another case is
+        // that value, when exactly one is (`"Celsius"` → `"celsius"`).
+        if allowed.iter().any(|listed| listed.as_str() == Some(text)) {
+            return None;
+        }
+        let mut listed = allowed.iter().filter(|listed| {
+            listed
+                .as_str()
+                .is_some_and(|l| l.eq_ignore_ascii_case(text))
+        });
+        return match (listed.next(), listed.next()) {
+            (Some(only), None) => Some((*only).clone()),
+            _ => None,
+        };
     }
     // serde_json would skip the whitespace; here it makes the text ambiguous.
     if text.trim() != text {
         return None;
     }
+    // A capitalised literal is Python's (`"True"`), and means the boolean as much.
+    if kinds.boolean {
+        if text.eq_ignore_ascii_case("true") {
+            return Some(Value::Bool(true));
+        }
+        if text.eq_ignore_ascii_case("false") {
+            return Some(Value::Bool(false));
+        }
+    }
     // The JSON grammar rejects leading zeros, `+`, `.5`, `NaN` and capitalised literals, and
     // serde_json numbers beyond `f64`.
     match serde_json::from_str::<Value>(text).ok()? {
-        value @ Value::Bool(_) if kinds.boolean => Some(value),
         Value::Number(number) if kinds.number => Some(Value::Number(number)),
         Value::Number(number) if kinds.integer => integral(&number),
+        // An array or object encoded once more as JSON text (`"[\"ana\", \"raj\"]"`).
+        value @ Value::Array(_) if kinds.array => Some(value),
+        value @ Value::Object(_) if kinds.object => Some(value),
         _ => None,
     }
 }

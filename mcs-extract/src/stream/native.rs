@@ -51,8 +51,13 @@ pub(crate) struct NativeStream {
     blocks: Vec<Value>,
     /// Where each call sits in `blocks` (Anthropic, Responses, Gemini).
     call_blocks: Vec<usize>,
+    /// OpenAI chat: the call each delta `index` adds to now (a server may start a new call
+    /// at an index it used before).
+    chat_slots: Vec<Option<usize>>,
     /// How the model stopped, when it said so.
     finish: Option<String>,
+    /// Gemini's words on why it stopped (`finishMessage`), when it gave them.
+    finish_message: Option<String>,
     /// Message fields the provider sent besides its content (`id`, `model`, …).
     header: Map<String, Value>,
     reported: usize,
@@ -71,7 +76,9 @@ impl NativeStream {
             calls: Vec::new(),
             blocks: Vec::new(),
             call_blocks: Vec::new(),
+            chat_slots: Vec::new(),
             finish: None,
+            finish_message: None,
             header: Map::new(),
             reported: 0,
             read_ok: 0,
@@ -284,6 +291,9 @@ impl NativeStream {
                         if let Some(reason) = &self.finish {
                             candidate["finishReason"] = json!(reason);
                         }
+                        if let Some(words) = &self.finish_message {
+                            candidate["finishMessage"] = json!(words);
+                        }
                         message.insert("candidates".into(), json!([candidate]));
                     }
                     Provider::OpenAiChat => {}
@@ -321,16 +331,9 @@ impl NativeStream {
             _ => Vec::new(),
         };
         for piece in pieces {
-            let index = piece
-                .get("index")
-                .and_then(Value::as_u64)
-                .map_or(self.calls.len().saturating_sub(1), |i| i as usize);
-            if index > 64 {
+            let Some(index) = self.chat_slot(&piece) else {
                 continue;
-            }
-            while self.calls.len() <= index {
-                self.calls.push(Call::default());
-            }
+            };
             let call = &mut self.calls[index];
             for key in ["id", "type"] {
                 if let Some(value) = piece.get(key).filter(|v| !v.is_null()) {
@@ -343,12 +346,15 @@ impl NativeStream {
                     function.get("name").and_then(Value::as_str),
                     entry.as_object_mut(),
                 ) {
-                    // Names come whole from OpenAI; some servers send them in pieces.
+                    // Names come whole from OpenAI; some servers send them in pieces, and
+                    // some send the whole name again with every piece.
                     let known = entry
                         .get("name")
                         .and_then(Value::as_str)
                         .unwrap_or_default();
-                    entry.insert("name".into(), json!(format!("{known}{name}")));
+                    if known != name {
+                        entry.insert("name".into(), json!(format!("{known}{name}")));
+                    }
                 }
                 match function.get("arguments") {
                     Some(Value::String(piece)) => call.arguments.push_str(piece),
@@ -361,6 +367,63 @@ impl NativeStream {
         if let Some(reason) = choice.get("finish_reason").and_then(Value::as_str) {
             self.finish = Some(reason.to_owned());
         }
+    }
+
+    /// The call an OpenAI chat delta adds to: the one its `index` (else the last index
+    /// used) holds, or a new one when the delta starts another call there — a different
+    /// id (Gemini's endpoint numbers every call 0), or, without ids, a name (a different
+    /// one, or arguments that open anew) after arguments already whole. `None` past 64
+    /// calls.
+    fn chat_slot(&mut self, piece: &Value) -> Option<usize> {
+        let index = piece
+            .get("index")
+            .and_then(Value::as_u64)
+            .map_or(self.chat_slots.len().saturating_sub(1), |i| i as usize);
+        if index > 64 {
+            return None;
+        }
+        let id = piece
+            .get("id")
+            .and_then(Value::as_str)
+            .filter(|id| !id.is_empty());
+        let function = piece.get("function");
+        let name = function
+            .and_then(|f| f.get("name"))
+            .and_then(Value::as_str)
+            .filter(|name| !name.is_empty());
+        let opens = function
+            .and_then(|f| f.get("arguments"))
+            .and_then(Value::as_str)
+            .is_some_and(|arguments| arguments.trim_start().starts_with('{'));
+        let another = self.chat_slots.get(index).copied().flatten().map(|slot| {
+            let call = &self.calls[slot];
+            let known_id = call.value.get("id").and_then(Value::as_str);
+            let known_name = call
+                .value
+                .get("function")
+                .and_then(|f| f.get("name"))
+                .and_then(Value::as_str);
+            match (id, known_id) {
+                (Some(id), Some(known)) if !known.is_empty() => id != known,
+                (None, _) => {
+                    name.is_some_and(|name| known_name.is_some_and(|k| k != name) || opens)
+                        && known_name.is_some()
+                        && serde_json::from_str::<Value>(&call.arguments).is_ok()
+                }
+                _ => false,
+            }
+        });
+        if another != Some(false) && self.calls.len() > 64 {
+            return None;
+        }
+        if another != Some(false) {
+            self.calls.push(Call::default());
+            if self.chat_slots.len() <= index {
+                self.chat_slots.resize(index + 1, None);
+            }
+            self.chat_slots[index] = Some(self.calls.len() - 1);
+        }
+        self.chat_slots[index]
     }
 
     fn responses_event(&mut self, event: &Value, events: &mut Vec<StreamEvent>) {
@@ -570,6 +633,9 @@ impl NativeStream {
         };
         if let Some(reason) = candidate.get("finishReason").and_then(Value::as_str) {
             self.finish = Some(reason.to_owned());
+        }
+        if let Some(words) = candidate.get("finishMessage").and_then(Value::as_str) {
+            self.finish_message = Some(words.to_owned());
         }
         let Some(Value::Array(parts)) = candidate.pointer("/content/parts") else {
             return;
