@@ -17,7 +17,15 @@ const MAX_ENCODINGS: usize = 3;
 pub(crate) type Outcomes = Vec<Outcome>;
 
 /// Keys that name the tool, in order of preference.
-const NAME_KEYS: &[&str] = &["name", "tool", "tool_name", "function", "recipient_name"];
+const NAME_KEYS: &[&str] = &[
+    "name",
+    "tool",
+    "tool_name",
+    "function",
+    "recipient_name",
+    // DSPy ReAct's JSON adapter.
+    "next_tool_name",
+];
 /// Keys that hold the arguments, in order of preference.
 const ARGUMENT_KEYS: &[&str] = &[
     "arguments",
@@ -27,6 +35,7 @@ const ARGUMENT_KEYS: &[&str] = &[
     "input",
     "tool_input",
     "action_input",
+    "next_tool_args",
 ];
 /// Argument keys whose value may be free text for a single-input tool (LangChain).
 const FREE_TEXT_KEYS: &[&str] = &["input", "tool_input", "action_input"];
@@ -183,9 +192,11 @@ fn wrapped_calls(
     if let Some(Value::Object(function)) = function {
         return function_wrapper(map, function, cx, trust, depth);
     }
-    if let (Some(Value::String(action)), Some(input)) =
-        (field(map, "action"), field(map, "action_input"))
-    {
+    // Semantic Kernel's stepwise planner names the input `action_variables`.
+    if let (Some(Value::String(action)), Some(input)) = (
+        field(map, "action"),
+        field(map, "action_input").or_else(|| field(map, "action_variables")),
+    ) {
         return action_blob(action, input, cx).map(|outcome| vec![outcome]);
     }
     None

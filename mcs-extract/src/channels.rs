@@ -1,6 +1,6 @@
 //! Formats made of named sections: Kimi K3's `<|open|>NAME<|sep|>…<|close|>NAME<|sep|>`
-//! calls, and the prose channels of Harmony (`final`), Kimi K3 (`response`, `message`) and
-//! Command-R (`<|START_RESPONSE|>`), whose text is the model's answer: JSON written there
+//! calls, and the prose channels of Harmony (`final`), Kimi K3 (`response`, `message`),
+//! Command-R (`<|START_RESPONSE|>`) and ReAct (`Final Answer:`), whose text is the model's answer: JSON written there
 //! is an answer, never a call, so a prose channel is read as a region that holds none.
 
 use serde_json::{Map, Value};
@@ -183,6 +183,10 @@ const PROSE: &[(&str, &[&str])] = &[
     ("<|open|>response<|sep|>", &["<|close|>response<|sep|>"]),
     ("<|open|>message<|sep|>", &["<|close|>message<|sep|>"]),
     ("<|START_RESPONSE|>", &["<|END_RESPONSE|>"]),
+    // ReAct's answer, and Semantic Kernel's stepwise planner's, end the turn: an action
+    // written after one is not taken.
+    ("\nFinal Answer:", &[]),
+    ("[FINAL ANSWER]", &[]),
 ];
 
 /// The opening markers of prose channels.
@@ -210,6 +214,7 @@ pub(crate) const RESULT_OPENERS: &[&str] = &[
     "<｜tool▁outputs▁begin｜>",
     "<｜tool▁output▁begin｜>",
     "<|START_TOOL_RESULT|>",
+    "<observation>",
     "\nObservation",
 ];
 
@@ -252,9 +257,15 @@ pub(crate) fn made_up_result(cx: &mut Cx<'_>, start: usize, after: usize) -> Opt
 /// A prose channel: its text is shown, and holds no call.
 pub(crate) fn prose_channel(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usize> {
     let text = cx.text;
-    let (_, closers) = PROSE
+    let (opener, closers) = PROSE
         .iter()
         .find(|(opener, _)| starts_at(text, start, opener))?;
+    // An answer that runs to the end (`Final Answer:`) is the answer's only in its prose,
+    // not in a fenced or quoted transcript.
+    let at = start + usize::from(opener.starts_with('\n'));
+    if closers.is_empty() && cx.context(at) != Context::Prose {
+        return None;
+    }
     let end = closers
         .iter()
         .filter_map(|closer| {

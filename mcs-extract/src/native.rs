@@ -239,6 +239,18 @@ fn object_shape<'v>(message: &'v Value, map: &'v Map<String, Value>) -> Option<S
     if let Some(Value::Array(parts)) = map.get("parts") {
         return Some(Shape::GeminiParts(parts, "parts"));
     }
+    // One Gemini candidate handed over alone: its content is an object of parts.
+    if map
+        .get("content")
+        .and_then(|c| c.get("parts"))
+        .is_some_and(Value::is_array)
+    {
+        let parts = message.pointer("/content/parts").and_then(Value::as_array);
+        return Some(Shape::GeminiCandidate(
+            message,
+            parts.map_or(&[][..], Vec::as_slice),
+        ));
+    }
     // One output item or content block handed over alone.
     match str_of(message, "type") {
         Some("function_call") => {
@@ -463,7 +475,13 @@ fn tool_calls(cx: &mut Cx<'_>, calls: &[Value], path: &str) {
             .filter(|f| f.is_object())
             .unwrap_or(call);
         let id = id_of(call, &["id"]);
-        let outcome = read_call(function, "arguments", "function.arguments", id);
+        // Cohere's v1 API calls them `parameters`.
+        let key = if function.get("arguments").is_none() && function.get("parameters").is_some() {
+            "parameters"
+        } else {
+            "arguments"
+        };
+        let outcome = read_call(function, key, "function.arguments", id);
         let path = format!("{path}[{index}]");
         cx.message_outcome(CallFormat::OpenAiChat, outcome, &path, call);
     }

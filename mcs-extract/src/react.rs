@@ -151,6 +151,27 @@ fn read_call(cx: &Cx<'_>, text: &str, line_start: usize, open: bool) -> Read {
     let Some(raw_name) = after_label(line, &["Action"]) else {
         return Read::NotACall(next_line);
     };
+    // The ReAct paper's form, the input in brackets after the name: `search[Eiffel Tower]`.
+    if let Some((head, rest)) = raw_name.trim().split_once('[')
+        && let Some(input) = rest.strip_suffix(']')
+        && let Some(tool) = cx.tool(&clean_name(head))
+    {
+        let name = tool.name().to_owned();
+        let outcome = free_text_arguments(tool, input)
+            .map(|arguments| RawCall {
+                name: name.clone(),
+                arguments,
+                id: None,
+                repaired: false,
+            })
+            .map_err(|detail| Broken::new(Some(name), detail));
+        let finding = Finding {
+            start: action_start,
+            end: action_end,
+            items: vec![(action_start, CallFormat::React, outcome)],
+        };
+        return Read::Call(finding, next_line);
+    }
     let name = clean_name(
         raw_name
             .trim()
