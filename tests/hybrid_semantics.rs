@@ -250,6 +250,47 @@ async fn openai_responses_and_gemini_shapes() {
 }
 
 #[tokio::test]
+async fn bedrock_converse_calls_are_answered_with_tool_results() {
+    let converse = json!({
+        "output": {"message": {"role": "assistant", "content": [
+            {"text": "Checking."},
+            {"toolUse": {"toolUseId": "tooluse_1", "name": "get_weather", "input": {"city": "Quito"}}},
+            {"toolUse": {"toolUseId": "tooluse_2", "name": "get_forecast", "input": {"city": "Atlantis", "days": 1}}}
+        ]}},
+        "stopReason": "tool_use"
+    });
+    let response = process_native(converse).await;
+    assert!(
+        response.call_executed && response.call_failed,
+        "{response:?}"
+    );
+    let messages = response.messages.unwrap();
+    assert_eq!(messages[0]["role"], "assistant");
+    assert_eq!(
+        messages[0]["content"][1]["toolUse"]["toolUseId"],
+        "tooluse_1"
+    );
+    assert_eq!(messages[1]["role"], "user");
+    let results = &messages[1]["content"];
+    assert_eq!(results[0]["toolResult"]["toolUseId"], "tooluse_1");
+    assert!(results[0]["toolResult"].get("status").is_none());
+    assert_eq!(results[1]["toolResult"]["toolUseId"], "tooluse_2");
+    assert_eq!(results[1]["toolResult"]["status"], "error");
+    // A response cut by max_tokens in its last call runs none of it.
+    let cut = json!({
+        "output": {"message": {"role": "assistant", "content": [
+            {"toolUse": {"toolUseId": "tooluse_3", "name": "get_weather", "input": {}}}
+        ]}},
+        "stopReason": "max_tokens"
+    });
+    let response = process_native(cut).await;
+    assert!(
+        !response.call_executed && response.call_failed,
+        "{response:?}"
+    );
+}
+
+#[tokio::test]
 async fn native_messages_without_calls_do_not_execute_json_in_their_text() {
     let message = json!({"role": "assistant", "content": "{\"tool\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}", "tool_calls": []});
     assert!(process_native(message).await.is_empty());

@@ -64,6 +64,8 @@ pub enum CallSource {
     Anthropic,
     /// A Gemini `generateContent` response, candidate or content.
     Gemini,
+    /// An AWS Bedrock Converse response, message or content list (`toolUse` blocks).
+    Bedrock,
 }
 
 /// One tool call read from the output.
@@ -184,6 +186,8 @@ pub enum CallFormat {
     Anthropic,
     /// Gemini `functionCall` parts.
     Gemini,
+    /// AWS Bedrock Converse `toolUse` content blocks.
+    Bedrock,
 }
 
 impl CallFormat {
@@ -225,6 +229,7 @@ impl CallFormat {
             CallFormat::OpenAiResponses => "openai_responses",
             CallFormat::Anthropic => "anthropic",
             CallFormat::Gemini => "gemini",
+            CallFormat::Bedrock => "bedrock",
         }
     }
 }

@@ -56,8 +56,10 @@
 //! # Messages
 //!
 //! A [`LlmResponse::Message`] is read by its provider's shape (OpenAI chat completion or
-//! message, including the deprecated `function_call` and Ollama's object arguments; OpenAI
-//! Responses; Anthropic; Gemini). A message whose shape says it carries no tool calls
+//! message, including the deprecated `function_call`, Ollama's object arguments and Cohere
+//! v1's `parameters`; OpenAI Responses; Anthropic; Gemini; AWS Bedrock Converse, whose
+//! `toolUse` blocks are read but for those the service ran itself, and whose last call is
+//! cut when the response stopped for `max_tokens`). A message whose shape says it carries no tool calls
 //! yields none: JSON in its text content is the model's answer, not a call. A value that
 //! matches no provider shape is read as a JSON call if it is one (say, a client that
 //! parsed the model's JSON itself); otherwise its `content` or `text` string, if any, is

@@ -164,14 +164,19 @@ fn pasted_shape(value: &Value) -> Option<Shape<'_>> {
                 || map.get("output").is_some_and(Value::is_array)
                 // Gemini content without a role, or one part.
                 || map.get("parts").is_some_and(Value::is_array)
+                // A Bedrock Converse response.
+                || map.get("output").is_some_and(|o| o.get("message").is_some())
                 // One Responses output item, or one Anthropic content block.
                 || matches!(str_of(value, "type"), Some("function_call" | "tool_use"))
                 || map.get("functionCall").is_some_and(Value::is_object);
             if native { shape_of(value) } else { None }
         }
-        // A Gemini `parts` list; other lists of calls are JSON calls.
+        // A Gemini `parts` list, a Bedrock content list; other lists of calls are JSON calls.
         Value::Array(parts) if parts.iter().any(is_gemini_part) => {
             Some(Shape::GeminiParts(parts, "parts"))
+        }
+        Value::Array(blocks) if blocks.iter().any(is_bedrock_block) => {
+            Some(Shape::Bedrock(blocks, "content", None))
         }
         _ => None,
     }
@@ -195,6 +200,8 @@ enum Shape<'v> {
     GeminiPart(&'v Value),
     /// The first candidate of a Gemini response, and its parts.
     GeminiCandidate(&'v Value, &'v [Value]),
+    /// Bedrock Converse content blocks, at `path`, and the response's `stopReason`.
+    Bedrock(&'v [Value], &'static str, Option<&'v str>),
     /// A chat message that says it has no tool calls: its text is the answer.
     NoCalls,
 }
@@ -226,6 +233,10 @@ fn object_shape<'v>(message: &'v Value, map: &'v Map<String, Value>) -> Option<S
             .and_then(Value::as_array);
         let parts = parts.map_or(&[][..], Vec::as_slice);
         return Some(Shape::GeminiCandidate(candidate, parts));
+    }
+    if let Some(Value::Array(blocks)) = message.pointer("/output/message/content") {
+        let stop = str_of(message, "stopReason");
+        return Some(Shape::Bedrock(blocks, "output.message.content", stop));
     }
     if let Some(Value::Array(output)) = map.get("output")
         && (str_of(message, "object") == Some("response")
@@ -264,10 +275,13 @@ fn object_shape<'v>(message: &'v Value, map: &'v Map<String, Value>) -> Option<S
     if is_gemini_part(message) {
         return Some(Shape::GeminiPart(message));
     }
-    if let Some(Value::Array(blocks)) = map.get("content")
-        && is_anthropic_content(message, map, blocks)
-    {
-        return Some(Shape::Anthropic(blocks, "content"));
+    if let Some(Value::Array(blocks)) = map.get("content") {
+        if blocks.iter().any(is_bedrock_block) {
+            return Some(Shape::Bedrock(blocks, "content", None));
+        }
+        if is_anthropic_content(message, map, blocks) {
+            return Some(Shape::Anthropic(blocks, "content"));
+        }
     }
     if let Some(inner @ Value::Object(_)) = map.get("message")
         && inner.get("role").is_some()
@@ -312,6 +326,9 @@ fn list_shape(items: &[Value]) -> Option<Shape<'_>> {
     }) {
         return Some(Shape::GeminiParts(items, "parts"));
     }
+    if items.iter().any(is_bedrock_block) {
+        return Some(Shape::Bedrock(items, "content", None));
+    }
     if items
         .iter()
         .all(|item| item.get("function").is_some_and(Value::is_object))
@@ -319,6 +336,11 @@ fn list_shape(items: &[Value]) -> Option<Shape<'_>> {
         return Some(Shape::OpenAiToolCalls(items));
     }
     None
+}
+
+/// A Bedrock Converse content block holding a `toolUse` object.
+fn is_bedrock_block(value: &Value) -> bool {
+    value.get("toolUse").is_some_and(Value::is_object)
 }
 
 /// A Gemini part with a camel-case `functionCall` object (the snake-case `function_call`
@@ -377,6 +399,10 @@ fn read_shape(cx: &mut Cx<'_>, shape: Shape<'_>) -> CallSource {
                 cx.message_outcome(CallFormat::Gemini, outcome, "candidates[0]", candidate);
             }
             CallSource::Gemini
+        }
+        Shape::Bedrock(blocks, path, stop) => {
+            bedrock_blocks(cx, blocks, path, stop);
+            CallSource::Bedrock
         }
         Shape::NoCalls => CallSource::OpenAiChat,
     }
@@ -507,6 +533,38 @@ fn anthropic_blocks(cx: &mut Cx<'_>, blocks: &[Value], path: &str) {
         let outcome = read_call(block, "input", "input", id_of(block, &["id"]));
         let path = format!("{path}[{index}]");
         cx.message_outcome(CallFormat::Anthropic, outcome, &path, block);
+    }
+}
+
+/// Bedrock Converse `toolUse` blocks. A response that stopped for `max_tokens` was cut in
+/// its last block: a call there is reported, not run. One that stopped with
+/// `malformed_tool_use` and holds no call tried one Bedrock could not read.
+fn bedrock_blocks(cx: &mut Cx<'_>, blocks: &[Value], path: &str, stop: Option<&str>) {
+    let last = blocks.len().saturating_sub(1);
+    for (index, block) in blocks.iter().enumerate() {
+        // A tool the service ran itself (`"type": "server_tool_use"`) is not the client's.
+        let Some(call) = block
+            .get("toolUse")
+            .filter(|c| c.is_object() && str_of(c, "type") != Some("server_tool_use"))
+        else {
+            continue;
+        };
+        let mut outcome = read_call(call, "input", "input", id_of(call, &["toolUseId"]));
+        if stop == Some("max_tokens") && index == last {
+            let name = call.get("name").and_then(Value::as_str).map(str::to_owned);
+            let detail = "the response stopped for max_tokens while this call was being \
+                          written"
+                .to_owned();
+            outcome = Err(Broken::cut(name, detail));
+        }
+        let path = format!("{path}[{index}]");
+        cx.message_outcome(CallFormat::Bedrock, outcome, &path, block);
+    }
+    if stop == Some("malformed_tool_use") && !blocks.iter().any(is_bedrock_block) {
+        let detail =
+            "Bedrock stopped with malformed_tool_use: the model wrote a call it could not read";
+        let outcome = Err(Broken::new(None, detail.to_owned()));
+        cx.message_outcome(CallFormat::Bedrock, outcome, path, &Value::Null);
     }
 }
 

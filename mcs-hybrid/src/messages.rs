@@ -28,6 +28,9 @@ pub(super) fn reply(
             return anthropic(message, &mut answers, retry_prompt);
         }
         (CallSource::Gemini, Some(message)) => return gemini(message, &mut answers, retry_prompt),
+        (CallSource::Bedrock, Some(message)) => {
+            return bedrock(message, &mut answers, retry_prompt);
+        }
         _ => return text(response, outcomes, retry_prompt),
     };
     if let Some(retry) = retry_prompt {
@@ -188,6 +191,44 @@ fn gemini(message: &Value, answers: &mut Answers<'_>, retry_prompt: Option<&str>
     vec![
         json!({"role": "model", "parts": parts}),
         json!({"role": "user", "parts": responses}),
+    ]
+}
+
+/// AWS Bedrock Converse: the assistant's message as it came, then a user message of
+/// `toolResult` blocks (`status: "error"` for a call that failed), and the hint as text.
+fn bedrock(message: &Value, answers: &mut Answers<'_>, retry_prompt: Option<&str>) -> Vec<Value> {
+    let content = match message {
+        Value::Array(_) => message.clone(),
+        other => other
+            .pointer("/output/message/content")
+            .or_else(|| other.get("content"))
+            .cloned()
+            .unwrap_or_else(|| json!([])),
+    };
+    let mut results = Vec::new();
+    if let Value::Array(blocks) = &content {
+        let calls = blocks
+            .iter()
+            .filter_map(|block| block.get("toolUse"))
+            .filter(|call| call.get("type").and_then(Value::as_str) != Some("server_tool_use"));
+        for call in calls {
+            let id = call.get("toolUseId").and_then(Value::as_str);
+            let name = call.get("name").and_then(Value::as_str).unwrap_or_default();
+            let (text, failed) = answers.answer(id, name);
+            let mut result =
+                json!({"toolUseId": id.unwrap_or_default(), "content": [{"text": text}]});
+            if failed {
+                result["status"] = json!("error");
+            }
+            results.push(json!({"toolResult": result}));
+        }
+    }
+    if let Some(retry) = retry_prompt {
+        results.push(json!({"text": retry}));
+    }
+    vec![
+        json!({"role": "assistant", "content": content}),
+        json!({"role": "user", "content": results}),
     ]
 }
 

@@ -147,12 +147,17 @@ fn coerce_within(
     // `string` stays one (a whole text may still match an enum ignoring case: not skipped).
     match value {
         Value::Number(_) | Value::Bool(_) | Value::Null => return,
-        Value::String(_)
+        Value::String(text)
             if policy.reading == TextReading::JsonString
-                && schema.get("type").and_then(Value::as_str) == Some("string")
-                && schema.get("enum").is_none() =>
+                && schema.get("type").and_then(Value::as_str) == Some("string") =>
         {
-            return;
+            // Only a value its enumeration does not list as written may be one it lists in
+            // another case.
+            match schema.get("enum") {
+                Some(Value::Array(listed))
+                    if !listed.iter().any(|l| l.as_str() == Some(text.as_str())) => {}
+                _ => return,
+            }
         }
         _ => {}
     }
