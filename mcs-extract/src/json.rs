@@ -622,6 +622,18 @@ impl Reader<'_> {
         (pos..pos + 3).all(|at| self.byte(at) == Some(quote))
     }
 
+    /// Copies the text up to the next backslash or `quote` into `out` (a raw or triple-quoted
+    /// string's run that needs no decision).
+    fn copy_plain(&mut self, quote: u8, out: &mut String) {
+        let rest = &self.src[self.pos..];
+        let plain = rest
+            .bytes()
+            .position(|b| b == b'\\' || b == quote)
+            .unwrap_or(rest.len());
+        out.push_str(&rest[..plain]);
+        self.pos += plain;
+    }
+
     /// A Python triple-quoted string (`"""…"""`, `'''…'''`), as models write a body of code
     /// in a pythonic call: its line breaks and single quotes of either kind are text, and
     /// its escapes are Python's (`\t` a tab, a backslash before a line break joins the
@@ -632,13 +644,7 @@ impl Reader<'_> {
         self.repaired = true;
         let mut out = String::new();
         loop {
-            let rest = &self.src[self.pos..];
-            let plain = rest
-                .bytes()
-                .position(|b| b == b'\\' || b == quote)
-                .unwrap_or(rest.len());
-            out.push_str(&rest[..plain]);
-            self.pos += plain;
+            self.copy_plain(quote, &mut out);
             if self.peek().is_none() {
                 self.pos = start;
                 return Err(self.error("unterminated string"));
@@ -694,13 +700,7 @@ impl Reader<'_> {
         self.pos += 2;
         let mut out = String::new();
         loop {
-            let rest = &self.src[self.pos..];
-            let plain = rest
-                .bytes()
-                .position(|b| b == b'\\' || b == quote)
-                .unwrap_or(rest.len());
-            out.push_str(&rest[..plain]);
-            self.pos += plain;
+            self.copy_plain(quote, &mut out);
             match self.byte(self.pos) {
                 None => {
                     self.pos = start;
