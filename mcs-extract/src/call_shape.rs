@@ -337,10 +337,14 @@ fn arguments_beside_name(
         return Some(Ok((Value::Object(arguments), false)));
     }
     // One other key, spelled like an argument key (`arguements`, `paramaters`): the
-    // arguments, read as a repair.
+    // arguments, read as a repair — in a call's delimiters, or for a tool of the list (JSON
+    // in prose that names no tool is data).
     let mut others = rest();
-    if let (Some((key, value)), None) = (others.next(), others.next())
-        && matches!(value, Value::Object(_) | Value::String(_))
+    if let (true, Some((key, value)), None) = (
+        trust == Trust::Strong || tool.is_some(),
+        others.next(),
+        others.next(),
+    ) && matches!(value, Value::Object(_) | Value::String(_))
         && closest(key, ARGUMENT_KEYS.iter().copied()).is_some()
     {
         return arguments_of(name, value, key, cx, trust)

@@ -1,7 +1,9 @@
 //! Formats made of named sections: Kimi K3's `<|open|>NAME<|sep|>…<|close|>NAME<|sep|>`
 //! calls, and the prose channels of Harmony (`final`), Kimi K3 (`response`, `message`),
-//! Command-R (`<|START_RESPONSE|>`) and ReAct (`Final Answer:`), whose text is the model's answer: JSON written there
-//! is an answer, never a call, so a prose channel is read as a region that holds none.
+//! Command-R (`<|START_RESPONSE|>`) and ReAct (`Final Answer:`), whose text is the model's
+//! answer: JSON written there is an answer, never a call, so a prose channel is read as a
+//! region that holds none. Also the results a model made up (`<tool_response>`,
+//! `Observation:`), after which nothing the output holds is taken.
 
 use serde_json::{Map, Value};
 

@@ -39,12 +39,14 @@ pub fn coerce_text(value: &str, schema: &Value) -> Value {
 /// use serde_json::json;
 ///
 /// let days = ToolParameter::new("days", "How many days.").required(false);
+/// let note = ToolParameter::new("note", "A note, or null to clear it.").required(false);
 /// let tool = Tool::new("get_weather", "The forecast.")
 ///     .with_parameter(ToolParameter::new("city", "A city."))
-///     .with_parameter(days.with_schema(json!({"type": "integer"})));
-/// let mut arguments = json!({"city": "Kyiv", "days": null});
+///     .with_parameter(days.with_schema(json!({"type": "integer"})))
+///     .with_parameter(note.with_schema(json!({"type": ["string", "null"]})));
+/// let mut arguments = json!({"city": "Kyiv", "days": null, "note": null});
 /// mcs_core::validate::coerce_arguments(&tool, &mut arguments);
-/// assert_eq!(arguments, json!({"city": "Kyiv"}));
+/// assert_eq!(arguments, json!({"city": "Kyiv", "note": null}));
 /// let mut arguments = json!({"city": "Kyiv", "days": "3"});
 /// mcs_core::validate::coerce_arguments(&tool, &mut arguments);
 /// assert_eq!(arguments, json!({"city": "Kyiv", "days": 3}));
@@ -58,8 +60,10 @@ pub fn coerce_arguments(tool: &Tool, arguments: &mut Value) {
             continue;
         };
         match given.get_mut(&parameter.name) {
+            // The schema admits null when the text `null` reads as null by it.
             Some(Value::Null)
-                if !parameter.required && !super::accepts(&schema, &schema, &Value::Null) =>
+                if !parameter.required
+                    && !schema::coerce("null", &schema, &CoercionPolicy::TEXT).is_null() =>
             {
                 given.remove(&parameter.name);
             }
