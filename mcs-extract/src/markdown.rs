@@ -326,8 +326,12 @@ impl Fences {
         // returned …`): the model tells what happened, it asks for nothing now.
         let told = line.trim_end().as_bytes();
         if PAST_REPORTS.iter().any(|report| {
-            told.len() >= report.len()
-                && told[told.len() - report.len()..].eq_ignore_ascii_case(report.as_bytes())
+            let Some(from) = told.len().checked_sub(report.len()) else {
+                return false;
+            };
+            // Whole words: `Mumbai ran` is no `I ran`.
+            told[from..].eq_ignore_ascii_case(report.as_bytes())
+                && (from == 0 || !told[from - 1].is_ascii_alphanumeric())
         }) {
             return Context::Quoted;
         }
@@ -650,6 +654,7 @@ mod tests {
         assert_eq!(told("Earlier I called "), Context::Quoted);
         assert_eq!(told("The tool was called with "), Context::Quoted);
         assert_eq!(told("Calling it again: "), Context::Prose);
+        assert_eq!(told("The script Mumbai ran "), Context::Prose);
         assert_eq!(
             told("I called it and it failed, so again: "),
             Context::Prose
