@@ -244,9 +244,10 @@ pub(crate) fn made_up_result(cx: &mut Cx<'_>, start: usize, after: usize) -> Opt
             return None;
         }
     }
-    let line = &text[text[..at].rfind('\n').map_or(0, |n| n + 1)..at];
-    let lead = line.trim();
-    if !(lead.is_empty() || lead.ends_with(['>', ']'])) {
+    // What stands before it on its line, blank space aside: nothing, or a marker's end.
+    // Only the blanks are looked at, so many mentions on one long line cost each its own.
+    let before = text[..at].trim_end_matches([' ', '\t', '\r']);
+    if !(before.is_empty() || before.ends_with(['\n', '>', ']'])) {
         return None;
     }
     if cx.context(at) != Context::Prose {

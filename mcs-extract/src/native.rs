@@ -99,7 +99,8 @@ pub(crate) fn stopped_early(reason: &str) -> bool {
 
 /// `extraction`, its broken calls marked cut off when the provider says the response
 /// stopped early: at its token limit (OpenAI's `finish_reason: "length"`, Anthropic's
-/// `stop_reason: "max_tokens"`, Gemini's `MAX_TOKENS`, Ollama's `done_reason: "length"`)
+/// `stop_reason: "max_tokens"`, Gemini's `MAX_TOKENS`, Ollama's `done_reason: "length"`,
+/// Bedrock's `stopReason: "max_tokens"`)
 /// or, for a Responses body, `incomplete` or `failed`: arguments that do not parse there
 /// were cut, and the retry should say so.
 fn ran_out(message: &Value, mut extraction: Extraction) -> Extraction {
@@ -112,6 +113,7 @@ fn ran_out(message: &Value, mut extraction: Extraction) -> Extraction {
     let said = [
         first("choices").and_then(|choice| str_of(choice, "finish_reason")),
         str_of(message, "stop_reason"),
+        str_of(message, "stopReason"),
         first("candidates").and_then(|c| str_of(c, "finishReason").or(str_of(c, "finish_reason"))),
         str_of(message, "done_reason"),
         str_of(message, "status"),
@@ -388,13 +390,8 @@ fn read_shape(cx: &mut Cx<'_>, shape: Shape<'_>) -> CallSource {
             if str_of(candidate, "finishReason") == Some("MALFORMED_FUNCTION_CALL")
                 && !parts.iter().any(is_gemini_part)
             {
-                let words = str_of(candidate, "finishMessage")
-                    .map(|words| format!(": {words}"))
-                    .unwrap_or_default();
-                let detail = format!(
-                    "Gemini stopped with MALFORMED_FUNCTION_CALL: the model wrote a call it could \
-                     not read{words}"
-                );
+                let said = str_of(candidate, "finishMessage");
+                let detail = unread_call("Gemini", "MALFORMED_FUNCTION_CALL", said);
                 let outcome = Err(Broken::new(None, detail));
                 cx.message_outcome(CallFormat::Gemini, outcome, "candidates[0]", candidate);
             }
@@ -536,9 +533,16 @@ fn anthropic_blocks(cx: &mut Cx<'_>, blocks: &[Value], path: &str) {
     }
 }
 
-/// Bedrock Converse `toolUse` blocks. A response that stopped for `max_tokens` was cut in
-/// its last block: a call there is reported, not run. One that stopped with
-/// `malformed_tool_use` and holds no call tried one Bedrock could not read.
+/// What a provider that stopped with `reason` because it could not read the call the model
+/// wrote (and sent none) says of it, with its own words when it gave some.
+fn unread_call(provider: &str, reason: &str, said: Option<&str>) -> String {
+    let said = said.map(|words| format!(": {words}")).unwrap_or_default();
+    format!("{provider} stopped with {reason}: the model wrote a call it could not read{said}")
+}
+
+/// Bedrock Converse `toolUse` blocks. A response that stopped early (`max_tokens`, see
+/// [`stopped_early`]) was cut in its last block: a call there is reported, not run. One
+/// that stopped with `malformed_tool_use` and holds no call tried one Bedrock could not read.
 fn bedrock_blocks(cx: &mut Cx<'_>, blocks: &[Value], path: &str, stop: Option<&str>) {
     let last = blocks.len().saturating_sub(1);
     for (index, block) in blocks.iter().enumerate() {
@@ -550,20 +554,18 @@ fn bedrock_blocks(cx: &mut Cx<'_>, blocks: &[Value], path: &str, stop: Option<&s
             continue;
         };
         let mut outcome = read_call(call, "input", "input", id_of(call, &["toolUseId"]));
-        if stop == Some("max_tokens") && index == last {
+        if let Some(reason) = stop.filter(|reason| stopped_early(reason) && index == last) {
             let name = call.get("name").and_then(Value::as_str).map(str::to_owned);
-            let detail = "the response stopped for max_tokens while this call was being \
-                          written"
-                .to_owned();
+            let detail =
+                format!("the response stopped (`{reason}`) while this call was being written");
             outcome = Err(Broken::cut(name, detail));
         }
         let path = format!("{path}[{index}]");
         cx.message_outcome(CallFormat::Bedrock, outcome, &path, block);
     }
     if stop == Some("malformed_tool_use") && !blocks.iter().any(is_bedrock_block) {
-        let detail =
-            "Bedrock stopped with malformed_tool_use: the model wrote a call it could not read";
-        let outcome = Err(Broken::new(None, detail.to_owned()));
+        let detail = unread_call("Bedrock", "malformed_tool_use", None);
+        let outcome = Err(Broken::new(None, detail));
         cx.message_outcome(CallFormat::Bedrock, outcome, path, &Value::Null);
     }
 }

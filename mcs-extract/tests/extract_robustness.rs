@@ -261,6 +261,11 @@ fn hostile(repeats: usize) -> Vec<(&'static str, String)> {
             ">>>get_weather\n{\"city\": \"x\"}\n".repeat(6 * n),
         ),
         ("mistral", "[TOOL_CALLS]a{".repeat(15 * n)),
+        // Results named mid-sentence on one long line: each is looked at alone.
+        (
+            "tool results named on one line",
+            "it answers with a <tool_response> and ".repeat(6 * n),
+        ),
         (
             "missing parameter closes",
             format!(
