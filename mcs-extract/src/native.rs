@@ -100,7 +100,7 @@ pub(crate) fn stopped_early(reason: &str) -> bool {
 /// `extraction`, its broken calls marked cut off when the provider says the response
 /// stopped early: at its token limit (OpenAI's `finish_reason: "length"`, Anthropic's
 /// `stop_reason: "max_tokens"`, Gemini's `MAX_TOKENS`, Ollama's `done_reason: "length"`,
-/// Bedrock's `stopReason: "max_tokens"`)
+/// Bedrock's `stopReason: "max_tokens"`, Cohere's `finish_reason: "MAX_TOKENS"`)
 /// or, for a Responses body, `incomplete` or `failed`: arguments that do not parse there
 /// were cut, and the retry should say so.
 fn ran_out(message: &Value, mut extraction: Extraction) -> Extraction {
@@ -113,6 +113,8 @@ fn ran_out(message: &Value, mut extraction: Extraction) -> Extraction {
     let said = [
         first("choices").and_then(|choice| str_of(choice, "finish_reason")),
         str_of(message, "stop_reason"),
+        // Cohere's v2 chat response.
+        str_of(message, "finish_reason"),
         str_of(message, "stopReason"),
         first("candidates").and_then(|c| str_of(c, "finishReason").or(str_of(c, "finish_reason"))),
         str_of(message, "done_reason"),
@@ -194,8 +196,8 @@ enum Shape<'v> {
     OpenAiToolCalls(&'v [Value]),
     /// OpenAI Responses output items, at `path`.
     Responses(&'v [Value], &'static str),
-    /// Anthropic content blocks, at `path`.
-    Anthropic(&'v [Value], &'static str),
+    /// Anthropic content blocks, at `path`, and the message's `stop_reason`.
+    Anthropic(&'v [Value], &'static str, Option<&'v str>),
     /// Gemini parts, at `path`.
     GeminiParts(&'v [Value], &'static str),
     /// One Gemini part holding a `functionCall`.
@@ -270,7 +272,8 @@ fn object_shape<'v>(message: &'v Value, map: &'v Map<String, Value>) -> Option<S
             return Some(Shape::Responses(std::slice::from_ref(message), "the item"));
         }
         Some("tool_use") => {
-            return Some(Shape::Anthropic(std::slice::from_ref(message), "the block"));
+            let block = std::slice::from_ref(message);
+            return Some(Shape::Anthropic(block, "the block", None));
         }
         _ => {}
     }
@@ -282,7 +285,8 @@ fn object_shape<'v>(message: &'v Value, map: &'v Map<String, Value>) -> Option<S
             return Some(Shape::Bedrock(blocks, "content", None));
         }
         if is_anthropic_content(message, map, blocks) {
-            return Some(Shape::Anthropic(blocks, "content"));
+            let stop = str_of(message, "stop_reason");
+            return Some(Shape::Anthropic(blocks, "content", stop));
         }
     }
     if let Some(inner @ Value::Object(_)) = map.get("message")
@@ -320,7 +324,7 @@ fn list_shape(items: &[Value]) -> Option<Shape<'_>> {
         return Some(Shape::Responses(items, "output"));
     }
     if all_typed && types.iter().all(|t| ANTHROPIC_BLOCKS.contains(t)) {
-        return Some(Shape::Anthropic(items, "content"));
+        return Some(Shape::Anthropic(items, "content", None));
     }
     if items.iter().any(|item| {
         item.get("functionCall").is_some()
@@ -368,8 +372,8 @@ fn read_shape(cx: &mut Cx<'_>, shape: Shape<'_>) -> CallSource {
             responses(cx, items, path);
             CallSource::OpenAiResponses
         }
-        Shape::Anthropic(blocks, path) => {
-            anthropic_blocks(cx, blocks, path);
+        Shape::Anthropic(blocks, path, stop) => {
+            anthropic_blocks(cx, blocks, path, stop);
             CallSource::Anthropic
         }
         Shape::GeminiParts(parts, path) => {
@@ -522,14 +526,33 @@ fn responses(cx: &mut Cx<'_>, items: &[Value], path: &str) {
     }
 }
 
-fn anthropic_blocks(cx: &mut Cx<'_>, blocks: &[Value], path: &str) {
+/// Anthropic `tool_use` blocks. A message that stopped early (`max_tokens`) was cut in its
+/// last block: a call there is reported, not run (see [`cut_in_last_block`]).
+fn anthropic_blocks(cx: &mut Cx<'_>, blocks: &[Value], path: &str, stop: Option<&str>) {
     for (index, block) in blocks.iter().enumerate() {
         if str_of(block, "type") != Some("tool_use") {
             continue;
         }
         let outcome = read_call(block, "input", "input", id_of(block, &["id"]));
+        let outcome = cut_in_last_block(outcome, block, index == blocks.len() - 1, stop);
         let path = format!("{path}[{index}]");
         cx.message_outcome(CallFormat::Anthropic, outcome, &path, block);
+    }
+}
+
+/// `outcome`, or a call cut off when the call is its message's last block and the message
+/// stopped early (see [`stopped_early`]). Anthropic and Bedrock return the input of a
+/// block cut by the token limit parsed as far as it came, so a whole-looking object may
+/// lack what the model was still writing: nothing cut off runs.
+fn cut_in_last_block(outcome: Outcome, call: &Value, last: bool, stop: Option<&str>) -> Outcome {
+    match stop.filter(|reason| last && stopped_early(reason)) {
+        Some(reason) => {
+            let name = call.get("name").and_then(Value::as_str).map(str::to_owned);
+            let detail =
+                format!("the response stopped (`{reason}`) while this call was being written");
+            Err(Broken::cut(name, detail))
+        }
+        None => outcome,
     }
 }
 
@@ -540,8 +563,8 @@ fn unread_call(provider: &str, reason: &str, said: Option<&str>) -> String {
     format!("{provider} stopped with {reason}: the model wrote a call it could not read{said}")
 }
 
-/// Bedrock Converse `toolUse` blocks. A response that stopped early (`max_tokens`, see
-/// [`stopped_early`]) was cut in its last block: a call there is reported, not run. One
+/// Bedrock Converse `toolUse` blocks. A response that stopped early (`max_tokens`) was cut
+/// in its last block: a call there is reported, not run (see [`cut_in_last_block`]). One
 /// that stopped with `malformed_tool_use` and holds no call tried one Bedrock could not read.
 fn bedrock_blocks(cx: &mut Cx<'_>, blocks: &[Value], path: &str, stop: Option<&str>) {
     let last = blocks.len().saturating_sub(1);
@@ -553,13 +576,8 @@ fn bedrock_blocks(cx: &mut Cx<'_>, blocks: &[Value], path: &str, stop: Option<&s
         else {
             continue;
         };
-        let mut outcome = read_call(call, "input", "input", id_of(call, &["toolUseId"]));
-        if let Some(reason) = stop.filter(|reason| stopped_early(reason) && index == last) {
-            let name = call.get("name").and_then(Value::as_str).map(str::to_owned);
-            let detail =
-                format!("the response stopped (`{reason}`) while this call was being written");
-            outcome = Err(Broken::cut(name, detail));
-        }
+        let outcome = read_call(call, "input", "input", id_of(call, &["toolUseId"]));
+        let outcome = cut_in_last_block(outcome, call, index == last, stop);
         let path = format!("{path}[{index}]");
         cx.message_outcome(CallFormat::Bedrock, outcome, &path, block);
     }

@@ -7,15 +7,23 @@ mod common;
 
 use std::sync::OnceLock;
 
-use common::{corpus_inputs, fragments, mutated_corpus, tools};
+use common::{
+    corpus_event_streams, corpus_inputs, fragments, mutated_corpus, stream_events, tools,
+};
 use mcs_core::{LlmResponse, Tool};
 use mcs_extract::stream::{StreamEvent, StreamReader};
 use mcs_extract::{Extraction, extract};
 use proptest::prelude::*;
+use serde_json::{Value, json};
 
 fn shared_tools() -> &'static [Tool] {
     static TOOLS: OnceLock<Vec<Tool>> = OnceLock::new();
     TOOLS.get_or_init(tools)
+}
+
+fn event_streams() -> &'static [Vec<Value>] {
+    static STREAMS: OnceLock<Vec<Vec<Value>>> = OnceLock::new();
+    STREAMS.get_or_init(corpus_event_streams)
 }
 
 fn corpus() -> &'static [String] {
@@ -277,6 +285,96 @@ proptest! {
         let pieces = split(text, &cuts);
         if let Err(problem) = check(text, &pieces, "random cuts") {
             prop_assert!(false, "{}", problem);
+        }
+    }
+}
+
+/// JSON pointers to every scalar in `value`.
+fn leaves(value: &Value, at: String, out: &mut Vec<String>) {
+    match value {
+        Value::Object(map) => {
+            for (key, inner) in map {
+                let key = key.replace('~', "~0").replace('/', "~1");
+                leaves(inner, format!("{at}/{key}"), out);
+            }
+        }
+        Value::Array(items) => {
+            for (index, inner) in items.iter().enumerate() {
+                leaves(inner, format!("{at}/{index}"), out);
+            }
+        }
+        _ => out.push(at),
+    }
+}
+
+/// One change to a recorded provider stream: an event dropped, repeated, moved, or the
+/// stream cut short; or one of its values cut, grown, or given another type.
+fn mutate(events: &mut Vec<Value>, how: u8, a: prop::sample::Index, b: prop::sample::Index) {
+    if events.is_empty() {
+        return;
+    }
+    let (at, other) = (a.index(events.len()), b.index(events.len()));
+    match how % 6 {
+        0 if events.len() > 1 => {
+            events.remove(at);
+        }
+        0 => {}
+        1 => {
+            let copy = events[at].clone();
+            events.insert(at, copy);
+        }
+        2 => events.swap(at, other),
+        3 => events.truncate(at + 1),
+        _ => {
+            let mut found = Vec::new();
+            leaves(&events[at], String::new(), &mut found);
+            if found.is_empty() {
+                return;
+            }
+            let pointer = &found[b.index(found.len())];
+            let Some(leaf) = events[at].pointer_mut(pointer) else {
+                return;
+            };
+            *leaf = match (how % 6, &*leaf) {
+                (4, Value::String(text)) => {
+                    let ends: Vec<usize> = text.char_indices().map(|(i, _)| i).collect();
+                    let end = ends
+                        .get(b.index(ends.len() + 1))
+                        .copied()
+                        .unwrap_or(text.len());
+                    json!(text[..end])
+                }
+                (4, Value::Number(_)) => json!(u64::MAX),
+                (_, Value::String(text)) => json!(format!("{text}{text}")),
+                (_, Value::Bool(flag)) => json!(!flag),
+                (_, Value::Null) => json!("x"),
+                _ => json!(-1),
+            };
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(cases(512)))]
+
+    /// Recorded provider streams with events dropped, repeated, moved or cut short, and
+    /// values cut or of another type: never a panic, the calls reported on the way are the
+    /// calls the stream ends with, and those are what the batch path finds in the message
+    /// the events made up.
+    #[test]
+    fn mutated_provider_streams_read_as_their_message(
+        which in any::<prop::sample::Index>(),
+        changes in prop::collection::vec(
+            (any::<u8>(), any::<prop::sample::Index>(), any::<prop::sample::Index>()),
+            1..5,
+        ),
+    ) {
+        let mut events = which.get(event_streams()).clone();
+        for (how, a, b) in changes {
+            mutate(&mut events, how, a, b);
+        }
+        if let Err(problem) = stream_events(&events, shared_tools()) {
+            prop_assert!(false, "{}\nevents: {}", problem, Value::Array(events));
         }
     }
 }

@@ -55,8 +55,10 @@ pub enum TurnDelta {
     /// One event of a provider's native stream, as the provider sent it: an OpenAI chat
     /// completion chunk (`choices[].delta`), an OpenAI Responses event
     /// (`response.output_item.added`, `response.function_call_arguments.delta`, …), an
-    /// Anthropic message event (`content_block_start`, `content_block_delta`, …) or a
-    /// Gemini streamed response (`candidates[].content.parts`).
+    /// Anthropic message event (`content_block_start`, `content_block_delta`, …), a
+    /// Gemini streamed response (`candidates[].content.parts`), or any other event
+    /// `StreamReader::feed_event` (mcs-extract) reads (Bedrock ConverseStream, Ollama,
+    /// Cohere v2).
     Event(Value),
     /// A whole native message at once, from a client that does not stream.
     Message(Value),

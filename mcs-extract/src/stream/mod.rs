@@ -198,8 +198,10 @@ impl StreamReader {
     }
 
     /// Takes in one event of a provider's stream — an OpenAI chat-completion chunk, an
-    /// OpenAI Responses event, an Anthropic message event or a Gemini streamed response,
-    /// as the provider sent it; returns what it decided.
+    /// OpenAI Responses event, an Anthropic message event, a Gemini streamed response, an
+    /// AWS Bedrock ConverseStream event (`{"contentBlockDelta": {…}}` as the AWS SDKs give
+    /// it, or the bare payload of its event-stream frame), an Ollama `/api/chat` chunk or
+    /// a Cohere v2 chat event — as the provider sent it; returns what it decided.
     pub fn feed_event(&mut self, event: &Value) -> std::vec::Drain<'_, StreamEvent> {
         if matches!(self.reading, Reading::Empty) {
             self.reading = Reading::Native(Box::new(NativeStream::new(

@@ -1,12 +1,15 @@
 //! The reader of a provider's native stream: OpenAI chat-completion chunks, OpenAI
-//! Responses events, Anthropic message events, Gemini streamed responses.
+//! Responses events, Anthropic message events, Gemini streamed responses, AWS Bedrock
+//! ConverseStream events, Ollama's `/api/chat` chunks and Cohere's v2 chat events.
 //!
 //! Each event is folded into the message the provider would have answered whole; a call
 //! is read — by the batch reader of that message shape, so the same checks apply — as
-//! soon as it is complete in the stream: its block stopped (Anthropic), its arguments are
-//! done (Responses), its part arrived (Gemini), or its arguments are a whole JSON value and
-//! the next call began, or the choice finished (OpenAI chat). At the end, the assembled
-//! message is read as `process_llm_response` reads it.
+//! soon as it is complete in the stream: its arguments are done (Responses, Cohere), its
+//! part or chunk arrived (Gemini, Ollama), its arguments are a whole JSON value and the
+//! next call began, or the choice finished (OpenAI chat), or its block stopped and a later
+//! block began or the message said why it stopped (Anthropic, Bedrock: a last block cut by
+//! the token limit is reported, not run, even when what arrived reads as whole). At the
+//! end, the assembled message is read as `process_llm_response` reads it.
 
 use std::sync::Arc;
 
@@ -24,7 +27,24 @@ enum Provider {
     Responses,
     Anthropic,
     Gemini,
+    Bedrock,
+    Ollama,
+    Cohere,
 }
+
+impl Provider {
+    /// Whether the provider's message is a chat message whose calls are a `tool_calls`
+    /// list (rather than blocks, items or parts among the text).
+    fn is_chat(self) -> bool {
+        matches!(
+            self,
+            Provider::OpenAiChat | Provider::Ollama | Provider::Cohere
+        )
+    }
+}
+
+/// The most calls a chat-like stream (OpenAI chat, Ollama, Cohere) assembles.
+const MAX_CHAT_CALLS: usize = 64;
 
 /// One call being assembled.
 #[derive(Clone, Debug, Default)]
@@ -51,8 +71,8 @@ pub(crate) struct NativeStream {
     blocks: Vec<Value>,
     /// Where each call sits in `blocks` (Anthropic, Responses, Gemini).
     call_blocks: Vec<usize>,
-    /// OpenAI chat: the call each delta `index` adds to now (a server may start a new call
-    /// at an index it used before).
+    /// OpenAI chat and Cohere: the call each delta `index` adds to now (an OpenAI-compatible
+    /// server may start a new call at an index it used before).
     chat_slots: Vec<Option<usize>>,
     /// How the model stopped, when it said so.
     finish: Option<String>,
@@ -99,6 +119,9 @@ impl NativeStream {
             Provider::Responses => self.responses_event(event, events),
             Provider::Anthropic => self.anthropic_event(event, events),
             Provider::Gemini => self.gemini_chunk(event, events),
+            Provider::Bedrock => self.bedrock_event(event, events),
+            Provider::Ollama => self.ollama_chunk(event, events),
+            Provider::Cohere => self.cohere_event(event, events),
         }
         self.report(false, events);
     }
@@ -145,7 +168,9 @@ impl NativeStream {
         }
         while self.reported < self.calls.len() {
             let index = self.reported;
-            if !(end || self.calls[index].done || self.complete_openai(index)) {
+            let complete = (self.calls[index].done && !self.waits_for_stop(index))
+                || self.complete_openai(index);
+            if !(end || complete) {
                 break;
             }
             self.calls[index].done = true;
@@ -198,11 +223,29 @@ impl NativeStream {
                         .is_ok()))
     }
 
+    /// Whether the call at `index`, its block stopped, still waits for the message to say
+    /// how it ended: the last block of an Anthropic or Bedrock message cut by the token
+    /// limit is cut off however whole its input looks (as the batch reader judges it), and
+    /// only a later block or the stop reason says it was not the last.
+    fn waits_for_stop(&self, index: usize) -> bool {
+        let Some(&position) = self.call_blocks.get(index) else {
+            return false;
+        };
+        let later = (position + 1..self.blocks.len())
+            .any(|at| !self.blocks[at].is_null() || self.call_blocks.contains(&at));
+        matches!(self.provider, Some(Provider::Anthropic | Provider::Bedrock))
+            && self.finish.is_none()
+            && !later
+    }
+
     fn call_name(&self, index: usize) -> Option<&Value> {
         let value = &self.calls[index].value;
         match self.provider? {
-            Provider::OpenAiChat => value.get("function")?.get("name"),
+            Provider::OpenAiChat | Provider::Ollama | Provider::Cohere => {
+                value.get("function")?.get("name")
+            }
             Provider::Gemini => value.get("functionCall")?.get("name"),
+            Provider::Bedrock => value.get("toolUse")?.get("name"),
             Provider::Responses | Provider::Anthropic => value.get("name"),
         }
         .filter(|name| name.as_str().is_some_and(|name| !name.is_empty()))
@@ -214,14 +257,13 @@ impl NativeStream {
             let call = &self.calls[index];
             let mut value = call.value.clone();
             match self.provider {
-                Some(Provider::OpenAiChat) => {
-                    let function = value
+                Some(Provider::OpenAiChat | Provider::Cohere) => {
+                    let mut function = value
                         .entry("function")
                         .or_insert_with(|| json!({}))
                         .as_object_mut()
                         .map(std::mem::take)
                         .unwrap_or_default();
-                    let mut function = function;
                     function.insert("arguments".into(), Value::String(call.arguments.clone()));
                     value.insert("function".into(), Value::Object(function));
                 }
@@ -229,78 +271,117 @@ impl NativeStream {
                     value.insert("arguments".into(), Value::String(call.arguments.clone()));
                 }
                 Some(Provider::Anthropic) => {
-                    // `input` is an object; arguments that do not read stay text, which
-                    // the reader reports as broken.
-                    let input = if call.arguments.trim().is_empty() {
-                        value.get("input").cloned().unwrap_or_else(|| json!({}))
-                    } else {
-                        serde_json::from_str(&call.arguments)
-                            .unwrap_or_else(|_| Value::String(call.arguments.clone()))
-                    };
+                    let input = streamed_input(&call.arguments, value.get("input"));
                     value.insert("input".into(), input);
                 }
-                Some(Provider::Gemini) | None => {}
+                Some(Provider::Bedrock) => {
+                    if let Some(Value::Object(tool)) = value.get_mut("toolUse") {
+                        let input = streamed_input(&call.arguments, tool.get("input"));
+                        tool.insert("input".into(), input);
+                    }
+                }
+                // Their calls come whole.
+                Some(Provider::Gemini | Provider::Ollama) | None => {}
             }
             Value::Object(value)
         };
-        match self.provider {
-            Some(Provider::OpenAiChat) | None => {
-                let mut message = self.header.clone();
-                message.insert("role".into(), json!("assistant"));
-                let content = if self.text.is_empty() {
-                    Value::Null
-                } else {
-                    Value::String(self.text.clone())
-                };
-                message.insert("content".into(), content);
-                if !self.reasoning.is_empty() {
-                    message.insert("reasoning_content".into(), json!(self.reasoning));
-                }
-                if calls > 0 {
-                    let calls: Vec<Value> = (0..calls).map(call).collect();
-                    message.insert("tool_calls".into(), Value::Array(calls));
-                }
-                Value::Object(message)
-            }
-            Some(provider) => {
-                // Blocks in order, calls past the first `calls` left out.
-                let mut items = Vec::new();
-                for (position, block) in self.blocks.iter().enumerate() {
-                    match self.call_blocks.iter().position(|at| *at == position) {
-                        Some(index) if index < calls => items.push(call(index)),
-                        Some(_) => {}
-                        None => items.push(block.clone()),
-                    }
-                }
-                let mut message = self.header.clone();
-                match provider {
-                    Provider::Responses => {
-                        message.insert("object".into(), json!("response"));
-                        message.insert("output".into(), Value::Array(items));
-                    }
-                    Provider::Anthropic => {
-                        message.insert("type".into(), json!("message"));
-                        message.insert("role".into(), json!("assistant"));
-                        message.insert("content".into(), Value::Array(items));
-                        if let Some(reason) = &self.finish {
-                            message.insert("stop_reason".into(), json!(reason));
-                        }
-                    }
-                    Provider::Gemini => {
-                        let mut candidate = json!({"content": {"role": "model", "parts": items}});
-                        if let Some(reason) = &self.finish {
-                            candidate["finishReason"] = json!(reason);
-                        }
-                        if let Some(words) = &self.finish_message {
-                            candidate["finishMessage"] = json!(words);
-                        }
-                        message.insert("candidates".into(), json!([candidate]));
-                    }
-                    Provider::OpenAiChat => {}
-                }
-                Value::Object(message)
+        let provider = self.provider.unwrap_or(Provider::OpenAiChat);
+        if provider.is_chat() {
+            return self.chat_message(provider, (0..calls).map(call).collect());
+        }
+        // Blocks in order, calls past the first `calls` left out.
+        let mut items = Vec::new();
+        for (position, block) in self.blocks.iter().enumerate() {
+            match self.call_blocks.iter().position(|at| *at == position) {
+                Some(index) if index < calls => items.push(call(index)),
+                Some(_) => {}
+                None if block.is_null() => {}
+                None => items.push(block.clone()),
             }
         }
+        // A message of the first calls, read to report one, is not cut in its last block:
+        // a later call follows it.
+        let stop = self.finish.as_ref().filter(|_| calls == self.calls.len());
+        let mut message = self.header.clone();
+        match provider {
+            Provider::Responses => {
+                message.insert("object".into(), json!("response"));
+                message.insert("output".into(), Value::Array(items));
+            }
+            Provider::Anthropic => {
+                message.insert("type".into(), json!("message"));
+                message.insert("role".into(), json!("assistant"));
+                message.insert("content".into(), Value::Array(items));
+                if let Some(reason) = stop {
+                    message.insert("stop_reason".into(), json!(reason));
+                }
+            }
+            Provider::Gemini => {
+                let mut candidate = json!({"content": {"role": "model", "parts": items}});
+                if let Some(reason) = &self.finish {
+                    candidate["finishReason"] = json!(reason);
+                }
+                if let Some(words) = &self.finish_message {
+                    candidate["finishMessage"] = json!(words);
+                }
+                message.insert("candidates".into(), json!([candidate]));
+            }
+            Provider::Bedrock => {
+                let content = json!({"role": "assistant", "content": items});
+                message.insert("output".into(), json!({"message": content}));
+                if let Some(reason) = stop {
+                    message.insert("stopReason".into(), json!(reason));
+                }
+            }
+            Provider::OpenAiChat | Provider::Ollama | Provider::Cohere => {}
+        }
+        Value::Object(message)
+    }
+
+    /// A chat message holding `calls`: OpenAI's assistant message; Ollama's and Cohere's
+    /// responses wrap one (`message`) beside how the model stopped.
+    fn chat_message(&self, provider: Provider, calls: Vec<Value>) -> Value {
+        let mut message = Map::new();
+        message.insert("role".into(), json!("assistant"));
+        let content = match provider {
+            _ if self.text.is_empty() => Value::Null,
+            Provider::Cohere => json!([{"type": "text", "text": self.text}]),
+            _ => json!(self.text),
+        };
+        if !content.is_null() || provider == Provider::OpenAiChat {
+            message.insert("content".into(), content);
+        }
+        if !self.reasoning.is_empty() {
+            let key = match provider {
+                Provider::Ollama => "thinking",
+                Provider::Cohere => "tool_plan",
+                _ => "reasoning_content",
+            };
+            message.insert(key.into(), json!(self.reasoning));
+        }
+        if !calls.is_empty() {
+            message.insert("tool_calls".into(), Value::Array(calls));
+        }
+        if provider == Provider::OpenAiChat {
+            let mut whole = self.header.clone();
+            whole.append(&mut message);
+            return Value::Object(whole);
+        }
+        let mut whole = self.header.clone();
+        whole.insert("message".into(), Value::Object(message));
+        match (provider, &self.finish) {
+            (Provider::Ollama, finish) => {
+                whole.insert("done".into(), json!(finish.is_some()));
+                if let Some(reason) = finish {
+                    whole.insert("done_reason".into(), json!(reason));
+                }
+            }
+            (_, Some(reason)) => {
+                whole.insert("finish_reason".into(), json!(reason));
+            }
+            (_, None) => {}
+        }
+        Value::Object(whole)
     }
 
     fn openai_chunk(&mut self, chunk: &Value, events: &mut Vec<StreamEvent>) {
@@ -331,10 +412,9 @@ impl NativeStream {
             _ => Vec::new(),
         };
         for piece in pieces {
-            let Some(index) = self.chat_slot(&piece) else {
+            let Some(call) = self.chat_slot(&piece).and_then(|i| self.open_call(i)) else {
                 continue;
             };
-            let call = &mut self.calls[index];
             for key in ["id", "type"] {
                 if let Some(value) = piece.get(key).filter(|v| !v.is_null()) {
                     call.value.insert(key.into(), value.clone());
@@ -365,7 +445,7 @@ impl NativeStream {
             }
         }
         if let Some(reason) = choice.get("finish_reason").and_then(Value::as_str) {
-            self.finish = Some(reason.to_owned());
+            self.stopped(reason);
         }
     }
 
@@ -445,7 +525,9 @@ impl NativeStream {
                 let call = self.block_at(position, is_call);
                 match call {
                     Some(index) => {
-                        let call = &mut self.calls[index];
+                        let Some(call) = self.open_call(index) else {
+                            return;
+                        };
                         if let Value::Object(item) = item {
                             for (key, value) in item {
                                 if key != "arguments" {
@@ -468,19 +550,19 @@ impl NativeStream {
                 }
             }
             "response.function_call_arguments.delta" => {
-                if let (Some(index), Some(delta)) = (
-                    position.and_then(|p| self.call_at(p)),
+                if let (Some(call), Some(delta)) = (
+                    position.and_then(|p| self.open_block_call(p)),
                     event.get("delta").and_then(Value::as_str),
                 ) {
-                    self.calls[index].arguments.push_str(delta);
+                    call.arguments.push_str(delta);
                 }
             }
             "response.function_call_arguments.done" => {
-                if let Some(index) = position.and_then(|p| self.call_at(p)) {
+                if let Some(call) = position.and_then(|p| self.open_block_call(p)) {
                     if let Some(arguments) = event.get("arguments").and_then(Value::as_str) {
-                        self.calls[index].arguments = arguments.to_owned();
+                        call.arguments = arguments.to_owned();
                     }
-                    self.calls[index].done = true;
+                    call.done = true;
                 }
             }
             "response.output_text.delta" => {
@@ -501,10 +583,11 @@ impl NativeStream {
             "response.completed" | "response.incomplete" | "response.failed" => {
                 let response = event.get("response").unwrap_or(&Value::Null);
                 let status = response.get("status").and_then(Value::as_str);
-                self.finish = Some(match response.pointer("/incomplete_details/reason") {
-                    Some(Value::String(reason)) => reason.clone(),
-                    _ => status.unwrap_or("completed").to_owned(),
-                });
+                let reason = match response.pointer("/incomplete_details/reason") {
+                    Some(Value::String(reason)) => reason.as_str(),
+                    _ => status.unwrap_or("completed"),
+                };
+                self.stopped(reason);
                 for key in ["id", "model"] {
                     if let Some(value) = response.get(key) {
                         self.header.entry(key).or_insert_with(|| value.clone());
@@ -527,10 +610,8 @@ impl NativeStream {
         }
         if let Some(Value::Array(content)) = block.get_mut("content") {
             match content.last_mut() {
-                Some(Value::Object(part)) if part.get("type") == Some(&json!("output_text")) => {
-                    let text = part.get("text").and_then(Value::as_str).unwrap_or_default();
-                    let joined = format!("{text}{delta}");
-                    part.insert("text".into(), json!(joined));
+                Some(part) if part.get("type") == Some(&json!("output_text")) => {
+                    join_text(part, &["text"], delta);
                 }
                 _ => content.push(json!({"type": "output_text", "text": delta})),
             }
@@ -547,6 +628,10 @@ impl NativeStream {
             .and_then(Value::as_u64)
             .map(|i| i as usize)
             .filter(|i| *i <= 1024);
+        // The message said why it stopped: it is closed, and its last block decided.
+        if self.finish.is_some() && kind.starts_with("content_block") {
+            return;
+        }
         match kind {
             "message_start" => {
                 if let Some(Value::Object(message)) = event.get("message") {
@@ -564,8 +649,8 @@ impl NativeStream {
                 let is_call = block.get("type").and_then(Value::as_str) == Some("tool_use");
                 match self.block_at(position, is_call) {
                     Some(index) => {
-                        if let Value::Object(block) = block {
-                            self.calls[index].value = block.clone();
+                        if let (Some(call), Value::Object(block)) = (self.open_call(index), block) {
+                            call.value = block.clone();
                         }
                     }
                     None => self.blocks[position] = block.clone(),
@@ -580,8 +665,9 @@ impl NativeStream {
                     .and_then(Value::as_str)
                     .unwrap_or_default();
                 if let Some(index) = self.call_at(position) {
-                    if let Some(json) = delta.get("partial_json").and_then(Value::as_str) {
-                        self.calls[index].arguments.push_str(json);
+                    let json = delta.get("partial_json").and_then(Value::as_str);
+                    if let (Some(call), Some(json)) = (self.open_call(index), json) {
+                        call.arguments.push_str(json);
                     }
                     return;
                 }
@@ -606,21 +692,18 @@ impl NativeStream {
                     }
                     _ => {}
                 }
-                let block = &mut self.blocks[position];
-                if let Value::Object(block) = block {
-                    let known = block.get(field).and_then(Value::as_str).unwrap_or_default();
-                    let joined = format!("{known}{text}");
-                    block.insert(field.into(), json!(joined));
+                if self.blocks[position].is_object() {
+                    join_text(&mut self.blocks[position], &[field], text);
                 }
             }
             "content_block_stop" => {
-                if let Some(index) = position.and_then(|p| self.call_at(p)) {
-                    self.calls[index].done = true;
+                if let Some(call) = position.and_then(|p| self.open_block_call(p)) {
+                    call.done = true;
                 }
             }
             "message_delta" => {
                 if let Some(reason) = event.pointer("/delta/stop_reason").and_then(Value::as_str) {
-                    self.finish = Some(reason.to_owned());
+                    self.stopped(reason);
                 }
             }
             _ => {}
@@ -632,7 +715,7 @@ impl NativeStream {
             return;
         };
         if let Some(reason) = candidate.get("finishReason").and_then(Value::as_str) {
-            self.finish = Some(reason.to_owned());
+            self.stopped(reason);
         }
         if let Some(words) = candidate.get("finishMessage").and_then(Value::as_str) {
             self.finish_message = Some(words.to_owned());
@@ -674,18 +757,228 @@ impl NativeStream {
                 .checked_sub(1)
                 .is_some_and(|last| self.call_blocks.contains(&last));
             match self.blocks.last_mut() {
-                Some(Value::Object(last))
+                Some(last)
                     if !last_is_call
                         && last.get("text").is_some()
                         && (last.get("thought").and_then(Value::as_bool) == Some(true))
                             == thought =>
                 {
-                    let known = last.get("text").and_then(Value::as_str).unwrap_or_default();
-                    let joined = format!("{known}{text}");
-                    last.insert("text".into(), json!(joined));
+                    join_text(last, &["text"], text);
                 }
                 _ => self.blocks.push(part.clone()),
             }
+        }
+    }
+
+    fn bedrock_event(&mut self, event: &Value, events: &mut Vec<StreamEvent>) {
+        let Some((kind, body)) = bedrock_kind(event) else {
+            return;
+        };
+        let position = body
+            .get("contentBlockIndex")
+            .and_then(Value::as_u64)
+            .map(|i| i as usize)
+            .filter(|i| *i <= 1024);
+        // The message said why it stopped: it is closed, and its last block decided.
+        let block = matches!(
+            kind,
+            BedrockEvent::BlockStart | BedrockEvent::BlockDelta | BedrockEvent::BlockStop
+        );
+        if self.finish.is_some() && block {
+            return;
+        }
+        match kind {
+            BedrockEvent::BlockStart => {
+                let (Some(position), Some(Value::Object(start))) = (position, body.get("start"))
+                else {
+                    return;
+                };
+                // A tool the service runs itself (`"type": "server_tool_use"`) is no call.
+                let is_call = start.get("toolUse").is_some_and(|tool| {
+                    tool.is_object() && tool.get("type") != Some(&json!("server_tool_use"))
+                });
+                match self.block_at(position, is_call) {
+                    Some(index) => {
+                        if let Some(call) = self.open_call(index) {
+                            call.value = start.clone();
+                        }
+                    }
+                    None => self.blocks[position] = Value::Object(start.clone()),
+                }
+            }
+            BedrockEvent::BlockDelta => {
+                let (Some(position), Some(delta)) = (position, body.get("delta")) else {
+                    return;
+                };
+                if let Some(index) = self.call_at(position) {
+                    let input = delta.pointer("/toolUse/input").and_then(Value::as_str);
+                    if let (Some(call), Some(input)) = (self.open_call(index), input) {
+                        call.arguments.push_str(input);
+                    }
+                    return;
+                }
+                self.block_at(position, false);
+                if let Some(text) = delta.get("text").and_then(Value::as_str) {
+                    self.text.push_str(text);
+                    push(events, StreamEvent::Text, text);
+                    join_text(&mut self.blocks[position], &["text"], text);
+                } else if let Some(reasoning) = delta.get("reasoningContent") {
+                    if let Some(text) = reasoning.get("text").and_then(Value::as_str) {
+                        self.reasoning.push_str(text);
+                        push(events, StreamEvent::Reasoning, text);
+                        let path = ["reasoningContent", "reasoningText", "text"];
+                        join_text(&mut self.blocks[position], &path, text);
+                    }
+                    if let Some(signature) = reasoning.get("signature").and_then(Value::as_str) {
+                        let path = ["reasoningContent", "reasoningText", "signature"];
+                        join_text(&mut self.blocks[position], &path, signature);
+                    }
+                    if let Some(redacted) = reasoning.get("redactedContent") {
+                        let block = json!({"reasoningContent": {"redactedContent": redacted}});
+                        self.blocks[position] = block;
+                    }
+                }
+            }
+            BedrockEvent::BlockStop => {
+                if let Some(call) = position.and_then(|p| self.open_block_call(p)) {
+                    call.done = true;
+                }
+            }
+            BedrockEvent::MessageStop => {
+                if let Some(reason) = body.get("stopReason").and_then(Value::as_str) {
+                    self.stopped(reason);
+                }
+            }
+            BedrockEvent::Metadata => {
+                for key in ["usage", "metrics"] {
+                    if let Some(value) = body.get(key) {
+                        self.header.insert(key.into(), value.clone());
+                    }
+                }
+            }
+            BedrockEvent::MessageStart => {}
+        }
+    }
+
+    /// One object of Ollama's `/api/chat` stream: text, thinking, and calls that come
+    /// whole (arguments as an object), until `done`.
+    fn ollama_chunk(&mut self, chunk: &Value, events: &mut Vec<StreamEvent>) {
+        for key in ["model", "created_at"] {
+            if let Some(value) = chunk.get(key) {
+                self.header.entry(key).or_insert_with(|| value.clone());
+            }
+        }
+        let message = chunk.get("message").unwrap_or(&Value::Null);
+        if let Some(text) = message.get("content").and_then(Value::as_str) {
+            self.text.push_str(text);
+            push(events, StreamEvent::Text, text);
+        }
+        if let Some(text) = message.get("thinking").and_then(Value::as_str) {
+            self.reasoning.push_str(text);
+            push(events, StreamEvent::Reasoning, text);
+        }
+        if let Some(Value::Array(calls)) = message.get("tool_calls") {
+            for call in calls {
+                if let Value::Object(value) = call
+                    && self.calls.len() < MAX_CHAT_CALLS
+                {
+                    self.calls.push(Call {
+                        value: value.clone(),
+                        done: true,
+                        ..Call::default()
+                    });
+                }
+            }
+        }
+        if chunk.get("done") == Some(&Value::Bool(true)) {
+            let reason = chunk.get("done_reason").and_then(Value::as_str);
+            self.stopped(reason.unwrap_or("stop"));
+        }
+    }
+
+    /// One event of Cohere's v2 chat stream (`content-delta`, `tool-plan-delta`,
+    /// `tool-call-start`/`-delta`/`-end`, `message-end`, …).
+    fn cohere_event(&mut self, event: &Value, events: &mut Vec<StreamEvent>) {
+        let kind = event
+            .get("type")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        let message = event.pointer("/delta/message").unwrap_or(&Value::Null);
+        let slot = event
+            .get("index")
+            .and_then(Value::as_u64)
+            .and_then(|i| self.chat_slots.get(i as usize).copied().flatten());
+        match kind {
+            "message-start" => {
+                if let Some(id) = event.get("id") {
+                    self.header.insert("id".into(), id.clone());
+                }
+            }
+            "content-delta" => {
+                let content = message.get("content").unwrap_or(&Value::Null);
+                if let Some(text) = content.get("text").and_then(Value::as_str) {
+                    self.text.push_str(text);
+                    push(events, StreamEvent::Text, text);
+                }
+                if let Some(text) = content.get("thinking").and_then(Value::as_str) {
+                    self.reasoning.push_str(text);
+                    push(events, StreamEvent::Reasoning, text);
+                }
+            }
+            "tool-plan-delta" => {
+                if let Some(text) = message.get("tool_plan").and_then(Value::as_str) {
+                    self.reasoning.push_str(text);
+                    push(events, StreamEvent::Reasoning, text);
+                }
+            }
+            "tool-call-start" => {
+                let index = event.get("index").and_then(Value::as_u64);
+                let (Some(index), Some(Value::Object(call))) = (index, message.get("tool_calls"))
+                else {
+                    return;
+                };
+                let index = index as usize;
+                if index > MAX_CHAT_CALLS || self.calls.len() >= MAX_CHAT_CALLS {
+                    return;
+                }
+                let arguments = call
+                    .get("function")
+                    .and_then(|f| f.get("arguments"))
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_owned();
+                self.calls.push(Call {
+                    value: call.clone(),
+                    arguments,
+                    ..Call::default()
+                });
+                if self.chat_slots.len() <= index {
+                    self.chat_slots.resize(index + 1, None);
+                }
+                self.chat_slots[index] = Some(self.calls.len() - 1);
+            }
+            "tool-call-delta" => {
+                let piece = message
+                    .pointer("/tool_calls/function/arguments")
+                    .and_then(Value::as_str);
+                if let (Some(call), Some(piece)) = (slot.and_then(|i| self.open_call(i)), piece) {
+                    call.arguments.push_str(piece);
+                }
+            }
+            "tool-call-end" => {
+                if let Some(call) = slot.and_then(|i| self.open_call(i)) {
+                    call.done = true;
+                }
+            }
+            "message-end" => {
+                if let Some(reason) = event
+                    .pointer("/delta/finish_reason")
+                    .and_then(Value::as_str)
+                {
+                    self.stopped(reason);
+                }
+            }
+            _ => {}
         }
     }
 
@@ -716,6 +1009,29 @@ impl NativeStream {
         self.call_at(position)
     }
 
+    /// Records why the model stopped. The first reason given holds: calls reported on it
+    /// stay as reported.
+    fn stopped(&mut self, reason: &str) {
+        if self.finish.is_none() && !reason.is_empty() {
+            self.finish = Some(reason.to_owned());
+        }
+    }
+
+    /// The call at `index`, while it may still change: a call reported is final, and
+    /// what a later event would add to it (a repeated event, a late delta) is dropped.
+    fn open_call(&mut self, index: usize) -> Option<&mut Call> {
+        if index < self.reported {
+            return None;
+        }
+        self.calls.get_mut(index)
+    }
+
+    /// The call at block `position`, while it may still change (see `open_call`).
+    fn open_block_call(&mut self, position: usize) -> Option<&mut Call> {
+        let index = self.call_at(position)?;
+        self.open_call(index)
+    }
+
     fn call_at(&self, position: usize) -> Option<usize> {
         self.call_blocks.iter().position(|at| *at == position)
     }
@@ -729,6 +1045,10 @@ fn provider_of(event: &Value) -> Option<Provider> {
         .unwrap_or_default();
     if kind.starts_with("response.") {
         return Some(Provider::Responses);
+    }
+    const COHERE: [&str; 4] = ["message-", "content-", "tool-", "citation-"];
+    if COHERE.iter().any(|prefix| kind.starts_with(prefix)) {
+        return Some(Provider::Cohere);
     }
     if matches!(
         kind,
@@ -745,6 +1065,16 @@ fn provider_of(event: &Value) -> Option<Provider> {
     if event.get("candidates").is_some() {
         return Some(Provider::Gemini);
     }
+    if event.get("done").is_some_and(Value::is_boolean)
+        && event
+            .get("message")
+            .is_some_and(|m| m.get("role").is_some())
+    {
+        return Some(Provider::Ollama);
+    }
+    if bedrock_kind(event).is_some() {
+        return Some(Provider::Bedrock);
+    }
     if event
         .get("choices")
         .and_then(|c| c.get(0))
@@ -753,4 +1083,87 @@ fn provider_of(event: &Value) -> Option<Provider> {
         return Some(Provider::OpenAiChat);
     }
     None
+}
+
+/// The input of a streamed call (Anthropic, Bedrock): the JSON its deltas made up, or what
+/// its block began with when no delta came. Arguments that do not read stay text, which
+/// the reader reports as broken.
+fn streamed_input(arguments: &str, given: Option<&Value>) -> Value {
+    if arguments.trim().is_empty() {
+        return given.cloned().unwrap_or_else(|| json!({}));
+    }
+    serde_json::from_str(arguments).unwrap_or_else(|_| Value::String(arguments.to_owned()))
+}
+
+/// Appends `text` to the string at `path` in `block`, making the objects on the way. In
+/// place: a long text streamed in small deltas costs its length, not its square.
+fn join_text(block: &mut Value, path: &[&str], text: &str) {
+    let mut at = block;
+    for key in path {
+        if !at.is_object() {
+            *at = json!({});
+        }
+        let Value::Object(map) = at else {
+            return;
+        };
+        at = map.entry(*key).or_insert(Value::Null);
+    }
+    match at {
+        Value::String(known) => known.push_str(text),
+        _ => *at = json!(text),
+    }
+}
+
+/// The events of Bedrock's ConverseStream.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum BedrockEvent {
+    MessageStart,
+    BlockStart,
+    BlockDelta,
+    BlockStop,
+    MessageStop,
+    Metadata,
+}
+
+/// A ConverseStream event and its body: as the AWS SDKs give it as JSON, one key naming
+/// the event (`{"contentBlockDelta": {…}}`), or the bare payload of an event-stream frame,
+/// whose type was in the frame's headers (`{"contentBlockIndex": 0, "delta": {…}, "p": …}`).
+fn bedrock_kind(event: &Value) -> Option<(BedrockEvent, &Value)> {
+    const NAMED: [(&str, BedrockEvent); 6] = [
+        ("contentBlockDelta", BedrockEvent::BlockDelta),
+        ("contentBlockStart", BedrockEvent::BlockStart),
+        ("contentBlockStop", BedrockEvent::BlockStop),
+        ("messageStart", BedrockEvent::MessageStart),
+        ("messageStop", BedrockEvent::MessageStop),
+        ("metadata", BedrockEvent::Metadata),
+    ];
+    let Value::Object(map) = event else {
+        return None;
+    };
+    let named = NAMED.iter().find_map(|(key, kind)| {
+        let body = map.get(*key).filter(|body| body.is_object())?;
+        Some((*kind, body))
+    });
+    if named.is_some() {
+        return named;
+    }
+    // A frame's payload; `p` is the padding the service adds.
+    let kind = if map.contains_key("contentBlockIndex") {
+        if map.contains_key("delta") {
+            BedrockEvent::BlockDelta
+        } else if map.contains_key("start") {
+            BedrockEvent::BlockStart
+        } else {
+            BedrockEvent::BlockStop
+        }
+    } else if map.get("stopReason").is_some_and(Value::is_string) {
+        BedrockEvent::MessageStop
+    } else if map.contains_key("role") && map.keys().all(|k| k == "role" || k == "p") {
+        BedrockEvent::MessageStart
+    } else if map.contains_key("usage") && map.contains_key("metrics") {
+        BedrockEvent::Metadata
+    } else {
+        return None;
+    };
+    Some((kind, event))
 }

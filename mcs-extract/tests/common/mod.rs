@@ -4,7 +4,8 @@
 
 use std::path::Path;
 
-use mcs_core::{Tool, ToolParameter};
+use mcs_core::{LlmResponse, Tool, ToolParameter};
+use mcs_extract::{Extraction, extract};
 use proptest::prelude::*;
 use serde_json::{Value, json};
 
@@ -52,8 +53,8 @@ pub(crate) fn tools() -> Vec<Tool> {
     ]
 }
 
-/// The model outputs of the corpus (`input`s as text, `message`s parsed as JSON).
-pub(crate) fn corpus_inputs() -> (Vec<String>, Vec<Value>) {
+/// Every case of the corpus, in file order.
+fn corpus_cases() -> Vec<toml::Value> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus");
     let mut paths: Vec<_> = std::fs::read_dir(&dir)
         .expect("the corpus directory")
@@ -61,26 +62,39 @@ pub(crate) fn corpus_inputs() -> (Vec<String>, Vec<Value>) {
         .filter(|path| path.extension().is_some_and(|ext| ext == "toml"))
         .collect();
     paths.sort();
-    let (mut texts, mut messages) = (Vec::new(), Vec::new());
+    let mut cases = Vec::new();
     for path in paths {
         let file: toml::Table =
             toml::from_str(&std::fs::read_to_string(&path).expect("a corpus file"))
                 .expect("valid TOML");
-        for case in file
-            .get("case")
-            .and_then(toml::Value::as_array)
-            .into_iter()
-            .flatten()
-        {
-            if let Some(input) = case.get("input").and_then(toml::Value::as_str) {
-                texts.push(input.to_owned());
-            }
-            if let Some(message) = case.get("message").and_then(toml::Value::as_str) {
-                messages.push(serde_json::from_str(message).expect("message JSON"));
-            }
+        if let Some(toml::Value::Array(found)) = file.get("case") {
+            cases.extend(found.iter().cloned());
+        }
+    }
+    cases
+}
+
+/// The model outputs of the corpus (`input`s as text, `message`s parsed as JSON).
+pub(crate) fn corpus_inputs() -> (Vec<String>, Vec<Value>) {
+    let (mut texts, mut messages) = (Vec::new(), Vec::new());
+    for case in corpus_cases() {
+        if let Some(input) = case.get("input").and_then(toml::Value::as_str) {
+            texts.push(input.to_owned());
+        }
+        if let Some(message) = case.get("message").and_then(toml::Value::as_str) {
+            messages.push(serde_json::from_str(message).expect("message JSON"));
         }
     }
     (texts, messages)
+}
+
+/// The corpus's recorded provider streams, each a list of events.
+pub(crate) fn corpus_event_streams() -> Vec<Vec<Value>> {
+    corpus_cases()
+        .iter()
+        .filter_map(|case| case.get("events").and_then(toml::Value::as_str))
+        .map(|events| serde_json::from_str(events).expect("events JSON"))
+        .collect()
 }
 
 /// Pieces real outputs are made of: delimiters of every format, JSON, Python, unicode.
@@ -291,4 +305,42 @@ pub(crate) fn mutated_corpus() -> impl Strategy<Value = String> {
             let keep = cut.index(chars.len() + 1);
             chars.into_iter().take(keep).collect()
         })
+}
+
+/// Reads a recorded provider stream event by event; checks that what it ends in is what
+/// the batch path finds in the message the events make up (but for `cut_off`, which only
+/// the stream can know), and that the calls it reported on the way are those calls.
+pub(crate) fn stream_events(events: &[Value], tools: &[Tool]) -> Result<Extraction, String> {
+    use mcs_extract::stream::{StreamEvent, StreamOutput, StreamReader};
+    let mut reader = StreamReader::new(tools.to_vec());
+    let mut seen = Vec::new();
+    for event in events {
+        seen.extend(reader.feed_event(event));
+    }
+    let end = reader.finish();
+    seen.extend(end.events);
+    let StreamOutput::Message(message) = &end.output else {
+        return Err("a provider stream must make up a message".into());
+    };
+    let mut batch = extract(LlmResponse::Message(message), tools);
+    for (streamed, batch) in end.extraction.malformed.iter().zip(&mut batch.malformed) {
+        batch.cut_off = streamed.cut_off;
+    }
+    if batch != end.extraction {
+        return Err(format!(
+            "the stream ended in {:#?}\nbut its message {message:#} reads {batch:#?}",
+            end.extraction
+        ));
+    }
+    let reported: Vec<_> = seen
+        .iter()
+        .filter_map(|event| match event {
+            StreamEvent::Call { call, .. } => Some(call.clone()),
+            _ => None,
+        })
+        .collect();
+    if reported != end.extraction.calls {
+        return Err(format!("reported calls {reported:#?}"));
+    }
+    Ok(end.extraction)
 }
