@@ -540,20 +540,26 @@ fn anthropic_blocks(cx: &mut Cx<'_>, blocks: &[Value], path: &str, stop: Option<
     }
 }
 
-/// `outcome`, or a call cut off when the call is its message's last block and the message
-/// stopped early (see [`stopped_early`]). Anthropic and Bedrock return the input of a
-/// block cut by the token limit parsed as far as it came, so a whole-looking object may
-/// lack what the model was still writing: nothing cut off runs.
+/// `outcome`, unless the call is its message's last block and the message's stop reason
+/// speaks of it. Stopped early (see [`stopped_early`]), the call was cut off: Anthropic
+/// and Bedrock return the input of a block cut by the token limit parsed as far as it
+/// came, so a whole-looking object may lack what the model was still writing, and nothing
+/// cut off runs. Stopped with `malformed_tool_use`, Bedrock says it could not read the
+/// call the model was writing: the call it returns anyway does not run either.
 fn cut_in_last_block(outcome: Outcome, call: &Value, last: bool, stop: Option<&str>) -> Outcome {
-    match stop.filter(|reason| last && stopped_early(reason)) {
-        Some(reason) => {
-            let name = call.get("name").and_then(Value::as_str).map(str::to_owned);
-            let detail =
-                format!("the response stopped (`{reason}`) while this call was being written");
-            Err(Broken::cut(name, detail))
-        }
-        None => outcome,
+    let Some(reason) = stop.filter(|_| last) else {
+        return outcome;
+    };
+    let name = || call.get("name").and_then(Value::as_str).map(str::to_owned);
+    if stopped_early(reason) {
+        let detail = format!("the response stopped (`{reason}`) while this call was being written");
+        return Err(Broken::cut(name(), detail));
     }
+    if reason == "malformed_tool_use" {
+        let detail = unread_call("Bedrock", reason, None);
+        return Err(Broken::new(name(), detail));
+    }
+    outcome
 }
 
 /// What a provider that stopped with `reason` because it could not read the call the model
@@ -564,8 +570,9 @@ fn unread_call(provider: &str, reason: &str, said: Option<&str>) -> String {
 }
 
 /// Bedrock Converse `toolUse` blocks. A response that stopped early (`max_tokens`) was cut
-/// in its last block: a call there is reported, not run (see [`cut_in_last_block`]). One
-/// that stopped with `malformed_tool_use` and holds no call tried one Bedrock could not read.
+/// in its last block, and one that stopped with `malformed_tool_use` could not be read
+/// there: a call in that block is reported, not run (see [`cut_in_last_block`]). One that
+/// stopped with `malformed_tool_use` and holds no call tried one Bedrock could not read.
 fn bedrock_blocks(cx: &mut Cx<'_>, blocks: &[Value], path: &str, stop: Option<&str>) {
     let last = blocks.len().saturating_sub(1);
     for (index, block) in blocks.iter().enumerate() {

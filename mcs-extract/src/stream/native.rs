@@ -664,6 +664,11 @@ impl NativeStream {
                     .get("type")
                     .and_then(Value::as_str)
                     .unwrap_or_default();
+                // A call's input whose block never began (a proxy lost its start): a call
+                // without a name, which the reader reports.
+                if kind == "input_json_delta" && self.unstarted(position) {
+                    self.orphan_call(position, json!({"type": "tool_use"}));
+                }
                 if let Some(index) = self.call_at(position) {
                     let json = delta.get("partial_json").and_then(Value::as_str);
                     if let (Some(call), Some(json)) = (self.open_call(index), json) {
@@ -810,6 +815,10 @@ impl NativeStream {
                 let (Some(position), Some(delta)) = (position, body.get("delta")) else {
                     return;
                 };
+                // A call's input whose block never began: a call without a name.
+                if delta.get("toolUse").is_some() && self.unstarted(position) {
+                    self.orphan_call(position, json!({"toolUse": {}}));
+                }
                 if let Some(index) = self.call_at(position) {
                     let input = delta.pointer("/toolUse/input").and_then(Value::as_str);
                     if let (Some(call), Some(input)) = (self.open_call(index), input) {
@@ -1030,6 +1039,18 @@ impl NativeStream {
     fn open_block_call(&mut self, position: usize) -> Option<&mut Call> {
         let index = self.call_at(position)?;
         self.open_call(index)
+    }
+
+    /// A call at block `position` whose start never came: `value` without a name.
+    fn orphan_call(&mut self, position: usize, value: Value) {
+        if let (Some(index), Value::Object(value)) = (self.block_at(position, true), value) {
+            self.calls[index].value = value;
+        }
+    }
+
+    /// Whether no event began or filled block `position` yet.
+    fn unstarted(&self, position: usize) -> bool {
+        self.blocks.get(position).is_none_or(Value::is_null) && self.call_at(position).is_none()
     }
 
     fn call_at(&self, position: usize) -> Option<usize> {
