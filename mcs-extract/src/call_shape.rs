@@ -25,6 +25,8 @@ const NAME_KEYS: &[&str] = &[
     "recipient_name",
     // DSPy ReAct's JSON adapter.
     "next_tool_name",
+    // MetaGPT's RoleZero commands.
+    "command_name",
 ];
 /// Keys that hold the arguments, in order of preference.
 const ARGUMENT_KEYS: &[&str] = &[

@@ -1,7 +1,7 @@
 //! The text between native delimiters, searched for what is not delimited: JSON calls
-//! in prose or fences, pythonic calls, ReAct blocks and LangChain XML.
+//! in prose or fences, pythonic calls, ReAct blocks, LangChain XML and DSPy's fields.
 //!
-//! A gap is read by four recognisers side by side. Each keeps where it stands, so a gap
+//! A gap is read by five recognisers side by side. Each keeps where it stands, so a gap
 //! that grows (a stream) is read piece by piece, every byte about once; what each finds is
 //! final, and what it cannot decide yet (a JSON value still open, a last line that may
 //! become a call) it reads again next time. Findings are recorded in the order of the
@@ -20,7 +20,8 @@ pub(crate) struct GapScan {
     json: bare_json::GapState,
     pythonic: pythonic::GapState,
     react: react::GapState,
-    langchain: react::LangChainState,
+    langchain: react::MarkedState,
+    dspy: react::MarkedState,
     /// Findings not recorded yet: one that starts earlier may still be found.
     pending: Vec<Finding>,
     /// The end of the last finding recorded: findings that start before it are covered.
@@ -34,7 +35,8 @@ impl GapScan {
             json: bare_json::GapState::new(start),
             pythonic: pythonic::GapState::new(start),
             react: react::GapState::new(start),
-            langchain: react::LangChainState::new(start),
+            langchain: react::MarkedState::new(start),
+            dspy: react::MarkedState::new(start),
             pending: Vec::new(),
             covered: start,
         }
@@ -55,15 +57,18 @@ impl GapScan {
         let (pythonic, pythonic_hold) = pythonic::calls_in_gap(cx, &mut self.pythonic, end, open);
         let (react, react_hold) = react::calls_in_gap(cx, &mut self.react, end, open);
         let (langchain, langchain_hold) =
-            react::langchain_in_gap(cx, &mut self.langchain, end, open);
+            react::marked_in_gap(cx, &react::LANGCHAIN, &mut self.langchain, end, open);
+        let (dspy, dspy_hold) = react::marked_in_gap(cx, &react::DSPY, &mut self.dspy, end, open);
         self.pending.extend(json);
         self.pending.extend(pythonic);
         self.pending.extend(react);
         self.pending.extend(langchain);
+        self.pending.extend(dspy);
         let hold = json_hold
             .min(pythonic_hold)
             .min(react_hold)
-            .min(langchain_hold);
+            .min(langchain_hold)
+            .min(dspy_hold);
         // Where findings overlap (a ReAct block whose input is JSON), the one that starts
         // first, then the longer one, wins. A finding is placed once no recogniser can
         // still find one that starts at or before it.

@@ -1,14 +1,15 @@
 //! LangChain's agent conventions. ReAct text: `Action: NAME` then `Action Input: …`
 //! (labels may be numbered, `Action 1:`), the input JSON or free text, ending at
 //! `Observation:`, `Thought:`, the next `Action`, `Final Answer:` or the end. The XML
-//! agent: `<tool>NAME</tool><tool_input>…</tool_input>`. Weak formats: only known tools
-//! count.
+//! agent: `<tool>NAME</tool><tool_input>…</tool_input>`. DSPy ReAct's chat adapter:
+//! `[[ ## next_tool_name ## ]]` and `[[ ## next_tool_args ## ]]` fields. Weak formats:
+//! only known tools count.
 
 use serde_json::Value;
 
 use super::call_shape::free_text_arguments;
 use super::horizon;
-use super::json::parse_whole;
+use super::json::{Parsed, parse_value, parse_whole};
 use super::reasoning::{Prefixes, partial_start};
 use super::record::{Broken, Cx, Finding, Outcome, RawCall};
 use super::scan::{clean_name, find_in, skip_ws, starts_at};
@@ -321,42 +322,114 @@ fn langchain(cx: &Cx<'_>, pos: usize, limit: usize) -> Option<(Outcome, usize)> 
     Some((outcome, end))
 }
 
-/// Where the search for LangChain XML calls in a gap stands: tags before `pos` are read.
+/// DSPy's chat adapter, as its ReAct module asks for the next step: the tool's name in
+/// the `[[ ## next_tool_name ## ]]` field, its arguments as a JSON object in the
+/// `[[ ## next_tool_args ## ]]` field (a `[[ ## completed ## ]]` trailer may follow).
+/// A weak format: only known tools count (DSPy's own `finish` is none). Returns the
+/// outcome and the end of the arguments, or `None` when this is not such a call.
+fn dspy(cx: &Cx<'_>, pos: usize, limit: usize) -> Option<(Outcome, usize)> {
+    const ARGS: &str = "[[ ## next_tool_args ## ]]";
+    let text = &cx.text[..limit];
+    let name_start = pos + DSPY.open.len();
+    let args = find_in(text, name_start, limit.min(name_start + 300), ARGS)?;
+    let name = clean_name(text[name_start..args].trim());
+    cx.tool(&name)?;
+    let start = skip_ws(text, args + ARGS.len());
+    let outcome = match parse_value(text, start) {
+        Ok(Parsed {
+            value: arguments @ Value::Object(_),
+            end,
+            repaired,
+        }) => {
+            let call = RawCall {
+                name,
+                arguments,
+                id: None,
+                repaired,
+            };
+            return Some((Ok(call), end));
+        }
+        Ok(parsed) => {
+            let detail = format!("the next_tool_args of `{name}` are not a JSON object");
+            return Some((Err(Broken::new(Some(name), detail)), parsed.end));
+        }
+        Err(error) if error.pos >= text.len() && limit == cx.text.len() => Broken::cut(
+            Some(name.clone()),
+            format!("the output ends inside the next_tool_args of `{name}`"),
+        ),
+        Err(error) => Broken::new(
+            Some(name.clone()),
+            format!(
+                "the next_tool_args of `{name}` are not JSON: {}",
+                error.message
+            ),
+        ),
+    };
+    let end = memchr::memchr(b'\n', &text.as_bytes()[start..]).map_or(limit, |i| start + i);
+    Some((Err(outcome), end))
+}
+
+/// Call markup that starts with a fixed marker, read by its own reader.
+pub(crate) struct Marked {
+    open: &'static str,
+    format: CallFormat,
+    read: fn(&Cx<'_>, usize, usize) -> Option<(Outcome, usize)>,
+    prefixes: std::sync::OnceLock<Prefixes>,
+}
+
+/// LangChain's XML agent: `<tool>NAME</tool><tool_input>…</tool_input>`.
+pub(crate) static LANGCHAIN: Marked = Marked {
+    open: "<tool>",
+    format: CallFormat::LangChainXml,
+    read: langchain,
+    prefixes: std::sync::OnceLock::new(),
+};
+
+/// DSPy's chat adapter: `[[ ## next_tool_name ## ]]` … `[[ ## next_tool_args ## ]]` {…}.
+pub(crate) static DSPY: Marked = Marked {
+    open: "[[ ## next_tool_name ## ]]",
+    format: CallFormat::React,
+    read: dspy,
+    prefixes: std::sync::OnceLock::new(),
+};
+
+/// Where the search for one [`Marked`] kind of call in a gap stands: markers before `pos`
+/// are read.
 #[derive(Clone, Debug)]
-pub(crate) struct LangChainState {
+pub(crate) struct MarkedState {
     pos: usize,
 }
 
-impl LangChainState {
+impl MarkedState {
     pub(crate) fn new(start: usize) -> Self {
-        LangChainState { pos: start }
+        MarkedState { pos: start }
     }
 }
 
-/// LangChain XML agent calls, from where `state` stands up to `end`. With `open`, the gap
-/// may go on after `end`; the offset returned (else `end`) is where the text stops being
-/// decided.
-pub(crate) fn langchain_in_gap(
+/// The calls of one [`Marked`] kind, from where `state` stands up to `end`. With `open`,
+/// the gap may go on after `end`; the offset returned (else `end`) is where the text stops
+/// being decided.
+pub(crate) fn marked_in_gap(
     cx: &Cx<'_>,
-    state: &mut LangChainState,
+    marked: &Marked,
+    state: &mut MarkedState,
     end: usize,
     open: bool,
 ) -> (Vec<Finding>, usize) {
-    const OPEN: &str = "<tool>";
     let mut findings = Vec::new();
-    while let Some(at) = find_in(&cx.text[..end], state.pos, end, OPEN) {
+    while let Some(at) = find_in(&cx.text[..end], state.pos, end, marked.open) {
         let touches = horizon::touches();
-        let call = langchain(cx, at, end);
+        let call = (marked.read)(cx, at, end);
         if open && horizon::touches() != touches {
             state.pos = at;
             return (findings, at);
         }
-        state.pos = at + OPEN.len();
+        state.pos = at + marked.open.len();
         if let Some((outcome, call_end)) = call {
             findings.push(Finding {
                 start: at,
                 end: call_end,
-                items: vec![(at, CallFormat::LangChainXml, outcome)],
+                items: vec![(at, marked.format, outcome)],
             });
             state.pos = call_end.max(state.pos);
         }
@@ -365,9 +438,10 @@ pub(crate) fn langchain_in_gap(
         state.pos = end;
         return (findings, end);
     }
-    // A tag cut in half by the end of the text is held back.
-    static PREFIXES: std::sync::OnceLock<Prefixes> = std::sync::OnceLock::new();
-    let prefixes = PREFIXES.get_or_init(|| Prefixes::new([OPEN].into_iter()));
+    // A marker cut in half by the end of the text is held back.
+    let prefixes = marked
+        .prefixes
+        .get_or_init(|| Prefixes::new([marked.open].into_iter()));
     let hold = partial_start(&cx.text[..end], state.pos, prefixes);
     state.pos = hold;
     (findings, hold)

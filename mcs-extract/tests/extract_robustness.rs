@@ -299,6 +299,15 @@ fn hostile(repeats: usize) -> Vec<(&'static str, String)> {
             "<tool>search</tool><tool_input>x".repeat(8 * n),
         ),
         (
+            "dspy fields",
+            "[[ ## next_tool_name ## ]]\nsearch\n[[ ## next_tool_args ## ]]\n{\"query\": [\"a"
+                .repeat(4 * n),
+        ),
+        (
+            "dspy names alone",
+            "[[ ## next_tool_name ## ]] search ".repeat(8 * n),
+        ),
+        (
             "pasted payloads",
             format!(
                 "{{\"message\": {{\"role\": \"assistant\", \"content\": \"{}\"}}}}",
