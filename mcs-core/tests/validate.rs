@@ -1157,6 +1157,26 @@ mod argument_coercion {
     }
 
     #[test]
+    fn a_number_where_only_a_string_is_taken_is_its_text() {
+        assert_eq!(
+            coerced(&scalars(), json!({"s": 94107})),
+            json!({"s": "94107"})
+        );
+        assert_eq!(coerced(&scalars(), json!({"s": 1.5})), json!({"s": "1.5"}));
+        assert_eq!(coerced(&scalars(), json!({"s": -3})), json!({"s": "-3"}));
+        // A parameter without a schema, and a boolean, are left as they are.
+        assert_eq!(
+            coerced(&scalars(), json!({"plain": 5, "s": true})),
+            json!({"plain": 5, "s": true})
+        );
+        // Where the schema takes a number too, the number stays one.
+        let either = Tool::new("either", "").with_parameter(
+            ToolParameter::new("v", "").with_schema(json!({"type": ["string", "integer"]})),
+        );
+        assert_eq!(coerced(&either, json!({"v": 7})), json!({"v": 7}));
+    }
+
+    #[test]
     fn ambiguous_text_still_fails_with_the_hint_it_gives_today() {
         let texts = [
             "12abc", " 12", "12 ", "01", "+1", "1e999", "yes", "2.5", "0x10", "NaN", "",

@@ -210,7 +210,21 @@ fn json_finding(
     end: usize,
     repaired: bool,
 ) -> Option<Finding> {
-    let outcomes = calls_in(value, cx, Trust::Weak, repaired)?;
+    let mut outcomes = calls_in(value, cx, Trust::Weak, repaired)?;
+    // Inside a sentence (`a refund would look like {…}`), JSON for a tool the model was not
+    // given illustrates, it does not call: there only the tools it has count.
+    if !cx.tools.is_empty() && in_sentence(cx.text, start) {
+        outcomes.retain(|outcome| {
+            let name = match outcome {
+                Ok(call) => Some(call.name.as_str()),
+                Err(broken) => broken.name.as_deref(),
+            };
+            name.is_some_and(|name| cx.is_known(name) || cx.meant(name).is_some())
+        });
+        if outcomes.is_empty() {
+            return None;
+        }
+    }
     // LangChain's `{"action", "action_input"}` blob belongs to ReAct.
     let format = if value.get("action_input").is_some() {
         CallFormat::React
@@ -219,6 +233,15 @@ fn json_finding(
     };
     let items = outcomes.into_iter().map(|o| (start, format, o)).collect();
     Some(Finding { start, end, items })
+}
+
+/// Whether byte `start` stands inside a sentence: after words on its line (within the 200
+/// bytes before it) that do not end in a colon, which would introduce what follows.
+fn in_sentence(text: &str, start: usize) -> bool {
+    let from = floor_boundary(text, start.saturating_sub(200));
+    let line = memchr::memrchr(b'\n', &text.as_bytes()[from..start]).map_or(from, |i| from + i + 1);
+    let before = text[line..start].trim_end();
+    before.chars().any(char::is_alphabetic) && !before.ends_with(':')
 }
 
 /// The text parsed as one JSON value (an object or a list), with where it starts and ends;
@@ -265,9 +288,16 @@ fn looks_like_call(cx: &Cx<'_>, start: usize, error: usize) -> Option<String> {
     };
     let end = floor_boundary(cx.text, error.min(start.saturating_add(2000)).max(start));
     let window = &cx.text[start..end];
-    let has_arguments = ["arguments", "parameters", "args", "params", "input"]
-        .iter()
-        .any(|key| window.contains(&format!("\"{key}\"")) || window.contains(&format!("'{key}'")));
+    let has_arguments = [
+        "arguments",
+        "parameters",
+        "args",
+        "params",
+        "input",
+        "tool_kwargs",
+    ]
+    .iter()
+    .any(|key| window.contains(&format!("\"{key}\"")) || window.contains(&format!("'{key}'")));
     (has_arguments || cx.is_known(&name)).then_some(name)
 }
 

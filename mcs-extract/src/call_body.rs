@@ -284,6 +284,8 @@ pub(crate) fn guess_name(text: &str, start: usize, end: usize) -> Option<String>
         "\"name\"",
         "\"tool\"",
         "\"tool_name\"",
+        "\"toolName\"",
+        "\"function_name\"",
         "\"function\"",
         "'name'",
         "'tool'",

@@ -21,6 +21,10 @@ const NAME_KEYS: &[&str] = &[
     "name",
     "tool",
     "tool_name",
+    // The Vercel AI SDK's and Semantic Kernel's records.
+    "toolName",
+    "function_name",
+    "functionName",
     "function",
     "recipient_name",
     // DSPy ReAct's JSON adapter.
@@ -38,9 +42,14 @@ const ARGUMENT_KEYS: &[&str] = &[
     "tool_input",
     "action_input",
     "next_tool_args",
+    // LlamaIndex's `ToolSelection`.
+    "tool_kwargs",
 ];
 /// Argument keys whose value may be free text for a single-input tool (LangChain).
 const FREE_TEXT_KEYS: &[&str] = &["input", "tool_input", "action_input"];
+/// Keys that record what a call returned (LlamaIndex's `ToolCallResult`, the Vercel AI
+/// SDK's tool results): an object with a name and one of them is a result.
+const RESULT_KEYS: &[&str] = &["tool_output", "result", "toolResult"];
 /// Keys besides the name that a call without arguments may carry.
 const BOOKKEEPING_KEYS: &[&str] = &["id", "type", "call_id", "tool_call_id", "index"];
 
@@ -161,6 +170,10 @@ fn object_calls(
         // A tool definition echoed back, not a call.
         return None;
     }
+    if RESULT_KEYS.iter().any(|key| field(map, key).is_some()) {
+        // A call that ran, recorded with what it returned: a result, not a call to run.
+        return None;
+    }
     named_call(map, cx, trust).map(|outcome| vec![outcome])
 }
 
@@ -173,14 +186,16 @@ fn wrapped_calls(
     trust: Trust,
     depth: usize,
 ) -> Option<Outcomes> {
-    if let Some(Value::Array(items)) = field(map, "tool_calls") {
+    if let Some(Value::Array(items)) = field(map, "tool_calls").or_else(|| field(map, "toolCalls"))
+    {
         return if items.is_empty() {
             Some(Vec::new())
         } else {
             array_calls(items, cx, Trust::Strong, depth)
         };
     }
-    for wrapper in ["tool_call", "function_call"] {
+    // `toolInvocation`: the Vercel AI SDK's record of one call.
+    for wrapper in ["tool_call", "function_call", "toolInvocation"] {
         if let Some(Value::Object(inner)) = field(map, wrapper) {
             return object_calls(inner, cx, Trust::Strong, depth + 1);
         }
@@ -245,11 +260,18 @@ fn action_blob(action: &str, input: &Value, cx: &Cx<'_>) -> Option<Outcome> {
 
 /// The call an object with a name key is, if it is one.
 fn named_call(map: &Map<String, Value>, cx: &Cx<'_>, trust: Trust) -> Option<Outcome> {
-    let (name_key, raw_name) = NAME_KEYS.iter().find_map(|key| {
-        field(map, key)
-            .and_then(Value::as_str)
-            .map(|name| (*key, name))
-    })?;
+    // The first name key that names a tool the model has (Semantic Kernel writes
+    // `"name": "Plugin-get_weather"` beside `"function_name": "get_weather"`), else the first.
+    let named = || {
+        NAME_KEYS.iter().filter_map(|key| {
+            field(map, key)
+                .and_then(Value::as_str)
+                .map(|name| (*key, name))
+        })
+    };
+    let (name_key, raw_name) = named()
+        .find(|(_, name)| cx.is_known(&clean_name(name)))
+        .or_else(|| named().next())?;
     let mut name = clean_name(raw_name);
     // `get weather`: the words of one tool's name (see `Cx::meant`).
     if !plausible_name(&name)
@@ -267,7 +289,7 @@ fn named_call(map: &Map<String, Value>, cx: &Cx<'_>, trust: Trust) -> Option<Out
         };
     }
     // A Responses item's `call_id` is what its result must name; its `id` is the item's.
-    let id = ["call_id", "id", "tool_call_id"]
+    let id = ["call_id", "id", "tool_call_id", "toolCallId", "tool_id"]
         .iter()
         .find_map(|key| match field(map, key) {
             Some(Value::String(id)) => Some(id.clone()),
@@ -424,7 +446,10 @@ fn arguments_of(
                     }
                 }
             }
+            // Free text for a one-input tool, unless it is JSON cut short or broken
+            // (`"{\"query\": \"best budget NAS for"`): the arguments, which do not read.
             if FREE_TEXT_KEYS.contains(&key)
+                && !text.trim_start().starts_with('{')
                 && let Some(tool) = cx.tool(name)
             {
                 return Some(

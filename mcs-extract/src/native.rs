@@ -7,7 +7,7 @@
 
 use serde_json::{Map, Value};
 
-use super::call_shape::{Trust, calls_in};
+use super::call_shape::{Trust, calls_in, strong_calls};
 use super::json::parse_whole;
 use super::record::{Broken, Cx, Outcome, RawCall, ToolIndex};
 use super::scan::{clean_name, floor_boundary};
@@ -222,6 +222,12 @@ fn shape_of(message: &Value) -> Option<Shape<'_>> {
 /// The shape of a message that is an object; the checks go from the most specific key to
 /// the least.
 fn object_shape<'v>(message: &'v Value, map: &'v Map<String, Value>) -> Option<Shape<'v>> {
+    // LangChain's serialization of a message: the message is its constructor's `kwargs`.
+    if map.contains_key("lc")
+        && let Some(Value::Object(kwargs)) = map.get("kwargs")
+    {
+        return object_shape(&map["kwargs"], kwargs);
+    }
     if let Some(Value::Array(choices)) = map.get("choices") {
         let choice = choices.first();
         let inner = choice.and_then(|c| c.get("message").or_else(|| c.get("delta")));
@@ -248,7 +254,10 @@ fn object_shape<'v>(message: &'v Value, map: &'v Map<String, Value>) -> Option<S
     {
         return Some(Shape::Responses(output, "output"));
     }
-    if map.contains_key("tool_calls") || map.contains_key("function_call") {
+    if ["tool_calls", "toolCalls", "function_call"]
+        .iter()
+        .any(|key| map.contains_key(*key))
+    {
         return Some(Shape::OpenAiChat(Some(message), "the message"));
     }
     if let Some(Value::Array(parts)) = map.get("parts") {
@@ -480,9 +489,18 @@ fn read_call(call: &Value, key: &str, field: &str, id: Option<String>) -> Outcom
 }
 
 fn openai_chat(cx: &mut Cx<'_>, message: &Value, path: &str) {
-    match message.get("tool_calls") {
-        Some(Value::Array(calls)) if !calls.is_empty() => {
-            tool_calls(cx, calls, &format!("{path}.tool_calls"));
+    // `toolCalls`: the Vercel AI SDK's and Spring AI's records of one. LangChain's message
+    // chunk holds the arguments as they streamed in `tool_call_chunks`, where its
+    // `tool_calls` hold a best-effort parse of them (a value cut short read as whole).
+    let calls = ["tool_call_chunks", "tool_calls", "toolCalls"]
+        .into_iter()
+        .find_map(|key| match message.get(key) {
+            Some(Value::Array(calls)) if !calls.is_empty() => Some((key, calls)),
+            _ => None,
+        });
+    match calls {
+        Some((key, calls)) => {
+            tool_calls(cx, calls, &format!("{path}.{key}"));
         }
         _ => {
             if let Some(call @ Value::Object(_)) = message.get("function_call") {
@@ -492,24 +510,51 @@ fn openai_chat(cx: &mut Cx<'_>, message: &Value, path: &str) {
             }
         }
     }
+    // LangChain's record of the calls it could not parse.
+    if let Some(Value::Array(invalid)) = message.get("invalid_tool_calls") {
+        for (index, call) in invalid.iter().enumerate() {
+            let name = call.get("name").and_then(Value::as_str).map(clean_name);
+            let why = call.get("error").and_then(Value::as_str);
+            let why = why.unwrap_or("its arguments do not read as JSON");
+            let detail = format!("the call was recorded as invalid: {why}");
+            let path = format!("{path}.invalid_tool_calls[{index}]");
+            cx.message_outcome(
+                CallFormat::OpenAiChat,
+                Err(Broken::new(name, detail)),
+                &path,
+                call,
+            );
+        }
+    }
 }
 
 fn tool_calls(cx: &mut Cx<'_>, calls: &[Value], path: &str) {
     for (index, call) in calls.iter().enumerate() {
-        // Chat Completions nests the call in `function`; some proxies flatten it.
-        let function = call
-            .get("function")
-            .filter(|f| f.is_object())
-            .unwrap_or(call);
-        let id = id_of(call, &["id"]);
-        // Cohere's v1 API calls them `parameters`.
-        let key = if function.get("arguments").is_none() && function.get("parameters").is_some() {
-            "parameters"
-        } else {
-            "arguments"
-        };
-        let outcome = read_call(function, key, "function.arguments", id);
         let path = format!("{path}[{index}]");
+        // Chat Completions nests the call in `function`; some proxies flatten it.
+        let function = call.get("function").filter(|f| f.is_object());
+        if function.is_none() && call.get("name").is_none() {
+            // A framework's record of a call (`toolName`, `tool_name`, …): read as JSON
+            // calls are, where the list says it is one.
+            let what = format!("`{path}`");
+            for outcome in strong_calls(call, cx, false, &what) {
+                cx.message_outcome(CallFormat::OpenAiChat, outcome, &path, call);
+            }
+            continue;
+        }
+        let function = function.unwrap_or(call);
+        let id = id_of(call, &["id"]);
+        // Cohere's v1 API calls them `parameters`, LangChain's messages `args`.
+        let key = ["arguments", "parameters", "args", "input"]
+            .into_iter()
+            .find(|key| function.get(*key).is_some())
+            .unwrap_or("arguments");
+        let field = if key == "arguments" {
+            "function.arguments"
+        } else {
+            key
+        };
+        let outcome = read_call(function, key, field, id);
         cx.message_outcome(CallFormat::OpenAiChat, outcome, &path, call);
     }
 }

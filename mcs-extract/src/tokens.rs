@@ -227,7 +227,7 @@ pub(crate) fn kimi(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usize>
 /// (`call_3`, `toolu_01…`: a model that copied the ids of a client's earlier calls) that
 /// is no tool's name. The tool is then the one the arguments fit. An index written after
 /// a dot (`functions.get_weather.1`) is an index too, and a namespace other than
-/// `functions.` (`tools.search:0`) is dropped.
+/// `functions.` (`tools.search:0`) is dropped, unless the whole dotted name is a tool's.
 fn kimi_name(cx: &Cx<'_>, id: &str) -> Option<String> {
     let index = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
     let mut rest = id;
@@ -242,8 +242,14 @@ fn kimi_name(cx: &Cx<'_>, id: &str) -> Option<String> {
         }
     }
     let kimi = indexed || id.starts_with("functions.");
-    let name = clean_name(rest);
-    let name = name.rsplit('.').next().unwrap_or(&name);
+    let cleaned = clean_name(rest);
+    // A tool whose own name holds dots (`fs.read_file`) is that tool; else the namespace
+    // is dropped.
+    let name = if cx.is_known(&cleaned) {
+        &cleaned
+    } else {
+        cleaned.rsplit('.').next().unwrap_or(&cleaned)
+    };
     if name.is_empty() || index(name) || (!kimi && !cx.is_known(name)) {
         return None;
     }

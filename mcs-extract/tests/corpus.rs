@@ -7,6 +7,8 @@
 //! input = '''<tool_call>…'''       # model text, or:
 //! message = '''{"choices": …}'''   # a provider message as JSON (LlmResponse::Message)
 //! events = '''[{…}, {…}]'''         # a provider's stream events, read by a StreamReader
+//! tools = '''[{"name": …, "parameters": {…}}]'''  # the case's own tools, declared as model
+//!                                  # APIs take them (else the shared set, `common::tools`)
 //! calls = [{ name = "get_weather", args = '{"city": "Paris"}', id = "call_1" }]
 //! malformed = 1                    # how many malformed calls (default 0)
 //! malformed_name = "get_weather"   # the name read from the first malformed call
@@ -32,7 +34,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 /// The smallest corpus this test accepts, so cases cannot disappear unnoticed.
-const MIN_CASES: usize = 2074;
+const MIN_CASES: usize = 2248;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -48,6 +50,9 @@ struct Case {
     message: Option<String>,
     /// A provider's stream: a JSON array of its events, in order.
     events: Option<String>,
+    /// The tools the model was given, as a JSON array of declarations, when not the
+    /// shared set.
+    tools: Option<String>,
     #[serde(default)]
     calls: Vec<ExpectedCall>,
     #[serde(default)]
@@ -242,13 +247,26 @@ fn corpus() {
             (false, _) => "calls+malformed",
         };
         *outcomes.entry(kind).or_default() += 1;
+        let own = match case
+            .tools
+            .as_deref()
+            .map(common::declared_tools)
+            .transpose()
+        {
+            Ok(own) => own,
+            Err(problem) => {
+                failures.push(format!("{id}: {problem}"));
+                continue;
+            }
+        };
+        let tools = own.as_deref().unwrap_or(&tools);
         let message: Value;
         let got = match (&case.input, &case.message, &case.events) {
-            (Some(text), None, None) => extract(LlmResponse::Text(text), &tools),
+            (Some(text), None, None) => extract(LlmResponse::Text(text), tools),
             (None, Some(json), None) => match serde_json::from_str(json) {
                 Ok(value) => {
                     message = value;
-                    extract(LlmResponse::Message(&message), &tools)
+                    extract(LlmResponse::Message(&message), tools)
                 }
                 Err(e) => {
                     failures.push(format!("{id}: message is not JSON: {e}"));
@@ -257,7 +275,7 @@ fn corpus() {
             },
             (None, None, Some(json)) => match serde_json::from_str::<Vec<Value>>(json)
                 .map_err(|e| format!("events are not a JSON array: {e}"))
-                .and_then(|events| common::stream_events(&events, &tools))
+                .and_then(|events| common::stream_events(&events, tools))
             {
                 Ok(got) => got,
                 Err(problem) => {
@@ -296,6 +314,14 @@ fn corpus() {
     }
 }
 
+/// A hybrid driver over an [`Echo`] of `tools`.
+fn echo(tools: Vec<mcs_core::Tool>) -> mcs_hybrid::Hybrid<Echo> {
+    mcs_hybrid::Hybrid::new(Echo {
+        meta: mcs_core::DriverMeta::new("echo", "echo", "0"),
+        tools: tools.into(),
+    })
+}
+
 /// A driver with the corpus's tools that answers every call with what it was given.
 struct Echo {
     meta: mcs_core::DriverMeta,
@@ -322,11 +348,7 @@ impl mcs_core::ToolDriver for Echo {
 /// response reports, and the standard's semantics hold for every case.
 #[tokio::test]
 async fn corpus_through_process_llm_response() {
-    let driver = mcs_hybrid::Hybrid::new(Echo {
-        meta: mcs_core::DriverMeta::new("echo", "echo", "0"),
-        tools: tools().into(),
-    });
-    let known: HashSet<String> = tools().iter().map(|t| t.name().to_owned()).collect();
+    let shared = echo(tools());
     let mut failures = Vec::new();
     let (mut handled, mut passed_through) = (0, 0);
     for (file, case) in load() {
@@ -334,6 +356,18 @@ async fn corpus_through_process_llm_response() {
         if case.events.is_some() {
             continue;
         }
+        let own = case
+            .tools
+            .as_deref()
+            .and_then(|json| common::declared_tools(json).ok());
+        let own = own.map(echo);
+        let driver = own.as_ref().unwrap_or(&shared);
+        let known: HashSet<String> = driver
+            .inner()
+            .tools
+            .iter()
+            .map(|t| t.name().to_owned())
+            .collect();
         let message: Value;
         let response = match (&case.input, &case.message) {
             (Some(text), None) => LlmResponse::Text(text),
@@ -346,7 +380,7 @@ async fn corpus_through_process_llm_response() {
             },
             _ => continue,
         };
-        let got = mcs_core::Driver::process_llm_response(&driver, response).await;
+        let got = mcs_core::Driver::process_llm_response(driver, response).await;
         let owned: Vec<&ExpectedCall> = case
             .calls
             .iter()
@@ -462,13 +496,16 @@ fn an_index_finds_what_the_scan_finds() {
 async fn corpus_streamed_through_a_driver() {
     use mcs_core::Driver;
     use mcs_extract::stream::{Execution, StreamOptions};
-    let driver = mcs_hybrid::Hybrid::new(Echo {
-        meta: mcs_core::DriverMeta::new("echo", "echo", "0"),
-        tools: tools().into(),
-    });
+    let shared = echo(tools());
     let mut failures = Vec::new();
     for (file, case) in load() {
         let Some(text) = &case.input else { continue };
+        let own = case
+            .tools
+            .as_deref()
+            .and_then(|json| common::declared_tools(json).ok());
+        let own = own.map(echo);
+        let driver = own.as_ref().unwrap_or(&shared);
         let whole = driver.process_llm_response(LlmResponse::Text(text)).await;
         for execution in [Execution::AfterStream, Execution::AsCompleted] {
             let mut stream =

@@ -259,8 +259,8 @@ async fn calls_are_checked_against_the_listed_schema_before_they_are_sent() {
             "invalid arguments for tool `echo`: missing required argument `message` (expected a string)",
         ),
         (
-            json!({"message": 5}),
-            "invalid arguments for tool `echo`: argument `message`: expected a string, got 5",
+            json!({"message": true}),
+            "invalid arguments for tool `echo`: argument `message`: expected a string, got true",
         ),
     ];
     for (arguments, expected) in cases {
@@ -277,6 +277,12 @@ async fn calls_are_checked_against_the_listed_schema_before_they_are_sent() {
         .await
         .unwrap();
     assert_eq!(echoed, json!("still here"));
+    // A number where the schema wants a string is sent as its text.
+    let number = remote
+        .execute_tool("echo", json!({"message": 5}))
+        .await
+        .unwrap();
+    assert_eq!(number, json!("5"));
     // A schema open to other arguments takes them.
     let loose = remote
         .execute_tool("loose", json!({"a": "x", "b": 2}))

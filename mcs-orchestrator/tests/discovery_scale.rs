@@ -745,7 +745,7 @@ async fn describing_a_tool_of_densely_linked_schemas_stays_under_8k_tokens() {
     let error = orchestrator
         .execute_tool(
             "create_entity0",
-            json!({"related0": {"related0": {"related0": {"property1": 5}}}}),
+            json!({"related0": {"related0": {"related0": {"property1": true}}}}),
         )
         .await
         .unwrap_err();

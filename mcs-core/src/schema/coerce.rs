@@ -50,6 +50,11 @@ pub enum TextReading {
     ///
     /// `"null"` is never read as null: a model that quotes it more likely means the word.
     /// Whatever stays a string fails validation as it did before, naming what was expected.
+    ///
+    /// The other way round, a number where the schema admits only a string is its text
+    /// (`"zip": 94107` → `"94107"`, `"version": 1.5` → `"1.5"`): what the model meant is
+    /// not in doubt either, and a digit string (a postal code, an account number) is what
+    /// such a parameter holds.
     JsonString,
 }
 
@@ -145,12 +150,15 @@ fn coerce_within(
     // The common cases, decided without reading the schema's alternatives: a number, a
     // boolean or null holds nothing to read, and a quoted string where the schema says
     // `string` stays one (a whole text may still match an enum ignoring case: not skipped).
+    let wants_string = schema.get("type").and_then(Value::as_str) == Some("string");
     match value {
+        // A number where the schema wants a string is its text (`"zip": 94107`).
+        Value::Number(number) if policy.reading == TextReading::JsonString && wants_string => {
+            *value = Value::String(number.to_string());
+            return;
+        }
         Value::Number(_) | Value::Bool(_) | Value::Null => return,
-        Value::String(text)
-            if policy.reading == TextReading::JsonString
-                && schema.get("type").and_then(Value::as_str) == Some("string") =>
-        {
+        Value::String(text) if policy.reading == TextReading::JsonString && wants_string => {
             // Only a value its enumeration does not list as written may be one it lists in
             // another case.
             match schema.get("enum") {

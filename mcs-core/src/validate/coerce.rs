@@ -17,8 +17,9 @@ pub fn coerce_text(value: &str, schema: &Value) -> Value {
 
 /// Reads, in place, the arguments a model wrote as JSON strings where `tool`'s schemas want
 /// a number, an integer or a boolean (`"days": "12"`, `"ratio": "2.5"`, `"on": "true"`),
-/// at any depth inside objects and arrays: models write these all the time, and the value
-/// they meant is not in doubt. Call it before [`validate_arguments`](super::validate_arguments),
+/// and numbers where they want a string (`"zip": 94107` is `"94107"`), at any depth inside
+/// objects and arrays: models write these all the time, and the value they meant is not
+/// in doubt. Call it before [`validate_arguments`](super::validate_arguments),
 /// so what is recorded and executed is the value read.
 ///
 /// Only unambiguous text is read, by the rules written once at

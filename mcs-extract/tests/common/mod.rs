@@ -53,6 +53,31 @@ pub(crate) fn tools() -> Vec<Tool> {
     ]
 }
 
+/// Tools declared as a model API takes them: a JSON array of `{"name", "description",
+/// "parameters"}`, the parameters an object schema.
+pub(crate) fn declared_tools(json: &str) -> Result<Vec<Tool>, String> {
+    let declared: Vec<Value> =
+        serde_json::from_str(json).map_err(|e| format!("tools are not a JSON array: {e}"))?;
+    declared
+        .iter()
+        .map(|tool| {
+            let name = tool
+                .get("name")
+                .and_then(Value::as_str)
+                .ok_or_else(|| format!("a tool without a name: {tool}"))?;
+            let description = tool
+                .get("description")
+                .and_then(Value::as_str)
+                .unwrap_or(name);
+            let parameters = tool
+                .get("parameters")
+                .and_then(mcs_core::dispatch::object_parameters)
+                .unwrap_or_default();
+            Ok(Tool::new(name, description).with_parameters(parameters))
+        })
+        .collect()
+}
+
 /// Every case of the corpus, in file order.
 fn corpus_cases() -> Vec<toml::Value> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus");
