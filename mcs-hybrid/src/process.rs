@@ -163,6 +163,8 @@ pub(super) async fn run<D: ToolDriver + ?Sized>(
     tools: &[Tool],
     call: FoundCall,
 ) -> Outcome {
+    // The arguments are read already: extraction, against these same `tools`, applied
+    // `validate::coerce_arguments` to every call of a tool it knows.
     let FoundCall {
         name,
         mut arguments,
@@ -170,9 +172,6 @@ pub(super) async fn run<D: ToolDriver + ?Sized>(
         ..
     } = call;
     let tool = find(driver, tools, &name);
-    if let Some(tool) = tool {
-        validate::coerce_arguments(tool, &mut arguments);
-    }
     let result = match tool {
         Some(tool) => match validate::validate_arguments(tool, &arguments) {
             Err(problems) => {
