@@ -237,6 +237,18 @@ mod coercion {
             ("2.5", json!(2.5), json!("2.5")),
             ("01", json!(1), json!("01")),
             ("+1", json!(1), json!("+1")),
+            // Full-width digits, as CJK input methods write them.
+            ("\u{FF13}", json!(3), json!("\u{FF13}")),
+            (
+                "\u{FF0D}\u{FF14}\u{FF12}",
+                json!(-42),
+                json!("\u{FF0D}\u{FF14}\u{FF12}"),
+            ),
+            (
+                "\u{FF13}\u{4E09}",
+                json!("\u{FF13}\u{4E09}"),
+                json!("\u{FF13}\u{4E09}"),
+            ),
             ("1e20", json!(1e20), json!("1e20")),
             ("12abc", json!("12abc"), json!("12abc")),
         ];

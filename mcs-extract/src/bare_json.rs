@@ -236,12 +236,12 @@ fn json_finding(
 }
 
 /// Whether byte `start` stands inside a sentence: after words on its line (within the 200
-/// bytes before it) that do not end in a colon, which would introduce what follows.
+/// bytes before it). A colon does not make it stand alone: "a booking would look like
+/// this: {…}" introduces an illustration as readily as a call.
 fn in_sentence(text: &str, start: usize) -> bool {
     let from = floor_boundary(text, start.saturating_sub(200));
     let line = memchr::memrchr(b'\n', &text.as_bytes()[from..start]).map_or(from, |i| from + i + 1);
-    let before = text[line..start].trim_end();
-    before.chars().any(char::is_alphabetic) && !before.ends_with(':')
+    text[line..start].chars().any(char::is_alphabetic)
 }
 
 /// The text parsed as one JSON value (an object or a list), with where it starts and ends;

@@ -42,6 +42,8 @@ pub(crate) fn json_body(
             }
             return p + close.len();
         }
+        // A full-width brace, as CJK input methods write it, opens an object too.
+        let object = byte_at(text, p) == Some(b'{') || starts_at(text, p, "\u{FF5B}");
         match byte_at(text, p) {
             Some(b',' | b';') => {
                 pos = p + 1;
@@ -62,7 +64,7 @@ pub(crate) fn json_body(
                 Err(true) => return to_end(text),
                 Err(false) => return after_close(text, p, close, opener),
             },
-            Some(b'{') => {
+            _ if object => {
                 let touches = horizon::touches();
                 match parse_value(text, p) {
                     Ok(parsed) => {

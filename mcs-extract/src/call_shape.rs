@@ -160,21 +160,25 @@ fn object_calls(
     if depth > MAX_WRAPPING {
         return None;
     }
-    let has_name_key = NAME_KEYS
-        .iter()
-        .any(|key| field(map, key).is_some_and(Value::is_string));
-    if !has_name_key {
+    // One pass over the (few) keys: how many name a tool, and whether one says this is no
+    // call — a tool definition echoed back (`description`), or a call that ran, recorded
+    // with what it returned (a result).
+    let (mut names, mut no_call) = (0, false);
+    for (key, value) in map {
+        let key = key.as_str();
+        if value.is_string() && NAME_KEYS.contains(&key) {
+            names += 1;
+        } else if key == "description" || RESULT_KEYS.contains(&key) {
+            no_call = true;
+        }
+    }
+    if names == 0 {
         return wrapped_calls(map, cx, trust, depth);
     }
-    if field(map, "description").is_some() {
-        // A tool definition echoed back, not a call.
+    if no_call {
         return None;
     }
-    if RESULT_KEYS.iter().any(|key| field(map, key).is_some()) {
-        // A call that ran, recorded with what it returned: a result, not a call to run.
-        return None;
-    }
-    named_call(map, cx, trust).map(|outcome| vec![outcome])
+    named_call(map, cx, trust, names > 1).map(|outcome| vec![outcome])
 }
 
 /// The calls in an object without a name key: the llama.cpp generic format and pasted
@@ -258,20 +262,29 @@ fn action_blob(action: &str, input: &Value, cx: &Cx<'_>) -> Option<Outcome> {
     }))
 }
 
-/// The call an object with a name key is, if it is one.
-fn named_call(map: &Map<String, Value>, cx: &Cx<'_>, trust: Trust) -> Option<Outcome> {
+/// The call an object with a name key (`several`: more than one) is, if it is one.
+fn named_call(
+    map: &Map<String, Value>,
+    cx: &Cx<'_>,
+    trust: Trust,
+    several: bool,
+) -> Option<Outcome> {
     // The first name key that names a tool the model has (Semantic Kernel writes
     // `"name": "Plugin-get_weather"` beside `"function_name": "get_weather"`), else the first.
-    let named = || {
-        NAME_KEYS.iter().filter_map(|key| {
-            field(map, key)
-                .and_then(Value::as_str)
-                .map(|name| (*key, name))
-        })
+    let mut named = NAME_KEYS.iter().filter_map(|key| {
+        field(map, key)
+            .and_then(Value::as_str)
+            .map(|name| (*key, name))
+    });
+    let first = named.next()?;
+    let (name_key, raw_name) = if several {
+        std::iter::once(first)
+            .chain(named)
+            .find(|(_, name)| cx.is_known(&clean_name(name)))
+            .unwrap_or(first)
+    } else {
+        first
     };
-    let (name_key, raw_name) = named()
-        .find(|(_, name)| cx.is_known(&clean_name(name)))
-        .or_else(|| named().next())?;
     let mut name = clean_name(raw_name);
     // `get weather`: the words of one tool's name (see `Cx::meant`).
     if !plausible_name(&name)

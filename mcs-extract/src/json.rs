@@ -309,8 +309,9 @@ impl Reader<'_> {
     fn value(&mut self) -> Result<Value, JsonError> {
         match self.peek() {
             None => Err(self.error("expected a value, found end of input")),
-            Some('{') => self.nested(Self::object),
-            Some('[') => self.nested(Self::array),
+            // Also full-width, as CJK input methods write them (`｛`, `［`; a repair).
+            Some('{' | '\u{FF5B}') => self.nested(Self::object),
+            Some('[' | '\u{FF3B}') => self.nested(Self::array),
             Some(quote @ ('"' | '\'')) if self.python && self.triple(self.pos, quote as u8) => {
                 self.triple_string(quote as u8).map(Value::String)
             }
@@ -343,21 +344,22 @@ impl Reader<'_> {
 
     fn object(&mut self) -> Result<Value, JsonError> {
         if self.python
+            && self.peek() == Some('{')
             && let Some(set) = self.python_set()
         {
             return set;
         }
-        self.pos += 1; // `{`
+        self.open_bracket();
         let mut map = Map::new();
         let mut after_comma = false;
         loop {
             self.skip_blank();
             match self.peek() {
-                Some('}') => {
+                Some(close @ ('}' | '\u{FF5D}')) => {
                     if after_comma {
                         self.repaired = true;
                     }
-                    self.pos += 1;
+                    self.close_bracket(close);
                     return Ok(Value::Object(map));
                 }
                 None => return Err(self.error("unterminated object: expected `}`")),
@@ -383,6 +385,19 @@ impl Reader<'_> {
             self.skip_blank();
             after_comma = self.separator(',', '，');
         }
+    }
+
+    /// Steps over the opening bracket at `pos`, ASCII or full-width (a repair).
+    fn open_bracket(&mut self) {
+        let open = self.peek().unwrap_or('{');
+        self.repaired |= !open.is_ascii();
+        self.pos += open.len_utf8();
+    }
+
+    /// Steps over the closing bracket `close`, ASCII or full-width (a repair).
+    fn close_bracket(&mut self, close: char) {
+        self.repaired |= !close.is_ascii();
+        self.pos += close.len_utf8();
     }
 
     /// Steps over the separator `ascii`, or its full-width form `wide` as CJK input methods
@@ -465,17 +480,17 @@ impl Reader<'_> {
     }
 
     fn array(&mut self) -> Result<Value, JsonError> {
-        self.pos += 1; // `[`
+        self.open_bracket();
         let mut items = Vec::new();
         let mut after_comma = false;
         loop {
             self.skip_blank();
             match self.peek() {
-                Some(']') => {
+                Some(close @ (']' | '\u{FF3D}')) => {
                     if after_comma {
                         self.repaired = true;
                     }
-                    self.pos += 1;
+                    self.close_bracket(close);
                     return Ok(Value::Array(items));
                 }
                 None => return Err(self.error("unterminated array: expected `]`")),
@@ -807,6 +822,17 @@ impl Reader<'_> {
         if let Ok(number) = serde_json::from_str::<Number>(token) {
             return Ok(Value::Number(number));
         }
+        // `000858`, `02134`: digits with leading zeros are a code (a stock symbol, a postal
+        // code) more often than a number, and dropping the zeros would change it: kept as
+        // the text written (a repair). Where a schema wants a number, validation then says
+        // so, as for the quoted `"05"` (see `TextReading::JsonString` in mcs-core).
+        let digits = token.strip_prefix('-').unwrap_or(token);
+        if digits.len() > 1 && digits.starts_with('0') && digits.bytes().all(|b| b.is_ascii_digit())
+        {
+            self.repaired = true;
+            return Ok(Value::String(token.to_owned()));
+        }
+
         // `+1`, `.5`, `5.`: not JSON, but unambiguous.
         let trimmed = token.strip_prefix('+').unwrap_or(token);
         if trimmed.bytes().any(|b| b.is_ascii_digit()) {
@@ -926,6 +952,23 @@ mod tests {
             serde_json::json!({"q": "北京：晴，热", "n": [1, 2]})
         );
         assert!(wide.repaired);
+        // Full-width braces and brackets, too, and the two kinds mixed.
+        let wide = parse_value("｛\"n\"：［1，2］，\"m\": {}｝ tail", 0).unwrap();
+        assert_eq!(wide.value, serde_json::json!({"n": [1, 2], "m": {}}));
+        assert_eq!(&"｛\"n\"：［1，2］，\"m\": {}｝ tail"[wide.end..], " tail");
+        assert!(wide.repaired);
+    }
+
+    #[test]
+    fn digits_with_leading_zeros_are_kept_as_written() {
+        for (text, value) in [("000858", "000858"), ("-007", "-007"), ("05", "05")] {
+            let parsed = parse_value(text, 0).unwrap();
+            assert_eq!(parsed.value, json!(value), "{text}");
+            assert!(parsed.repaired, "{text}");
+        }
+        // A lone zero, and a zero before a point, are numbers.
+        assert_eq!(parse_value("0", 0).unwrap().value, json!(0));
+        assert_eq!(parse_value("0.5", 0).unwrap().value, json!(0.5));
     }
     use serde_json::json;
 

@@ -5,6 +5,9 @@
 //! `[[ ## next_tool_name ## ]]` and `[[ ## next_tool_args ## ]]` fields. Weak formats:
 //! only known tools count.
 
+use std::sync::{LazyLock, OnceLock};
+
+use memchr::memmem::Finder;
 use serde_json::Value;
 
 use super::call_shape::free_text_arguments;
@@ -12,7 +15,7 @@ use super::horizon;
 use super::json::{Parsed, parse_value, parse_whole};
 use super::reasoning::{Prefixes, partial_start};
 use super::record::{Broken, Cx, Finding, Outcome, RawCall};
-use super::scan::{clean_name, find_in, skip_ws, starts_at};
+use super::scan::{clean_name, find_in, find_with, skip_ws, starts_at};
 use mcs_core::Tool;
 use mcs_core::call::CallFormat;
 
@@ -94,7 +97,8 @@ pub(crate) fn calls_in_gap(
         }
         // Every call starts on a line with `Action`: one search spares prose the line split.
         let from = state.searched.max(state.line_start);
-        let Some(action) = find_in(text, from, end, "Action") else {
+        static ACTION: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new("Action"));
+        let Some(action) = find_with(text, from, end, &ACTION) else {
             state.searched = end.saturating_sub("Action".len() - 1).max(from);
             // The last line may still become an `Action` line.
             let last = memchr::memrchr(b'\n', &text.as_bytes()[state.line_start..end])
@@ -374,7 +378,9 @@ pub(crate) struct Marked {
     open: &'static str,
     format: CallFormat,
     read: fn(&Cx<'_>, usize, usize) -> Option<(Outcome, usize)>,
-    prefixes: std::sync::OnceLock<Prefixes>,
+    /// The searcher for `open`.
+    finder: LazyLock<Finder<'static>>,
+    prefixes: OnceLock<Prefixes>,
 }
 
 /// LangChain's XML agent: `<tool>NAME</tool><tool_input>…</tool_input>`.
@@ -382,7 +388,8 @@ pub(crate) static LANGCHAIN: Marked = Marked {
     open: "<tool>",
     format: CallFormat::LangChainXml,
     read: langchain,
-    prefixes: std::sync::OnceLock::new(),
+    finder: LazyLock::new(|| Finder::new("<tool>")),
+    prefixes: OnceLock::new(),
 };
 
 /// DSPy's chat adapter: `[[ ## next_tool_name ## ]]` … `[[ ## next_tool_args ## ]]` {…}.
@@ -390,7 +397,8 @@ pub(crate) static DSPY: Marked = Marked {
     open: "[[ ## next_tool_name ## ]]",
     format: CallFormat::React,
     read: dspy,
-    prefixes: std::sync::OnceLock::new(),
+    finder: LazyLock::new(|| Finder::new("[[ ## next_tool_name ## ]]")),
+    prefixes: OnceLock::new(),
 };
 
 /// Where the search for one [`Marked`] kind of call in a gap stands: markers before `pos`
@@ -417,7 +425,7 @@ pub(crate) fn marked_in_gap(
     open: bool,
 ) -> (Vec<Finding>, usize) {
     let mut findings = Vec::new();
-    while let Some(at) = find_in(&cx.text[..end], state.pos, end, marked.open) {
+    while let Some(at) = find_with(&cx.text[..end], state.pos, end, &marked.finder) {
         let touches = horizon::touches();
         let call = (marked.read)(cx, at, end);
         if open && horizon::touches() != touches {

@@ -120,7 +120,9 @@ pub(crate) fn to_end(text: &str) -> usize {
     text.len()
 }
 
-/// Whether `text` continues with `needle` at byte `pos`.
+/// Whether `text` continues with `needle` at byte `pos`. Inlined: the readers ask it at
+/// every candidate position, mostly with short literal needles.
+#[inline]
 pub(crate) fn starts_at(text: &str, pos: usize, needle: &str) -> bool {
     let rest = text.as_bytes().get(pos..).unwrap_or_default();
     if rest.starts_with(needle.as_bytes()) {
@@ -135,15 +137,27 @@ pub(crate) fn starts_at(text: &str, pos: usize, needle: &str) -> bool {
 
 /// The offset of the next `needle` at or after `pos`, before `limit`.
 pub(crate) fn find_in(text: &str, pos: usize, limit: usize, needle: &str) -> Option<usize> {
+    find_with(text, pos, limit, &memchr::memmem::Finder::new(needle))
+}
+
+/// [`find_in`] with a searcher built once, for the searches every gap of every output
+/// makes (building one costs about what searching a short gap does).
+pub(crate) fn find_with(
+    text: &str,
+    pos: usize,
+    limit: usize,
+    finder: &memchr::memmem::Finder<'_>,
+) -> Option<usize> {
+    let needle = finder.needle();
     let limit = limit.min(text.len());
     if pos >= limit {
-        horizon::searched(text, limit, needle.as_bytes());
+        horizon::searched(text, limit, needle);
         return None;
     }
-    let found = memchr::memmem::find(&text.as_bytes()[pos..limit], needle.as_bytes());
+    let found = finder.find(&text.as_bytes()[pos..limit]);
     work::examined(found.map_or(limit - pos, |i| i + needle.len()));
     if found.is_none() {
-        horizon::searched(text, limit, needle.as_bytes());
+        horizon::searched(text, limit, needle);
     }
     found.map(|i| pos + i)
 }

@@ -150,15 +150,15 @@ fn coerce_within(
     // The common cases, decided without reading the schema's alternatives: a number, a
     // boolean or null holds nothing to read, and a quoted string where the schema says
     // `string` stays one (a whole text may still match an enum ignoring case: not skipped).
-    let wants_string = schema.get("type").and_then(Value::as_str) == Some("string");
+    let wants_string = || schema.get("type").and_then(Value::as_str) == Some("string");
     match value {
         // A number where the schema wants a string is its text (`"zip": 94107`).
-        Value::Number(number) if policy.reading == TextReading::JsonString && wants_string => {
+        Value::Number(number) if policy.reading == TextReading::JsonString && wants_string() => {
             *value = Value::String(number.to_string());
             return;
         }
         Value::Number(_) | Value::Bool(_) | Value::Null => return,
-        Value::String(text) if policy.reading == TextReading::JsonString && wants_string => {
+        Value::String(text) if policy.reading == TextReading::JsonString && wants_string() => {
             // Only a value its enumeration does not list as written may be one it lists in
             // another case.
             match schema.get("enum") {
@@ -368,6 +368,9 @@ fn read_text(
         }
     }
     if kinds.integer || kinds.number {
+        // Full-width digits, as CJK input methods write them (`３`, `１２．５`).
+        let ascii = ascii_digits(trimmed);
+        let trimmed = ascii.as_deref().unwrap_or(trimmed);
         if let Ok(integer) = trimmed.parse::<i64>() {
             return Some((Value::from(integer), false));
         }
@@ -402,6 +405,24 @@ fn read_text(
         }
     }
     None
+}
+
+/// `text` with its full-width digits, sign and point (U+FF10–FF19, `－`, `＋`, `．`) in
+/// ASCII, when it has any and nothing else but ASCII; `None` otherwise.
+fn ascii_digits(text: &str) -> Option<String> {
+    if text.is_ascii() {
+        return None;
+    }
+    text.chars()
+        .map(|c| match c {
+            '\u{FF10}'..='\u{FF19}' => char::from_u32(c as u32 - 0xFF10 + u32::from(b'0')),
+            '\u{FF0D}' => Some('-'),
+            '\u{FF0B}' => Some('+'),
+            '\u{FF0E}' => Some('.'),
+            c if c.is_ascii() => Some(c),
+            _ => None,
+        })
+        .collect()
 }
 
 /// [`TextReading::JsonString`].
