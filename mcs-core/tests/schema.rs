@@ -235,7 +235,7 @@ mod coercion {
             (" 12\n", json!(12), json!(" 12\n")),
             ("3.0", json!(3), json!(3)),
             ("2.5", json!(2.5), json!("2.5")),
-            ("01", json!(1), json!("01")),
+            ("01", json!(1), json!(1)),
             ("+1", json!(1), json!("+1")),
             // Full-width digits, as CJK input methods write them.
             ("\u{FF13}", json!(3), json!("\u{FF13}")),

@@ -1152,6 +1152,11 @@ mod argument_coercion {
             json!({"x": 1000.0})
         );
         assert_eq!(coerced(&scalars(), json!({"n": "12.0"})), json!({"n": 12}));
+        // Zero-padded digits where only a number is taken; a string keeps them.
+        assert_eq!(
+            coerced(&scalars(), json!({"n": "07", "s": "07"})),
+            json!({"n": 7, "s": "07"})
+        );
         let coerced_ok = coerced(&scalars(), json!({"n": "12", "x": "2.5", "on": "true"}));
         assert!(validate_arguments(&scalars(), &coerced_ok).is_ok());
     }
@@ -1179,7 +1184,7 @@ mod argument_coercion {
     #[test]
     fn ambiguous_text_still_fails_with_the_hint_it_gives_today() {
         let texts = [
-            "12abc", " 12", "12 ", "01", "+1", "1e999", "yes", "2.5", "0x10", "NaN", "",
+            "12abc", " 12", "12 ", "+1", "1e999", "yes", "2.5", "0x10", "NaN", "", "0-1",
         ];
         for text in texts {
             let arguments = coerced(&scalars(), json!({ "n": text }));
@@ -1357,7 +1362,7 @@ mod argument_coercion {
 
     #[tokio::test]
     async fn the_hybrid_path_still_names_ambiguous_text() {
-        let output = r#"{"tool": "scalars", "arguments": {"n": "01", "on": "yes"}}"#;
+        let output = r#"{"tool": "scalars", "arguments": {"n": "+1", "on": "yes"}}"#;
         let response =
             mcs_core::Driver::process_llm_response(&hybrid(), LlmResponse::Text(output)).await;
         assert!(
@@ -1366,7 +1371,7 @@ mod argument_coercion {
         );
         let retry = response.retry_prompt.unwrap();
         assert!(
-            retry.contains("argument `n`: expected an integer, got the string \"01\""),
+            retry.contains("argument `n`: expected an integer, got the string \"+1\""),
             "{retry}"
         );
         assert!(
@@ -1377,7 +1382,7 @@ mod argument_coercion {
         );
         assert_eq!(
             response.executed_calls[0].arguments,
-            json!({"n": "01", "on": "yes"})
+            json!({"n": "+1", "on": "yes"})
         );
     }
 }

@@ -822,10 +822,10 @@ impl Reader<'_> {
         if let Ok(number) = serde_json::from_str::<Number>(token) {
             return Ok(Value::Number(number));
         }
-        // `000858`, `02134`: digits with leading zeros are a code (a stock symbol, a postal
-        // code) more often than a number, and dropping the zeros would change it: kept as
-        // the text written (a repair). Where a schema wants a number, validation then says
-        // so, as for the quoted `"05"` (see `TextReading::JsonString` in mcs-core).
+        // `000858`, `02134`: digits with leading zeros may be a code (a stock symbol, a
+        // postal code), and dropping the zeros would change it: kept as the text written (a
+        // repair). Where the schema takes only a number, coercion reads the zero-padded
+        // number (`TextReading::JsonString` in mcs-core).
         let digits = token.strip_prefix('-').unwrap_or(token);
         if digits.len() > 1 && digits.starts_with('0') && digits.bytes().all(|b| b.is_ascii_digit())
         {

@@ -322,6 +322,12 @@ fn echo(tools: Vec<mcs_core::Tool>) -> mcs_hybrid::Hybrid<Echo> {
     })
 }
 
+/// An [`echo`] of the case's own tools, when it declares some.
+fn own_driver(case: &Case) -> Option<mcs_hybrid::Hybrid<Echo>> {
+    let tools = common::declared_tools(case.tools.as_deref()?).ok()?;
+    Some(echo(tools))
+}
+
 /// A driver with the corpus's tools that answers every call with what it was given.
 struct Echo {
     meta: mcs_core::DriverMeta,
@@ -356,11 +362,7 @@ async fn corpus_through_process_llm_response() {
         if case.events.is_some() {
             continue;
         }
-        let own = case
-            .tools
-            .as_deref()
-            .and_then(|json| common::declared_tools(json).ok());
-        let own = own.map(echo);
+        let own = own_driver(&case);
         let driver = own.as_ref().unwrap_or(&shared);
         let known: HashSet<String> = driver
             .inner()
@@ -500,11 +502,7 @@ async fn corpus_streamed_through_a_driver() {
     let mut failures = Vec::new();
     for (file, case) in load() {
         let Some(text) = &case.input else { continue };
-        let own = case
-            .tools
-            .as_deref()
-            .and_then(|json| common::declared_tools(json).ok());
-        let own = own.map(echo);
+        let own = own_driver(&case);
         let driver = own.as_ref().unwrap_or(&shared);
         let whole = driver.process_llm_response(LlmResponse::Text(text)).await;
         for execution in [Execution::AfterStream, Execution::AsCompleted] {

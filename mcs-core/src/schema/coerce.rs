@@ -38,10 +38,11 @@ pub enum TextReading {
     ///   (`"Celsius"` → `"celsius"`);
     /// - the text is exactly the JSON literal the model meant, quotes removed: `"12"`,
     ///   `"-2.5"`, `"1e3"`, `"true"`, `"false"` (also capitalised, as Python writes them:
-    ///   `"True"`), or a JSON array or object. Surrounding whitespace, leading zeros
-    ///   (`"01"`, a code more often than a number), signs JSON has not (`"+1"`), other
-    ///   spellings (`"yes"`, `"NaN"`) and numbers beyond `f64` (`"1e999"`) are ambiguous
-    ///   and stay strings, and so does a list written as prose (`"ana, raj"`);
+    ///   `"True"`), a JSON array or object, or digits padded with zeros (`"07"` → `7`:
+    ///   where only a number is taken, a code would have been asked as a string).
+    ///   Surrounding whitespace, signs JSON has not (`"+1"`), other spellings (`"yes"`,
+    ///   `"NaN"`) and numbers beyond `f64` (`"1e999"`) are ambiguous and stay strings, and
+    ///   so does a list written as prose (`"ana, raj"`);
     /// - the value read is of a type the schema wants: a number where a number is; where
     ///   only an integer is, an integer within `i64`/`u64` (and, written with a fraction or
     ///   an exponent, below 2^53, where a double is exact: `"12.0"` → `12`, `"1e3"` →
@@ -459,8 +460,18 @@ fn read_json_string(text: &str, kinds: &Kinds, allowed: &[&Value]) -> Option<Val
             return Some(Value::Bool(false));
         }
     }
-    // The JSON grammar rejects leading zeros, `+`, `.5`, `NaN` and capitalised literals, and
-    // serde_json numbers beyond `f64`.
+    // Digits with leading zeros (`"07"`, `"000858"`) where only a number is taken: a
+    // zero-padded number, since a code the schema would have asked as a string.
+    let digits = text.strip_prefix('-').unwrap_or(text);
+    if (kinds.integer || kinds.number)
+        && digits.len() > 1
+        && digits.starts_with('0')
+        && digits.bytes().all(|b| b.is_ascii_digit())
+    {
+        return text.parse::<i64>().ok().map(Value::from);
+    }
+    // The JSON grammar rejects `+`, `.5`, `NaN` and capitalised literals, and serde_json
+    // numbers beyond `f64`.
     match serde_json::from_str::<Value>(text).ok()? {
         Value::Number(number) if kinds.number => Some(Value::Number(number)),
         Value::Number(number) if kinds.integer => integral(&number),

@@ -23,7 +23,7 @@ pub fn coerce_text(value: &str, schema: &Value) -> Value {
 /// so what is recorded and executed is the value read.
 ///
 /// Only unambiguous text is read, by the rules written once at
-/// [`TextReading::JsonString`](schema::TextReading::JsonString): `"12abc"`, `" 12"`, `"01"`,
+/// [`TextReading::JsonString`](schema::TextReading::JsonString): `"12abc"`, `" 12"`,
 /// `"1e999"`, `"yes"` and `"2.5"` for an integer stay strings, and validation names them as
 /// before. Arguments the tool does not have, parameters without
 /// a schema (strings, by the standard) and arguments that are not an object are left alone.

@@ -664,16 +664,9 @@ impl NativeStream {
                     .get("type")
                     .and_then(Value::as_str)
                     .unwrap_or_default();
-                // A call's input whose block never began (a proxy lost its start): a call
-                // without a name, which the reader reports.
-                if kind == "input_json_delta" && self.unstarted(position) {
-                    self.orphan_call(position, json!({"type": "tool_use"}));
-                }
-                if let Some(index) = self.call_at(position) {
-                    let json = delta.get("partial_json").and_then(Value::as_str);
-                    if let (Some(call), Some(json)) = (self.open_call(index), json) {
-                        call.arguments.push_str(json);
-                    }
+                let piece = delta.get("partial_json").and_then(Value::as_str);
+                let orphan = || json!({"type": "tool_use"});
+                if self.call_input(position, kind == "input_json_delta", orphan, piece) {
                     return;
                 }
                 self.block_at(position, false);
@@ -815,15 +808,9 @@ impl NativeStream {
                 let (Some(position), Some(delta)) = (position, body.get("delta")) else {
                     return;
                 };
-                // A call's input whose block never began: a call without a name.
-                if delta.get("toolUse").is_some() && self.unstarted(position) {
-                    self.orphan_call(position, json!({"toolUse": {}}));
-                }
-                if let Some(index) = self.call_at(position) {
-                    let input = delta.pointer("/toolUse/input").and_then(Value::as_str);
-                    if let (Some(call), Some(input)) = (self.open_call(index), input) {
-                        call.arguments.push_str(input);
-                    }
+                let piece = delta.pointer("/toolUse/input").and_then(Value::as_str);
+                let orphan = || json!({"toolUse": {}});
+                if self.call_input(position, delta.get("toolUse").is_some(), orphan, piece) {
                     return;
                 }
                 self.block_at(position, false);
@@ -1041,11 +1028,30 @@ impl NativeStream {
         self.open_call(index)
     }
 
-    /// A call at block `position` whose start never came: `value` without a name.
-    fn orphan_call(&mut self, position: usize, value: Value) {
-        if let (Some(index), Value::Object(value)) = (self.block_at(position, true), value) {
+    /// A delta at block `position` that may add `piece` to a call's input (Anthropic,
+    /// Bedrock); `is_input` says it is one of input. Whether the block is a call. Input whose
+    /// block never began (a proxy lost its start) makes a call without a name, `orphan`,
+    /// which the reader reports.
+    fn call_input(
+        &mut self,
+        position: usize,
+        is_input: bool,
+        orphan: impl FnOnce() -> Value,
+        piece: Option<&str>,
+    ) -> bool {
+        if is_input
+            && self.unstarted(position)
+            && let (Some(index), Value::Object(value)) = (self.block_at(position, true), orphan())
+        {
             self.calls[index].value = value;
         }
+        let Some(index) = self.call_at(position) else {
+            return false;
+        };
+        if let (Some(call), Some(piece)) = (self.open_call(index), piece) {
+            call.arguments.push_str(piece);
+        }
+        true
     }
 
     /// Whether no event began or filled block `position` yet.
