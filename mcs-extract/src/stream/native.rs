@@ -396,13 +396,11 @@ impl NativeStream {
         };
         let delta = choice.get("delta").unwrap_or(&Value::Null);
         if let Some(text) = delta.get("content").and_then(Value::as_str) {
-            self.text.push_str(text);
-            push(events, StreamEvent::Text, text);
+            self.shown(events, text);
         }
         for key in ["reasoning_content", "reasoning"] {
             if let Some(text) = delta.get(key).and_then(Value::as_str) {
-                self.reasoning.push_str(text);
-                push(events, StreamEvent::Reasoning, text);
+                self.thought(events, text);
             }
         }
         let pieces = match (delta.get("tool_calls"), delta.get("function_call")) {
@@ -567,8 +565,7 @@ impl NativeStream {
             }
             "response.output_text.delta" => {
                 if let Some(delta) = event.get("delta").and_then(Value::as_str) {
-                    self.text.push_str(delta);
-                    push(events, StreamEvent::Text, delta);
+                    self.shown(events, delta);
                     if let Some(position) = position {
                         self.append_text(position, delta);
                     }
@@ -576,8 +573,7 @@ impl NativeStream {
             }
             "response.reasoning_summary_text.delta" | "response.reasoning_text.delta" => {
                 if let Some(delta) = event.get("delta").and_then(Value::as_str) {
-                    self.reasoning.push_str(delta);
-                    push(events, StreamEvent::Reasoning, delta);
+                    self.thought(events, delta);
                 }
             }
             "response.completed" | "response.incomplete" | "response.failed" => {
@@ -681,12 +677,10 @@ impl NativeStream {
                 };
                 match field {
                     "text" => {
-                        self.text.push_str(text);
-                        push(events, StreamEvent::Text, text);
+                        self.shown(events, text);
                     }
                     "thinking" => {
-                        self.reasoning.push_str(text);
-                        push(events, StreamEvent::Reasoning, text);
+                        self.thought(events, text);
                     }
                     _ => {}
                 }
@@ -742,11 +736,9 @@ impl NativeStream {
             };
             let thought = part.get("thought").and_then(Value::as_bool) == Some(true);
             if thought {
-                self.reasoning.push_str(text);
-                push(events, StreamEvent::Reasoning, text);
+                self.thought(events, text);
             } else {
-                self.text.push_str(text);
-                push(events, StreamEvent::Text, text);
+                self.shown(events, text);
             }
             // Consecutive text parts of one kind are one part of the whole answer.
             let last_is_call = self
@@ -815,13 +807,11 @@ impl NativeStream {
                 }
                 self.block_at(position, false);
                 if let Some(text) = delta.get("text").and_then(Value::as_str) {
-                    self.text.push_str(text);
-                    push(events, StreamEvent::Text, text);
+                    self.shown(events, text);
                     join_text(&mut self.blocks[position], &["text"], text);
                 } else if let Some(reasoning) = delta.get("reasoningContent") {
                     if let Some(text) = reasoning.get("text").and_then(Value::as_str) {
-                        self.reasoning.push_str(text);
-                        push(events, StreamEvent::Reasoning, text);
+                        self.thought(events, text);
                         let path = ["reasoningContent", "reasoningText", "text"];
                         join_text(&mut self.blocks[position], &path, text);
                     }
@@ -866,12 +856,10 @@ impl NativeStream {
         }
         let message = chunk.get("message").unwrap_or(&Value::Null);
         if let Some(text) = message.get("content").and_then(Value::as_str) {
-            self.text.push_str(text);
-            push(events, StreamEvent::Text, text);
+            self.shown(events, text);
         }
         if let Some(text) = message.get("thinking").and_then(Value::as_str) {
-            self.reasoning.push_str(text);
-            push(events, StreamEvent::Reasoning, text);
+            self.thought(events, text);
         }
         if let Some(Value::Array(calls)) = message.get("tool_calls") {
             for call in calls {
@@ -913,18 +901,15 @@ impl NativeStream {
             "content-delta" => {
                 let content = message.get("content").unwrap_or(&Value::Null);
                 if let Some(text) = content.get("text").and_then(Value::as_str) {
-                    self.text.push_str(text);
-                    push(events, StreamEvent::Text, text);
+                    self.shown(events, text);
                 }
                 if let Some(text) = content.get("thinking").and_then(Value::as_str) {
-                    self.reasoning.push_str(text);
-                    push(events, StreamEvent::Reasoning, text);
+                    self.thought(events, text);
                 }
             }
             "tool-plan-delta" => {
                 if let Some(text) = message.get("tool_plan").and_then(Value::as_str) {
-                    self.reasoning.push_str(text);
-                    push(events, StreamEvent::Reasoning, text);
+                    self.thought(events, text);
                 }
             }
             "tool-call-start" => {
@@ -1003,6 +988,18 @@ impl NativeStream {
         self.call_blocks = order.iter().map(|(position, _)| *position).collect();
         self.calls = order.into_iter().map(|(_, call)| call).collect();
         self.call_at(position)
+    }
+
+    /// Text of the answer: kept for the message, and given out.
+    fn shown(&mut self, events: &mut Vec<StreamEvent>, text: &str) {
+        self.text.push_str(text);
+        push(events, StreamEvent::Text, text);
+    }
+
+    /// Reasoning: kept for the message, and given out.
+    fn thought(&mut self, events: &mut Vec<StreamEvent>, text: &str) {
+        self.reasoning.push_str(text);
+        push(events, StreamEvent::Reasoning, text);
     }
 
     /// Records why the model stopped. The first reason given holds: calls reported on it
