@@ -8,6 +8,7 @@ use serde_json::{Map, Value};
 
 use super::call_shape::{strong_calls, strong_element};
 use super::horizon;
+use super::visible;
 use super::json::{JsonError, describe_at, parse_value};
 use super::record::{Broken, Cx, Outcome, RawCall};
 use super::scan::{
@@ -177,8 +178,9 @@ fn json_list(
     }
 }
 
-/// Whether the call region ends at `pos`: its closing delimiter stands there, or only the
-/// model's end-of-sequence tokens are left before the end of the output (the output ended).
+/// Whether the call region ends at `pos`: its closing delimiter stands there, or only
+/// special tokens (`<|im_end|>`, `</s>`: the model's end of sequence) are left before the end
+/// of the output (the output ended).
 fn region_ends(text: &str, pos: usize, close: Option<&str>) -> bool {
     if close.is_some_and(|close| starts_at(text, pos, close)) {
         return true;
@@ -187,15 +189,12 @@ fn region_ends(text: &str, pos: usize, close: Option<&str>) -> bool {
     // before the next one.
     let mut pos = pos;
     let mut ended = false;
-    while let Some(token) = END_TOKENS.iter().find(|token| starts_at(text, pos, token)) {
-        pos = skip_ws(text, pos + token.len());
+    while let Some(len) = text.get(pos..).and_then(visible::special_token) {
+        pos = skip_ws(text, pos + len);
         ended = true;
     }
     ended && ends_by(text, pos)
 }
-
-/// End-of-sequence tokens servers may leave at the end of an output.
-const END_TOKENS: &[&str] = &["</s>", "<|im_end|>", "<|eot_id|>", "<|eom_id|>", "<|end|>"];
 
 /// A JSON value at `start` that could not be read, as a broken call: cut off when reading
 /// it ran into the end of the output (`touches` is [`horizon::touches`] from before).

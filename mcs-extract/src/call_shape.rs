@@ -162,13 +162,13 @@ fn object_calls(
     }
     // One pass over the (few) keys: how many name a tool, and whether one says this is no
     // call — a tool definition echoed back (`description`), or a call that ran, recorded
-    // with what it returned (a result).
+    // with what it returned (a result; a result key holding `null` records none yet).
     let (mut names, mut no_call) = (0, false);
     for (key, value) in map {
         let key = key.as_str();
         if value.is_string() && NAME_KEYS.contains(&key) {
             names += 1;
-        } else if key == "description" || RESULT_KEYS.contains(&key) {
+        } else if key == "description" || (RESULT_KEYS.contains(&key) && !value.is_null()) {
             no_call = true;
         }
     }
@@ -689,9 +689,22 @@ mod tests {
             json!([{"name": "x", "arguments": {}}, {"city": "Paris"}]),
             json!({"action": "Final Answer", "action_input": "hi"}),
             json!({"name": "x", "arguments": "not json"}),
+            json!({"toolName": "search", "args": {"query": "q"}, "result": {"hits": 0}}),
+            json!({"tool_name": "now", "tool_output": "12:00"}),
         ] {
             assert_eq!(names(value.clone(), Trust::Weak), None, "{value}");
         }
+    }
+
+    #[test]
+    fn a_result_key_holding_null_is_no_result_yet() {
+        assert_eq!(
+            names(
+                json!({"toolName": "search", "args": {"query": "q"}, "result": null}),
+                Trust::Weak
+            ),
+            Some(vec![Ok("search {\"query\":\"q\"}".to_owned())])
+        );
     }
 
     #[test]

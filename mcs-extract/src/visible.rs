@@ -32,6 +32,14 @@ pub(crate) fn clean(text: &str, more: bool) -> (String, usize) {
     (out, consumed + rest.len())
 }
 
+/// The length of the whole special token `text` starts with, if it starts with one.
+pub(crate) fn special_token(text: &str) -> Option<usize> {
+    match text.starts_with('<').then(|| token_len(text)) {
+        Some(Token::Whole(len)) => Some(len),
+        _ => None,
+    }
+}
+
 enum Token {
     /// A special token of this many bytes.
     Whole(usize),
