@@ -153,6 +153,12 @@ pub enum CallFormat {
     KimiK3,
     /// GLM-4.5 / 4.6 `<tool_call>NAME<arg_key>…`.
     Glm4,
+    /// Tencent Hunyuan (HY 3, HY 4) `<tool_calls><tool_call>NAME<tool_sep><arg_key>K</arg_key>…`;
+    /// HY 4 writes no `<tool_sep>`, and its checkpoints may suffix every tag
+    /// (`<tool_call:opensource>`).
+    Hunyuan,
+    /// Upstage Solar Open 2 `<|tool_call:start|>NAME<|tool_arg:start|>K<|tool_arg:value|>V…`.
+    SolarOpen,
     /// MBZUAI K2 (K2-V3, K2 Horizon) `<ifm|tool_call>NAME<ifm|arg_key>K</ifm|arg_key>…`, or
     /// JSON inside `<ifm|tool_call>`.
     K2,
@@ -213,6 +219,8 @@ impl CallFormat {
             CallFormat::KimiK2 => "kimi_k2",
             CallFormat::KimiK3 => "kimi_k3",
             CallFormat::Glm4 => "glm4",
+            CallFormat::Hunyuan => "hunyuan",
+            CallFormat::SolarOpen => "solar_open",
             CallFormat::K2 => "k2_horizon",
             CallFormat::Granite => "granite",
             CallFormat::InternLm => "internlm",

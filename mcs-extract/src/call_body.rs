@@ -189,8 +189,16 @@ fn region_ends(text: &str, pos: usize, close: Option<&str>) -> bool {
     // before the next one.
     let mut pos = pos;
     let mut ended = false;
-    while let Some(len) = text.get(pos..).and_then(visible::special_token) {
-        pos = skip_ws(text, pos + len);
+    loop {
+        match visible::special_token(&text[pos..]) {
+            Ok(Some(len)) => pos = skip_ws(text, pos + len),
+            Ok(None) => break,
+            // A token still being written: what it becomes decides.
+            Err(()) => {
+                horizon::reached(text, text.len());
+                return false;
+            }
+        }
         ended = true;
     }
     ended && ends_by(text, pos)

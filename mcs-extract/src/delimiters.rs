@@ -43,6 +43,14 @@ pub(crate) const DELIMITERS: &[(&str, Parser, Option<CallFormat>)] = &[
     ),
     ("<TOOLCALL>", tagged::nemotron, Some(CallFormat::Nemotron)),
     ("<ifm|tool_calls>", tagged::k2, Some(CallFormat::K2)),
+    // Hunyuan's tags with the checkpoint's suffix: `<tool_calls:opensource>`.
+    ("<tool_calls:", tagged::hunyuan, Some(CallFormat::Hunyuan)),
+    ("<tool_call:", tagged::hunyuan, Some(CallFormat::Hunyuan)),
+    (
+        "<|tool_call:start|>",
+        tagged::solar_open,
+        Some(CallFormat::SolarOpen),
+    ),
     (
         "]<]minimax[>[<tool_call>",
         elements::minimax_m3,

@@ -9,7 +9,8 @@ use super::json::{describe_at, parse_value};
 use super::pythonic;
 use super::record::{Broken, Cx, RawCall};
 use super::scan::{
-    byte_at, clean_name, element_end, ends_by, find_cached, name_end, skip_ws, starts_at, to_end,
+    byte_at, clean_name, element_end, ends_by, find_cached, floor_boundary, name_end, skip_ws,
+    starts_at, to_end,
 };
 use super::xml;
 use mcs_core::call::CallFormat;
@@ -56,11 +57,13 @@ pub(crate) fn hermes(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usiz
     Some(json_body(cx, p, Some(CLOSE), format, "<tool_call>"))
 }
 
-/// Whether GLM's `NAME` then `<arg_key>`, `{` or the end of the call starts at `pos`.
+/// Whether GLM's `NAME` then `<arg_key>`, `{` or the end of the call (or Hunyuan's `NAME`
+/// then `<tool_sep>`) starts at `pos`.
 fn is_glm(text: &str, pos: usize) -> bool {
     let after_name = skip_ws(text, name_end(text, pos));
     ends_by(text, after_name)
         || starts_at(text, after_name, "<arg_key>")
+        || starts_at(text, after_name, "<tool_sep>")
         || starts_at(text, after_name, "{")
         || starts_at(text, after_name, "</tool_call>")
 }
@@ -88,9 +91,13 @@ pub(crate) fn granite_fc(cx: &mut Cx<'_>, _start: usize, after: usize) -> Option
     ))
 }
 
-/// `<tool_calls>`: a JSON list (Jamba, Apriel), one JSON call per line (MiniMax-M1), or
-/// `<invoke name=…>` blocks (the MiniMax-M2 markup without its namespace).
-pub(crate) fn tool_calls_tag(cx: &mut Cx<'_>, _start: usize, after: usize) -> Option<usize> {
+/// `<tool_calls>`: a JSON list (Jamba, Apriel), one JSON call per line (MiniMax-M1),
+/// `<invoke name=…>` blocks (the MiniMax-M2 markup without its namespace), or `<tool_call>`
+/// blocks (Hunyuan).
+pub(crate) fn tool_calls_tag(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usize> {
+    if starts_at(cx.text, skip_ws(cx.text, after), "<tool_call>") {
+        return Some(pairs_blocks(cx, start, &xml::Pairs::hunyuan("")));
+    }
     if starts_at(cx.text, skip_ws(cx.text, after), "<invoke") {
         return Some(super::xml::plain_invokes(
             cx,
@@ -116,47 +123,83 @@ pub(crate) fn tool_calls_tag(cx: &mut Cx<'_>, _start: usize, after: usize) -> Op
 /// MBZUAI K2 (K2-V3, K2 Horizon): `<ifm|tool_calls>` around `<ifm|tool_call>` blocks, or a
 /// block alone; each holds a name and `<ifm|arg_key>`/`<ifm|arg_value>` pairs (with an
 /// optional `<ifm|arg_type>`), or JSON (one call or a list).
-pub(crate) fn k2(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usize> {
-    const SECTION: &str = "<ifm|tool_calls>";
-    const SECTION_CLOSE: &str = "</ifm|tool_calls>";
+pub(crate) fn k2(cx: &mut Cx<'_>, start: usize, _after: usize) -> Option<usize> {
+    Some(pairs_blocks(cx, start, &xml::Pairs::K2))
+}
+
+/// Solar Open 2 `<|tool_call:start|>NAME<|tool_arg:start|>K<|tool_arg:value|>V<|tool_arg:end|>
+/// <|tool_call:end|>`, one block per call.
+pub(crate) fn solar_open(cx: &mut Cx<'_>, start: usize, _after: usize) -> Option<usize> {
+    Some(pairs_blocks(cx, start, &xml::Pairs::SOLAR_OPEN))
+}
+
+/// Tencent Hunyuan with its tags suffixed by the checkpoint (HY 4: `<tool_calls:opensource>`,
+/// `<tool_call:6124c78e>`): the suffix is read from the tag found, and every other tag must
+/// carry the same one. A tag whose suffix holds a blank or runs past 64 bytes is not one.
+pub(crate) fn hunyuan(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usize> {
     let text = cx.text;
-    let markup = &xml::Pairs::K2;
+    let limit = floor_boundary(text, after + 64);
+    let Some(gt) = memchr::memchr(b'>', &text.as_bytes()[after..limit]).map(|i| after + i) else {
+        // The tag is still being written.
+        return ends_by(text, limit).then(|| to_end(text));
+    };
+    let suffix = &text[after - 1..gt];
+    if suffix.len() < 2 || suffix.contains(|c: char| c.is_whitespace() || c == '<') {
+        return None;
+    }
+    Some(pairs_blocks(cx, start, &xml::Pairs::hunyuan(suffix)))
+}
+
+/// The calls of a key/value `markup` (see [`xml::Pairs`]) from its section or block opener
+/// at `start`: every block up to the section's close, or the one block when there is no
+/// section. A block holds a name then key/value pairs, or JSON (one call or a list).
+fn pairs_blocks(cx: &mut Cx<'_>, start: usize, markup: &xml::Pairs) -> usize {
+    let text = cx.text;
     let format = markup.format;
-    let in_section = starts_at(text, start, SECTION);
-    let mut pos = if in_section { after } else { start };
+    let open = &*markup.open;
+    let section = markup
+        .section
+        .as_ref()
+        .filter(|(section, _)| starts_at(text, start, section));
+    let mut pos = match section {
+        Some((section, _)) => start + section.len(),
+        None => start,
+    };
     let mut found = false;
     loop {
         let p = skip_ws(text, pos);
-        if in_section && starts_at(text, p, SECTION_CLOSE) {
-            return Some(p + SECTION_CLOSE.len());
+        if let Some((_, section_close)) = section
+            && starts_at(text, p, section_close)
+        {
+            return p + section_close.len();
         }
-        if !starts_at(text, p, markup.open) {
+        if !starts_at(text, p, open) {
             if found {
-                return Some(p);
+                return p;
             }
+            let opener = section.map_or(open, |(section, _)| section);
             let detail = format!(
-                "`{SECTION}` is followed by {} instead of a call",
+                "`{opener}` is followed by {} instead of a call",
                 describe_at(text, p)
             );
             if ends_by(text, p) {
                 cx.malformed(start, format, Broken::cut(None, detail));
-                return Some(to_end(text));
+                return to_end(text);
             }
             cx.malformed(start, format, Broken::new(None, detail));
-            return Some(
-                find_cached(text, p, text.len(), SECTION_CLOSE)
-                    .map_or_else(|| to_end(text), |at| at + SECTION_CLOSE.len()),
-            );
+            let close = section.map_or(&*markup.close, |(_, close)| close);
+            return find_cached(text, p, text.len(), close)
+                .map_or_else(|| to_end(text), |at| at + close.len());
         }
         found = true;
-        let body = skip_ws(text, p + markup.open.len());
+        let body = skip_ws(text, p + open.len());
         pos = if matches!(byte_at(text, body), Some(b'{' | b'[')) {
-            json_body(cx, body, Some(markup.close), format, markup.open)
+            json_body(cx, body, Some(&markup.close), format, open)
         } else {
             xml::pairs_call(cx, p, body, markup)
         };
-        if !in_section {
-            return Some(pos);
+        if section.is_none() {
+            return pos;
         }
     }
 }

@@ -32,11 +32,13 @@ pub(crate) fn clean(text: &str, more: bool) -> (String, usize) {
     (out, consumed + rest.len())
 }
 
-/// The length of the whole special token `text` starts with, if it starts with one.
-pub(crate) fn special_token(text: &str) -> Option<usize> {
+/// The length of the whole special token `text` starts with: `Ok(None)` when it starts
+/// with none, `Err(())` when all of `text` could still become the start of one.
+pub(crate) fn special_token(text: &str) -> Result<Option<usize>, ()> {
     match text.starts_with('<').then(|| token_len(text)) {
-        Some(Token::Whole(len)) => Some(len),
-        _ => None,
+        Some(Token::Whole(len)) => Ok(Some(len)),
+        Some(Token::Cut) => Err(()),
+        _ => Ok(None),
     }
 }
 

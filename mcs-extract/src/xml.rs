@@ -14,6 +14,8 @@
 //! inside of — in a value, or before its closing tag, where more arguments could have
 //! followed — is reported as cut off and never runs with what was there.
 
+use std::borrow::Cow;
+
 use serde_json::{Map, Value};
 
 use super::call_body::arguments_at;
@@ -934,47 +936,98 @@ pub(crate) fn glm(cx: &mut Cx<'_>, start: usize, pos: usize) -> usize {
 }
 
 /// The markers of a format that writes a call as its name then key/value pairs: GLM's
-/// `<tool_call>NAME<arg_key>K</arg_key><arg_value>V</arg_value></tool_call>`, and K2's,
-/// the same with `<ifm|…>` markers and an optional `<ifm|arg_type>T</ifm|arg_type>`.
+/// `<tool_call>NAME<arg_key>K</arg_key><arg_value>V</arg_value></tool_call>`; K2's, the same
+/// with `<ifm|…>` markers and an optional `<ifm|arg_type>T</ifm|arg_type>`; Hunyuan's, GLM's
+/// inside `<tool_calls>` with a `<tool_sep>` after the name (HY 3) or every tag suffixed by
+/// the checkpoint (HY 4's `<tool_call:opensource>`); Solar Open 2's special tokens.
 pub(crate) struct Pairs {
-    pub open: &'static str,
-    pub close: &'static str,
-    key: &'static str,
-    key_close: &'static str,
-    value: &'static str,
-    value_close: &'static str,
+    pub open: Cow<'static, str>,
+    pub close: Cow<'static, str>,
+    /// What stands around the calls, when the format has one (`<tool_calls>`).
+    pub section: Option<(Cow<'static, str>, Cow<'static, str>)>,
+    /// A separator the format may write after the name (`<tool_sep>`).
+    separator: Option<Cow<'static, str>>,
+    key: Cow<'static, str>,
+    key_close: Cow<'static, str>,
+    /// Empty where the key's close opens the value (Solar Open's `<|tool_arg:value|>`).
+    value: Cow<'static, str>,
+    value_close: Cow<'static, str>,
     /// A type tag between the key and the value, when the format has one.
     kind: Option<(&'static str, &'static str)>,
+    /// Special tokens that end a value whose close was left out: no value holds them.
+    instead: &'static [&'static str],
     pub format: CallFormat,
 }
 
 impl Pairs {
     pub(crate) const GLM: Pairs = Pairs {
-        open: "<tool_call>",
-        close: "</tool_call>",
-        key: "<arg_key>",
-        key_close: "</arg_key>",
-        value: "<arg_value>",
-        value_close: "</arg_value>",
+        open: Cow::Borrowed("<tool_call>"),
+        close: Cow::Borrowed("</tool_call>"),
+        section: None,
+        // Hunyuan's HY 3 without its `<tool_calls>`.
+        separator: Some(Cow::Borrowed("<tool_sep>")),
+        key: Cow::Borrowed("<arg_key>"),
+        key_close: Cow::Borrowed("</arg_key>"),
+        value: Cow::Borrowed("<arg_value>"),
+        value_close: Cow::Borrowed("</arg_value>"),
         kind: None,
+        instead: &[],
         format: CallFormat::Glm4,
     };
     pub(crate) const K2: Pairs = Pairs {
-        open: "<ifm|tool_call>",
-        close: "</ifm|tool_call>",
-        key: "<ifm|arg_key>",
-        key_close: "</ifm|arg_key>",
-        value: "<ifm|arg_value>",
-        value_close: "</ifm|arg_value>",
+        open: Cow::Borrowed("<ifm|tool_call>"),
+        close: Cow::Borrowed("</ifm|tool_call>"),
+        section: Some((
+            Cow::Borrowed("<ifm|tool_calls>"),
+            Cow::Borrowed("</ifm|tool_calls>"),
+        )),
+        separator: None,
+        key: Cow::Borrowed("<ifm|arg_key>"),
+        key_close: Cow::Borrowed("</ifm|arg_key>"),
+        value: Cow::Borrowed("<ifm|arg_value>"),
+        value_close: Cow::Borrowed("</ifm|arg_value>"),
         kind: Some(("<ifm|arg_type>", "</ifm|arg_type>")),
+        instead: &[],
         format: CallFormat::K2,
     };
+    pub(crate) const SOLAR_OPEN: Pairs = Pairs {
+        open: Cow::Borrowed("<|tool_call:start|>"),
+        close: Cow::Borrowed("<|tool_call:end|>"),
+        section: None,
+        separator: None,
+        key: Cow::Borrowed("<|tool_arg:start|>"),
+        key_close: Cow::Borrowed("<|tool_arg:value|>"),
+        value: Cow::Borrowed(""),
+        value_close: Cow::Borrowed("<|tool_arg:end|>"),
+        kind: None,
+        instead: &["<|tool_arg:start|>", "<|tool_call:end|>", "<|tool_call:start|>"],
+        format: CallFormat::SolarOpen,
+    };
+
+    /// Hunyuan's markers, each tag ending in `suffix` (`:opensource`; empty for HY 3 and
+    /// unsuffixed HY 4 checkpoints).
+    pub(crate) fn hunyuan(suffix: &str) -> Pairs {
+        let tag = |name: &str| Cow::Owned(format!("<{name}{suffix}>"));
+        Pairs {
+            open: tag("tool_call"),
+            close: tag("/tool_call"),
+            section: Some((tag("tool_calls"), tag("/tool_calls"))),
+            separator: Some(tag("tool_sep")),
+            key: tag("arg_key"),
+            key_close: tag("/arg_key"),
+            value: tag("arg_value"),
+            value_close: tag("/arg_value"),
+            kind: None,
+            instead: &[],
+            format: CallFormat::Hunyuan,
+        }
+    }
 }
 
 /// A call whose name starts at `pos` (its opener at `start`), then a JSON object or
 /// `markup`'s key/value pairs, to its close. Returns the end of its region.
 pub(crate) fn pairs_call(cx: &mut Cx<'_>, start: usize, pos: usize, markup: &Pairs) -> usize {
-    let close = markup.close;
+    let close = &*markup.close;
     let text = cx.text;
     let format = markup.format;
     let name_stop = text[pos..]
@@ -991,7 +1044,12 @@ pub(crate) fn pairs_call(cx: &mut Cx<'_>, start: usize, pos: usize, markup: &Pai
         return find_cached(text, pos, text.len(), close)
             .map_or_else(|| to_end(text), |at| at + close.len());
     }
-    let p = skip_ws(text, name_stop);
+    let mut p = skip_ws(text, name_stop);
+    if let Some(separator) = &markup.separator
+        && starts_at(text, p, separator)
+    {
+        p = skip_ws(text, p + separator.len());
+    }
     if text.as_bytes().get(p) == Some(&b'{') {
         let (outcome, end) = arguments_at(cx, p, &name, None);
         cx.outcome(start, format, outcome);
@@ -1012,7 +1070,7 @@ pub(crate) fn pairs_call(cx: &mut Cx<'_>, start: usize, pos: usize, markup: &Pai
 /// and are typed with the tool's schema, or read as JSON when they are (a type tag, where
 /// the format has one, says which). Returns the call and its end.
 fn pairs(cx: &Cx<'_>, name: String, pos: usize, markup: &Pairs) -> (Outcome, usize) {
-    let close = markup.close;
+    let close = &*markup.close;
     let text = cx.text;
     let tool = cx.tool(&name);
     let mut arguments = Map::new();
@@ -1032,24 +1090,24 @@ fn pairs(cx: &Cx<'_>, name: String, pos: usize, markup: &Pairs) -> (Outcome, usi
             pos = p + close.len();
             break;
         }
-        if starts_at(text, p, markup.open) {
+        if starts_at(text, p, &markup.open) {
             // Left open; the next call ends it.
             pos = p;
             break;
         }
         let key_start = p + markup.key.len();
-        let key_end = starts_at(text, p, markup.key)
+        let key_end = starts_at(text, p, &markup.key)
             .then(|| {
                 find_in(
                     text,
                     key_start,
                     (key_start + 256).min(text.len()),
-                    markup.key_close,
+                    &markup.key_close,
                 )
             })
             .flatten();
         let Some(key_end) = key_end else {
-            if starts_at(text, p, markup.key) && ends_by(text, key_start + 256) {
+            if starts_at(text, p, &markup.key) && ends_by(text, key_start + 256) {
                 return (Err(cut_off(cx, &name, "in an argument name")), to_end(text));
             }
             let detail = format!(
@@ -1086,7 +1144,7 @@ fn pairs(cx: &Cx<'_>, name: String, pos: usize, markup: &Pairs) -> (Outcome, usi
             string = Some(text[kind_start..kind_end].trim() == "string");
             value_open = skip_ws(text, kind_end + kind_close.len());
         }
-        if !starts_at(text, value_open, markup.value) {
+        if !starts_at(text, value_open, &markup.value) {
             if ends_by(text, value_open) {
                 return (
                     Err(cut_off(cx, &name, "before the value of an argument")),
@@ -1103,12 +1161,24 @@ fn pairs(cx: &Cx<'_>, name: String, pos: usize, markup: &Pairs) -> (Outcome, usi
             return (Err(Broken::new(Some(name), detail)), end);
         }
         let value_start = value_open + markup.value.len();
-        let value_end = match value_end(
-            text,
-            value_start,
-            markup.value_close,
-            &[markup.key, close, markup.open],
-            &[],
+        // A token no value holds, before any close: the close was left out.
+        let token = markup
+            .instead
+            .iter()
+            .filter_map(|token| find_cached(text, value_start, text.len(), token))
+            .min()
+            .filter(|&at| find_cached(text, value_start, at, &markup.value_close).is_none());
+        let value_end = match token.map_or_else(
+            || {
+                value_end(
+                    text,
+                    value_start,
+                    &markup.value_close,
+                    &[&markup.key, close, &markup.open],
+                    markup.instead,
+                )
+            },
+            ValueEnd::Unclosed,
         ) {
             ValueEnd::Closed { end, next } => {
                 pos = next;
@@ -1117,10 +1187,14 @@ fn pairs(cx: &Cx<'_>, name: String, pos: usize, markup: &Pairs) -> (Outcome, usi
             ValueEnd::Ambiguous => {
                 let resume = find_cached(text, value_start, text.len(), close)
                     .map_or_else(|| to_end(text), |at| at + close.len());
-                return ambiguous(&name, &key, markup.value_close, resume);
+                return ambiguous(&name, &key, &markup.value_close, resume);
             }
-            // No `instead` markers: a value without its close runs to the end.
-            ValueEnd::Unclosed(_) | ValueEnd::Foreign | ValueEnd::CutOff => {
+            // Its close left out before a token no value holds.
+            ValueEnd::Unclosed(end) => {
+                pos = end;
+                end
+            }
+            ValueEnd::Foreign | ValueEnd::CutOff => {
                 let what = format!("in the value of `{key}`");
                 return (Err(cut_off(cx, &name, &what)), to_end(text));
             }
