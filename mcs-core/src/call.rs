@@ -126,7 +126,8 @@ pub enum CallFormat {
     Lfm2,
     /// Gemma 3 ```` ```tool_code ```` blocks.
     GemmaToolCode,
-    /// Gemma 4 `<|tool_call>call:NAME{…}<tool_call|>`.
+    /// Gemma 4 `<|tool_call>call:NAME{…}<tool_call|>`, and FunctionGemma's
+    /// `<start_function_call>call:NAME{…}<end_function_call>`.
     Gemma4,
     /// Qwen3-Coder / Nemotron 3 `<function=NAME><parameter=K>v</parameter></function>`.
     Qwen3Coder,
@@ -144,9 +145,15 @@ pub enum CallFormat {
     ClaudeXml,
     /// DeepSeek V3 / R1 / V3.1 `<｜tool▁calls▁begin｜>`.
     DeepSeek,
+    /// StepFun Step 3 `<｜tool_call_begin｜><steptml:invoke name=…><steptml:parameter name=…>`:
+    /// DeepSeek's call tokens around invoke markup.
+    Step3,
     /// DeepSeek DSML: V3.2 `<｜DSML｜function_calls>`, V4 `<｜DSML｜tool_calls>`, V4.1
     /// `<｜DSML｜ calls>`.
     DeepSeekDsml,
+    /// GigaChat 3.5 `<｜GCML｜tool_calls><｜GCML｜invoke name=…>`: DeepSeek's DSML markup in
+    /// its own namespace.
+    GigaChat,
     /// Kimi K2 `<|tool_calls_section_begin|>`.
     KimiK2,
     /// Kimi K3 `<|open|>tools<|sep|><|open|>call tool=…<|sep|>`.
@@ -215,7 +222,9 @@ impl CallFormat {
             CallFormat::MiniMaxM3 => "minimax_m3",
             CallFormat::ClaudeXml => "claude_xml",
             CallFormat::DeepSeek => "deepseek",
+            CallFormat::Step3 => "step3",
             CallFormat::DeepSeekDsml => "deepseek_dsml",
+            CallFormat::GigaChat => "gigachat",
             CallFormat::KimiK2 => "kimi_k2",
             CallFormat::KimiK3 => "kimi_k3",
             CallFormat::Glm4 => "glm4",

@@ -99,6 +99,11 @@ pub(crate) const DELIMITERS: &[(&str, Parser, Option<CallFormat>)] = &[
     ("<|tool_call>", tokens::gemma4, Some(CallFormat::Gemma4)),
     ("call:", tokens::gemma4_bare, None),
     (
+        "<start_function_call>",
+        tokens::function_gemma,
+        Some(CallFormat::Gemma4),
+    ),
+    (
         "<function=",
         xml::function_tag,
         Some(CallFormat::Qwen3Coder),
@@ -121,6 +126,8 @@ pub(crate) const DELIMITERS: &[(&str, Parser, Option<CallFormat>)] = &[
     ),
     ("<｜DSML｜", xml::dsml, Some(CallFormat::DeepSeekDsml)),
     ("<|DSML|", xml::dsml, Some(CallFormat::DeepSeekDsml)),
+    ("<｜GCML｜", xml::dsml, Some(CallFormat::GigaChat)),
+    ("<|GCML|", xml::dsml, Some(CallFormat::GigaChat)),
     (
         "<|open|>tools<|sep|>",
         channels::kimi_k3,

@@ -8,6 +8,7 @@ use super::horizon;
 use super::json::MAX_DEPTH;
 use super::json::describe_at;
 use super::pythonic;
+use super::xml;
 use super::record::Outcome;
 use super::record::{Broken, Cx, RawCall};
 use super::scan::{
@@ -319,6 +320,8 @@ pub(crate) fn deepseek(cx: &mut Cx<'_>, start: usize, _after: usize) -> Option<u
                 found_any = true;
                 pos = deepseek_call(cx, p, begin_end);
             }
+            // Step 3 puts the separator between calls too.
+            Some(("tool_sep", sep_end)) if found_any => pos = sep_end,
             _ if !found_any => {
                 let detail = format!(
                     "expected `<｜tool▁call▁begin｜>`, found {}",
@@ -341,6 +344,10 @@ pub(crate) fn deepseek(cx: &mut Cx<'_>, start: usize, _after: usize) -> Option<u
 fn deepseek_call(cx: &mut Cx<'_>, begin: usize, begin_end: usize) -> usize {
     let text = cx.text;
     let format = CallFormat::DeepSeek;
+    let first = skip_ws(text, begin_end);
+    if starts_at(text, first, xml::STEPTML_INVOKE) {
+        return step3_call(cx, first);
+    }
     // The separator token: the first special token after the call's start.
     let mut sep = None;
     let mut search = begin_end;
@@ -382,6 +389,10 @@ fn deepseek_call(cx: &mut Cx<'_>, begin: usize, begin_end: usize) -> usize {
         }
         (clean_name(&text[p..end]), q)
     };
+    // Step 3 may also write `function<｜tool_sep｜>NAME` before its invoke.
+    if starts_at(text, args_at, xml::STEPTML_INVOKE) {
+        return step3_call(cx, args_at);
+    }
     if !plausible_name(&name) {
         let detail = format!("no tool name before {}", describe_at(text, args_at));
         cx.malformed(begin, format, Broken::new(None, detail));
@@ -396,6 +407,17 @@ fn deepseek_call(cx: &mut Cx<'_>, begin: usize, begin_end: usize) -> usize {
     match deepseek_token(text, q) {
         Some((token, token_end)) if token == "tool_call_end" => token_end,
         _ => q,
+    }
+}
+
+/// StepFun Step 3's `<steptml:invoke>` blocks at `pos`, inside DeepSeek's call tokens;
+/// returns where the call ends (after its `tool_call_end` token, when it has one).
+fn step3_call(cx: &mut Cx<'_>, pos: usize) -> usize {
+    let end = xml::steptml_invokes(cx, pos);
+    let q = skip_ws(cx.text, end);
+    match deepseek_token(cx.text, q) {
+        Some((token, token_end)) if token == "tool_call_end" => token_end,
+        _ => end,
     }
 }
 
@@ -431,36 +453,67 @@ pub(crate) fn functionary(cx: &mut Cx<'_>, start: usize, after: usize) -> Option
 /// by their own structure, so the call ends where its braces close.
 pub(crate) fn gemma4(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usize> {
     let text = cx.text;
-    let format = CallFormat::Gemma4;
     let mut p = skip_ws(text, after);
     // `<|tool_call>:call:NAME{…}`: a stray colon some outputs carry.
     if starts_at(text, p, ":call:") {
         p += 1;
     }
+    gemma_call_after(cx, start, p, &Gemma::GEMMA4)
+}
+
+/// FunctionGemma `<start_function_call>call:NAME{key:<escape>text<escape>}<end_function_call>`:
+/// Gemma 4's syntax with its own string quote and close.
+pub(crate) fn function_gemma(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usize> {
+    let p = skip_ws(cx.text, after);
+    gemma_call_after(cx, start, p, &Gemma::FUNCTION_GEMMA)
+}
+
+/// `call:NAME{…}` at `p`, after the opener at `start`.
+fn gemma_call_after(cx: &mut Cx<'_>, start: usize, p: usize, dialect: &Gemma) -> Option<usize> {
+    let text = cx.text;
     if starts_at(text, p, "call:") {
-        return Some(gemma4_call(cx, start, p + "call:".len(), false));
+        return Some(gemma4_call(cx, start, p + "call:".len(), false, dialect));
     }
     // `<|tool_call>get_weather{…}`: `call:` left out by a small model; the name and its
     // braces say the same (a repair).
     let name_end = name_end(text, p);
     if name_end > p && byte_at(text, name_end) == Some(b'{') {
-        return Some(gemma4_call(cx, start, p, true));
+        return Some(gemma4_call(cx, start, p, true, dialect));
     }
     let detail = format!(
-        "expected `call:NAME{{…}}` after `<|tool_call>`, found {}",
+        "expected `call:NAME{{…}}` after `{}`, found {}",
+        &text[start..p].trim_end(),
         describe_at(text, p)
     );
-    cx.malformed(start, format, Broken::new(None, detail));
-    Some(past_gemma4_close(text, p))
+    cx.malformed(start, dialect.format, Broken::new(None, detail));
+    Some(dialect.past_close(text, p))
 }
 
-/// The close of a Gemma 4 call.
-const GEMMA4_CLOSE: &str = "<tool_call|>";
+/// What sets the Gemma call syntaxes apart: the token that quotes a string and the call's
+/// close.
+struct Gemma {
+    quote: &'static str,
+    close: &'static str,
+    format: CallFormat,
+}
 
-/// Where reading goes on after a broken Gemma 4 call: past the next close, or at the end.
-fn past_gemma4_close(text: &str, from: usize) -> usize {
-    find_cached(text, from, text.len(), GEMMA4_CLOSE)
-        .map_or_else(|| to_end(text), |at| at + GEMMA4_CLOSE.len())
+impl Gemma {
+    const GEMMA4: Gemma = Gemma {
+        quote: "<|\"|>",
+        close: "<tool_call|>",
+        format: CallFormat::Gemma4,
+    };
+    const FUNCTION_GEMMA: Gemma = Gemma {
+        quote: "<escape>",
+        close: "<end_function_call>",
+        format: CallFormat::Gemma4,
+    };
+
+    /// Where reading goes on after a broken call: past the next close, or at the end.
+    fn past_close(&self, text: &str, from: usize) -> usize {
+        find_cached(text, from, text.len(), self.close)
+            .map_or_else(|| to_end(text), |at| at + self.close.len())
+    }
 }
 
 /// A Gemma 4 call written without `<|tool_call>`: `call:NAME{…}` at the start of a line or
@@ -468,7 +521,7 @@ fn past_gemma4_close(text: &str, from: usize) -> usize {
 /// vLLM reads it. Only for a known tool, or when the call's strings are Gemma's `<|"|>`:
 /// `call:` is also a word of prose.
 pub(crate) fn gemma4_bare(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usize> {
-    const STRING: &str = "<|\"|>";
+    let dialect = &Gemma::GEMMA4;
     let text = cx.text;
     let before = text[..start].trim_end_matches([' ', '\t']);
     let placed = before.is_empty() || before.ends_with('\n') || before.ends_with("<channel|>");
@@ -479,20 +532,26 @@ pub(crate) fn gemma4_bare(cx: &mut Cx<'_>, start: usize, after: usize) -> Option
     let name = clean_name(&text[after..name_end]);
     let line_end =
         memchr::memchr(b'\n', &text.as_bytes()[name_end..]).map_or(text.len(), |i| name_end + i);
-    if !cx.is_known(&name) && find_in(text, name_end, line_end, STRING).is_none() {
+    if !cx.is_known(&name) && find_in(text, name_end, line_end, dialect.quote).is_none() {
         return None;
     }
-    Some(gemma4_call(cx, start, after, false))
+    Some(gemma4_call(cx, start, after, false, dialect))
 }
 
 /// Reads `NAME{…}` of `call:NAME{…}`, the name starting at `name_start` and the call's
 /// record placed at `start` (`repaired` when `call:` was left out); returns the end of its
-/// region (after `<tool_call|>` when it follows).
-fn gemma4_call(cx: &mut Cx<'_>, start: usize, name_start: usize, repaired: bool) -> usize {
-    const CLOSE: &str = GEMMA4_CLOSE;
+/// region (after the dialect's close when it follows).
+fn gemma4_call(
+    cx: &mut Cx<'_>,
+    start: usize,
+    name_start: usize,
+    repaired: bool,
+    dialect: &Gemma,
+) -> usize {
+    let close = dialect.close;
     let text = cx.text;
-    let format = CallFormat::Gemma4;
-    let skip = past_gemma4_close;
+    let format = dialect.format;
+    let skip = |text: &str, from: usize| dialect.past_close(text, from);
     let Some(brace) = find_in(text, name_start, (name_start + 256).min(text.len()), "{") else {
         let detail = "the call has no `{` after its name".to_owned();
         let broken = if ends_by(text, name_start + 256) {
@@ -504,7 +563,7 @@ fn gemma4_call(cx: &mut Cx<'_>, start: usize, name_start: usize, repaired: bool)
         return skip(text, name_start);
     };
     let name = clean_name(&text[name_start..brace]);
-    let outcome = match gemma_value(text, brace, 0) {
+    let outcome = match gemma_value(text, brace, 0, dialect.quote) {
         _ if !plausible_name(&name) => {
             Err(Broken::new(None, "the call has no tool name".to_owned()))
         }
@@ -517,8 +576,8 @@ fn gemma4_call(cx: &mut Cx<'_>, start: usize, name_start: usize, repaired: bool)
             };
             cx.outcome(start, format, Ok(call));
             let q = skip_ws(text, end);
-            return if starts_at(text, q, CLOSE) {
-                q + CLOSE.len()
+            return if starts_at(text, q, close) {
+                q + close.len()
             } else {
                 end
             };
@@ -560,9 +619,13 @@ enum GemmaError {
     At(usize, String),
 }
 
-/// The Gemma 4 value at `pos` and where it ends.
-fn gemma_value(text: &str, pos: usize, depth: usize) -> Result<(Value, usize), GemmaError> {
-    const QUOTE: &str = "<|\"|>";
+/// The Gemma 4 value at `pos` and where it ends, its strings quoted by `quote`.
+fn gemma_value(
+    text: &str,
+    pos: usize,
+    depth: usize,
+    quote: &str,
+) -> Result<(Value, usize), GemmaError> {
     if depth > MAX_DEPTH {
         return Err(GemmaError::At(
             pos,
@@ -571,12 +634,12 @@ fn gemma_value(text: &str, pos: usize, depth: usize) -> Result<(Value, usize), G
     }
     let p = skip_ws(text, pos);
     let at_end = |q: usize| ends_by(text, q);
-    if starts_at(text, p, QUOTE) {
-        let from = p + QUOTE.len();
-        let close = find_in(text, from, text.len(), QUOTE).ok_or(GemmaError::CutOff)?;
+    if starts_at(text, p, quote) {
+        let from = p + quote.len();
+        let close = find_in(text, from, text.len(), quote).ok_or(GemmaError::CutOff)?;
         return Ok((
             Value::String(text[from..close].to_owned()),
-            close + QUOTE.len(),
+            close + quote.len(),
         ));
     }
     match byte_at(text, p) {
@@ -591,8 +654,8 @@ fn gemma_value(text: &str, pos: usize, depth: usize) -> Result<(Value, usize), G
                 if byte_at(text, q) == Some(b'}') {
                     return Ok((Value::Object(map), q + 1));
                 }
-                let (key, after_key) = if starts_at(text, q, QUOTE) {
-                    match gemma_value(text, q, depth + 1)? {
+                let (key, after_key) = if starts_at(text, q, quote) {
+                    match gemma_value(text, q, depth + 1, quote)? {
                         (Value::String(key), end) => (key, end),
                         _ => return Err(GemmaError::At(q, "a key must be a string".to_owned())),
                     }
@@ -619,7 +682,7 @@ fn gemma_value(text: &str, pos: usize, depth: usize) -> Result<(Value, usize), G
                         ));
                     }
                 }
-                let (value, end) = gemma_value(text, colon + 1, depth + 1)?;
+                let (value, end) = gemma_value(text, colon + 1, depth + 1, quote)?;
                 map.insert(key, value);
                 q = skip_ws(text, end);
                 match byte_at(text, q) {
@@ -646,7 +709,7 @@ fn gemma_value(text: &str, pos: usize, depth: usize) -> Result<(Value, usize), G
                 if byte_at(text, q) == Some(b']') {
                     return Ok((Value::Array(items), q + 1));
                 }
-                let (value, end) = gemma_value(text, q, depth + 1)?;
+                let (value, end) = gemma_value(text, q, depth + 1, quote)?;
                 items.push(value);
                 q = skip_ws(text, end);
                 match byte_at(text, q) {

@@ -28,12 +28,16 @@ use super::scan::{
 use mcs_core::call::CallFormat;
 
 /// A raw parameter value without the one newline models put after the opening tag and
-/// before the closing one (as vLLM does).
+/// before the closing one (as vLLM does). A value that does not start on its own line
+/// keeps a newline it ends with: `return 1⏎` is the text of a line, as an editing tool
+/// wants it.
 pub(crate) fn raw_value(value: &str) -> &str {
-    let value = value
+    let Some(value) = value
         .strip_prefix("\r\n")
         .or_else(|| value.strip_prefix('\n'))
-        .unwrap_or(value);
+    else {
+        return value;
+    };
     value
         .strip_suffix("\r\n")
         .or_else(|| value.strip_suffix('\n'))
@@ -428,13 +432,19 @@ pub(crate) fn plain_invokes(
 
 /// DeepSeek DSML: `<｜DSML｜function_calls>` (V3.2), `<｜DSML｜tool_calls>` (V4),
 /// `<｜DSML｜ calls>` (V4.1, a space after the bar in every marker), also with ASCII bars,
-/// around `<｜DSML｜invoke name=…>` blocks; an invoke without its wrapper is read too.
+/// around `<｜DSML｜invoke name=…>` blocks; an invoke without its wrapper is read too. Also
+/// GigaChat 3.5's `<｜GCML｜tool_calls>`, the same markup.
 pub(crate) fn dsml(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usize> {
     let text = cx.text;
-    let format = CallFormat::DeepSeekDsml;
     // The marker prefix as this output writes it: `｜DSML｜`, `｜DSML｜ `, `|DSML|`, ….
     let spaced = skip_ws(text, after);
     let prefix = format!("{}{}", &text[start + 1..after], &text[after..spaced]);
+    // GigaChat 3.5 writes the same markup in its own namespace.
+    let format = if prefix.contains("GCML") {
+        CallFormat::GigaChat
+    } else {
+        CallFormat::DeepSeekDsml
+    };
     let word_end = super::scan::name_end(text, spaced);
     let word = &text[spaced..word_end];
     let markup = Invoke {
@@ -463,6 +473,23 @@ pub(crate) fn dsml(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usize>
     }
     let end = invoke_blocks(cx, body, &markup, format);
     Some(wrapper_end(cx, body, end, &close, format, &markup.invoke))
+}
+
+/// The opening of a StepFun Step 3 invoke.
+pub(crate) const STEPTML_INVOKE: &str = "<steptml:invoke";
+
+/// StepFun Step 3's `<steptml:invoke name=…><steptml:parameter name=…>v</steptml:parameter>
+/// </steptml:invoke>` blocks from `pos` (inside DeepSeek's call tokens); returns where they
+/// end.
+pub(crate) fn steptml_invokes(cx: &mut Cx<'_>, pos: usize) -> usize {
+    let markup = Invoke {
+        invoke: STEPTML_INVOKE.to_owned(),
+        invoke_close: "</steptml:invoke>".to_owned(),
+        parameter: "<steptml:parameter".to_owned(),
+        parameter_close: "</steptml:parameter>".to_owned(),
+        wrapper_close: "",
+    };
+    invoke_blocks(cx, pos, &markup, CallFormat::Step3)
 }
 
 /// The end of a wrapper whose blocks were read from `body` to `end`: after its `close`,
