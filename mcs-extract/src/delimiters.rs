@@ -51,6 +51,10 @@ pub(crate) const DELIMITERS: &[(&str, Parser, Option<CallFormat>)] = &[
         tagged::solar_open,
         Some(CallFormat::SolarOpen),
     ),
+    // A wrapper named after the model (`<dots_function_call>`, `<iquestcoder_tool_call>`):
+    // found by its end, the tag's start looked for before it (see `NAMED`).
+    ("_tool_call>", tagged::named_wrapper, Some(CallFormat::Hermes)),
+    ("_function_call>", tagged::named_wrapper, Some(CallFormat::Hermes)),
     (
         "]<]minimax[>[<tool_call>",
         elements::minimax_m3,
@@ -186,12 +190,49 @@ pub(crate) struct Delimiter {
     pub prose: bool,
 }
 
+/// The delimiters that end a tag named after a model (`_tool_call>` of
+/// `<dots_tool_call>`): the delimiter starts at the tag's `<`.
+const NAMED: &[&str] = &["_tool_call>", "_function_call>"];
+
+/// The longest model name a [`NAMED`] tag may start with, in bytes.
+const LONGEST_MODEL_NAME: usize = 32;
+
+/// Where the opening tag whose name ends at `end` starts (`<dots` of `<dots_tool_call>`):
+/// a `<`, then letters, digits, `_`, `-`, `.` or `:`. `None` for a closing tag, one named
+/// as the end of a call (FunctionGemma's `<end_function_call>`), or text.
+fn named_tag_start(text: &str, end: usize) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let name_start = (end.saturating_sub(LONGEST_MODEL_NAME)..end)
+        .rev()
+        .take_while(|&at| {
+            bytes[at].is_ascii_alphanumeric() || matches!(bytes[at], b'_' | b'-' | b'.' | b':')
+        })
+        .last()
+        .unwrap_or(end);
+    let closes = text[name_start..end].eq_ignore_ascii_case("end");
+    (name_start < end && name_start > 0 && bytes[name_start - 1] == b'<' && !closes)
+        .then(|| name_start - 1)
+}
+
 /// The delimiter that starts first in `text[from..to]` (the longest, of those starting
 /// there).
 pub(crate) fn next_delimiter(text: &str, from: usize, to: usize) -> Option<Delimiter> {
-    let found = automaton()?.find(Input::new(text).span(from..to));
-    work::examined(found.as_ref().map_or(to, |found| found.end()) - from);
-    let found = found?;
+    let mut search = from;
+    let found = loop {
+        let found = automaton()?.find(Input::new(text).span(search..to));
+        work::examined(found.as_ref().map_or(to, |found| found.end()) - search);
+        let found = found?;
+        let pattern = DELIMITERS.get(found.pattern().as_usize());
+        if !pattern.is_some_and(|(pattern, ..)| NAMED.contains(pattern)) {
+            break found;
+        }
+        match named_tag_start(text, found.start()) {
+            Some(start) if start >= from => {
+                break aho_corasick::Match::new(found.pattern(), start..found.end());
+            }
+            _ => search = found.start() + 1,
+        }
+    };
     let index = found.pattern().as_usize();
     let prose_channels = DELIMITERS.len() + channels::prose_openers().count();
     let (parser, format, prose) = match DELIMITERS.get(index) {
@@ -212,11 +253,22 @@ pub(crate) fn next_delimiter(text: &str, from: usize, to: usize) -> Option<Delim
 /// (`text.len()` when it cannot), searching no earlier than `from`.
 pub(crate) fn partial_delimiter(text: &str, from: usize) -> usize {
     static PREFIXES: OnceLock<Prefixes> = OnceLock::new();
-    partial_start(
+    let partial = partial_start(
         text,
         from,
         PREFIXES.get_or_init(|| Prefixes::new(patterns())),
-    )
+    );
+    // A tag whose name is still being written may become one named after a model.
+    let bytes = text.as_bytes();
+    let window = bytes.len().saturating_sub(LONGEST_MODEL_NAME + 16).max(from);
+    let tag = memchr::memrchr(b'<', &bytes[window..])
+        .map(|i| window + i)
+        .filter(|&at| {
+            bytes[at + 1..]
+                .iter()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b':'))
+        });
+    tag.map_or(partial, |at| at.min(partial))
 }
 
 /// Whether the delimiter at `start..end` opens a call, rather than being mentioned in prose.
@@ -335,6 +387,26 @@ mod tests {
         let cx = Cx::new(text, &tools);
         let found = automaton().unwrap().find(text).unwrap();
         opens_call(&cx, found.start(), found.end())
+    }
+
+    #[test]
+    fn tags_named_after_a_model_start_at_their_bracket() {
+        let start = |text: &str| named_tag_start(text, text.find("_tool_call>").unwrap());
+        assert_eq!(start("x <dots_tool_call>"), Some(2));
+        assert_eq!(start("<iquest-coder.v2:x_tool_call>"), Some(0));
+        assert_eq!(start("</dots_tool_call>"), None);
+        assert_eq!(start("<end_tool_call>"), None);
+        assert_eq!(start("a_tool_call>"), None);
+        assert_eq!(start("< x_tool_call>"), None);
+        // The delimiter found starts at the bracket; a closing tag is skipped over.
+        let text = "</a_tool_call> then <b_tool_call>{}";
+        let found = next_delimiter(text, 0, text.len()).unwrap();
+        assert_eq!(&text[found.start..found.end], "<b_tool_call>");
+        // Not before where the search starts.
+        assert!(next_delimiter(text, 21, text.len()).is_none());
+        // A name still being written is held back in a stream.
+        assert_eq!(partial_delimiter("calls: <dots_func", 0), 7);
+        assert_eq!(partial_delimiter("a < b", 0), 5);
     }
 
     #[test]

@@ -204,6 +204,53 @@ fn pairs_blocks(cx: &mut Cx<'_>, start: usize, markup: &xml::Pairs) -> usize {
     }
 }
 
+/// A wrapper named after the model (`<dots_function_call>`, `<iquestcoder_tool_call>`,
+/// found by [`delimiters`](super::delimiters)) around a markup read elsewhere: `<invoke
+/// name=…>` blocks, `<function=…>` blocks, JSON (one call or a list), or a name then GLM's
+/// `<arg_key>`/`<arg_value>` pairs. Its close is the same tag with a slash.
+pub(crate) fn named_wrapper(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usize> {
+    let text = cx.text;
+    let open = &text[start..after];
+    let close = format!("</{}", &open[1..]);
+    let p = skip_ws(text, after);
+    let past_close = |end: usize| {
+        let q = skip_ws(text, end);
+        if starts_at(text, q, &close) {
+            q + close.len()
+        } else {
+            end
+        }
+    };
+    if starts_at(text, p, "<invoke") {
+        return Some(xml::plain_invokes(cx, after, &close, CallFormat::MiniMaxM2));
+    }
+    if starts_at(text, p, "<function=") || starts_at(text, p, "<function name=") {
+        let end = xml::function_blocks(cx, p, CallFormat::Qwen3Coder, &[&close]);
+        return Some(past_close(end));
+    }
+    if ends_by(text, p) || matches!(byte_at(text, p), Some(b'{' | b'[')) {
+        return Some(json_body(cx, p, Some(&close), CallFormat::Hermes, open));
+    }
+    let after_name = skip_ws(text, name_end(text, p));
+    if name_end(text, p) > p
+        && (ends_by(text, after_name)
+            || starts_at(text, after_name, "<arg_key>")
+            || starts_at(text, after_name, &close))
+    {
+        let markup = xml::Pairs::glm_in(open, &close);
+        return Some(xml::pairs_call(cx, start, p, &markup));
+    }
+    let detail = format!(
+        "`{open}` is followed by {} instead of a call",
+        describe_at(text, p)
+    );
+    cx.malformed(start, CallFormat::Hermes, Broken::new(None, detail));
+    Some(
+        find_cached(text, p, text.len(), &close)
+            .map_or_else(|| to_end(text), |at| at + close.len()),
+    )
+}
+
 /// Nemotron Nano v2 `<TOOLCALL>[…]</TOOLCALL>`.
 pub(crate) fn nemotron(cx: &mut Cx<'_>, _start: usize, after: usize) -> Option<usize> {
     Some(json_body(

@@ -1031,6 +1031,15 @@ impl Pairs {
         format: CallFormat::SolarOpen,
     };
 
+    /// GLM's pairs in a block that `open` and `close` stand around (`<iquestcoder_tool_call>`).
+    pub(crate) fn glm_in(open: &str, close: &str) -> Pairs {
+        Pairs {
+            open: Cow::Owned(open.to_owned()),
+            close: Cow::Owned(close.to_owned()),
+            ..Pairs::GLM
+        }
+    }
+
     /// Hunyuan's markers, each tag ending in `suffix` (`:opensource`; empty for HY 3 and
     /// unsuffixed HY 4 checkpoints).
     pub(crate) fn hunyuan(suffix: &str) -> Pairs {
