@@ -166,6 +166,9 @@ pub enum CallFormat {
     Hunyuan,
     /// Upstage Solar Open 2 `<|tool_call:start|>NAME<|tool_arg:start|>K<|tool_arg:value|>V…`.
     SolarOpen,
+    /// PFN PLaMo 3 `<|plamo:begin_tool_request:plamo|><|plamo:begin_tool_name:plamo|>NAME…
+    /// <|plamo:msg|>{json}`.
+    Plamo,
     /// MBZUAI K2 (K2-V3, K2 Horizon) `<ifm|tool_call>NAME<ifm|arg_key>K</ifm|arg_key>…`, or
     /// JSON inside `<ifm|tool_call>`.
     K2,
@@ -230,6 +233,7 @@ impl CallFormat {
             CallFormat::Glm4 => "glm4",
             CallFormat::Hunyuan => "hunyuan",
             CallFormat::SolarOpen => "solar_open",
+            CallFormat::Plamo => "plamo",
             CallFormat::K2 => "k2_horizon",
             CallFormat::Granite => "granite",
             CallFormat::InternLm => "internlm",

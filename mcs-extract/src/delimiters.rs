@@ -79,6 +79,11 @@ pub(crate) const DELIMITERS: &[(&str, Parser, Option<CallFormat>)] = &[
     ("functools[", tagged::phi4_mini, Some(CallFormat::Phi4Mini)),
     ("[TOOL_CALLS]", tokens::mistral, Some(CallFormat::Mistral)),
     ("<|python_tag|>", tokens::llama3, Some(CallFormat::Llama3)),
+    (
+        "<|plamo:begin_tool_request",
+        tokens::plamo,
+        Some(CallFormat::Plamo),
+    ),
     ("to=functions.", tokens::harmony, Some(CallFormat::Harmony)),
     (
         "<|tool_calls_section_begin|>",

@@ -421,6 +421,127 @@ fn step3_call(cx: &mut Cx<'_>, pos: usize) -> usize {
     }
 }
 
+/// PLaMo 3's tokens, in the order a call writes them.
+mod plamo_tokens {
+    pub(super) const REQUESTS: &str = "<|plamo:begin_tool_requests:plamo|>";
+    pub(super) const REQUESTS_END: &str = "<|plamo:end_tool_requests:plamo|>";
+    pub(super) const REQUEST: &str = "<|plamo:begin_tool_request:plamo|>";
+    pub(super) const NAME: &str = "<|plamo:begin_tool_name:plamo|>";
+    pub(super) const NAME_END: &str = "<|plamo:end_tool_name:plamo|>";
+    pub(super) const ARGUMENTS: &str = "<|plamo:begin_tool_arguments:plamo|>";
+    pub(super) const CONSTRAIN: &str = "<|plamo:constrain|>";
+    pub(super) const MESSAGE: &str = "<|plamo:msg|>";
+    pub(super) const ARGUMENTS_END: &str = "<|plamo:end_tool_arguments:plamo|>";
+    pub(super) const REQUEST_END: &str = "<|plamo:end_tool_request:plamo|>";
+}
+
+/// PLaMo 3: `<|plamo:begin_tool_requests:plamo|>` around requests, each
+/// `<|plamo:begin_tool_request:plamo|><|plamo:begin_tool_name:plamo|>NAME<|plamo:end_tool_name:plamo|>
+/// <|plamo:begin_tool_arguments:plamo|><|plamo:constrain|>json<|plamo:msg|>{…}
+/// <|plamo:end_tool_arguments:plamo|><|plamo:end_tool_request:plamo|>`; a request alone is
+/// read too.
+pub(crate) fn plamo(cx: &mut Cx<'_>, start: usize, _after: usize) -> Option<usize> {
+    use plamo_tokens::{REQUEST, REQUESTS, REQUESTS_END};
+    let text = cx.text;
+    let in_section = starts_at(text, start, REQUESTS);
+    let mut pos = if in_section {
+        start + REQUESTS.len()
+    } else {
+        start
+    };
+    let mut found = false;
+    loop {
+        let p = skip_ws(text, pos);
+        if in_section && starts_at(text, p, REQUESTS_END) {
+            return Some(p + REQUESTS_END.len());
+        }
+        if !starts_at(text, p, REQUEST) {
+            if found {
+                return Some(p);
+            }
+            let detail = format!(
+                "`{REQUESTS}` is followed by {} instead of a request",
+                describe_at(text, p)
+            );
+            let broken = if ends_by(text, p) {
+                Broken::cut(None, detail)
+            } else {
+                Broken::new(None, detail)
+            };
+            cx.malformed(start, CallFormat::Plamo, broken);
+            return Some(
+                find_cached(text, p, text.len(), REQUESTS_END)
+                    .map_or_else(|| to_end(text), |at| at + REQUESTS_END.len()),
+            );
+        }
+        found = true;
+        pos = plamo_request(cx, p);
+        if !in_section {
+            return Some(pos);
+        }
+    }
+}
+
+/// One PLaMo 3 request from its token at `begin`; returns where it ends.
+fn plamo_request(cx: &mut Cx<'_>, begin: usize) -> usize {
+    use plamo_tokens::{
+        ARGUMENTS, ARGUMENTS_END, CONSTRAIN, MESSAGE, NAME, NAME_END, REQUEST, REQUEST_END,
+    };
+    let text = cx.text;
+    let format = CallFormat::Plamo;
+    let skip = |from: usize| {
+        find_cached(text, from, text.len(), REQUEST_END)
+            .map_or_else(|| to_end(text), |at| at + REQUEST_END.len())
+    };
+    let broken = |cx: &mut Cx<'_>, name: Option<&str>, at: usize, what: &str| {
+        let detail = format!("expected {what}, found {}", describe_at(text, at));
+        let broken = if ends_by(text, at) {
+            Broken::cut(name.map(str::to_owned), detail)
+        } else {
+            Broken::new(name.map(str::to_owned), detail)
+        };
+        cx.malformed(begin, format, broken);
+        if ends_by(text, at) { to_end(text) } else { skip(at) }
+    };
+    let p = skip_ws(text, begin + REQUEST.len());
+    if !starts_at(text, p, NAME) {
+        return broken(cx, None, p, &format!("`{NAME}`"));
+    }
+    let name_start = p + NAME.len();
+    let limit = floor_boundary(text, name_start + 256);
+    let Some(name_close) = find_in(text, name_start, limit, NAME_END) else {
+        return broken(cx, None, limit.min(to_end(text)), &format!("`{NAME_END}`"));
+    };
+    let name = clean_name(&text[name_start..name_close]);
+    if !plausible_name(&name) {
+        let detail = "the request has no usable tool name".to_owned();
+        cx.malformed(begin, format, Broken::new(None, detail));
+        return skip(name_close);
+    }
+    let mut q = skip_ws(text, name_close + NAME_END.len());
+    if !starts_at(text, q, ARGUMENTS) {
+        return broken(cx, Some(&name), q, &format!("`{ARGUMENTS}`"));
+    }
+    q = skip_ws(text, q + ARGUMENTS.len());
+    // `<|plamo:constrain|>json<|plamo:msg|>`: what the arguments are written in.
+    if starts_at(text, q, CONSTRAIN) {
+        q = skip_ws(text, name_end(text, skip_ws(text, q + CONSTRAIN.len())));
+    }
+    if starts_at(text, q, MESSAGE) {
+        q += MESSAGE.len();
+    }
+    let (outcome, end) = arguments_at(cx, q, &name, None);
+    cx.outcome(begin, format, outcome);
+    let mut r = end;
+    for token in [ARGUMENTS_END, REQUEST_END] {
+        let t = skip_ws(text, r);
+        if starts_at(text, t, token) {
+            r = t + token.len();
+        }
+    }
+    r
+}
+
 /// Functionary v3.2 `>>>NAME⏎{json}`; `>>>all` starts ordinary text.
 pub(crate) fn functionary(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usize> {
     let text = cx.text;
