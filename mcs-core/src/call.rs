@@ -180,6 +180,8 @@ pub enum CallFormat {
     Jamba,
     /// Nemotron Nano v2 `<TOOLCALL>[…]</TOOLCALL>`.
     Nemotron,
+    /// Meta Code World Model `<tool: function>⏎NAME input⏎</tool>`.
+    Cwm,
     /// Swiss AI Apertus `<|tools_prefix|>[{NAME: {…}}]<|tools_suffix|>`.
     Apertus,
     /// Cohere Command R7B / A `<|START_ACTION|>`.
@@ -239,6 +241,7 @@ impl CallFormat {
             CallFormat::InternLm => "internlm",
             CallFormat::Jamba => "jamba",
             CallFormat::Nemotron => "nemotron",
+            CallFormat::Cwm => "cwm",
             CallFormat::Apertus => "apertus",
             CallFormat::CommandR => "command_r",
             CallFormat::Functionary => "functionary",

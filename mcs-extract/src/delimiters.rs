@@ -42,6 +42,7 @@ pub(crate) const DELIMITERS: &[(&str, Parser, Option<CallFormat>)] = &[
         Some(CallFormat::MiniMaxM1),
     ),
     ("<TOOLCALL>", tagged::nemotron, Some(CallFormat::Nemotron)),
+    ("<tool:", tagged::cwm, Some(CallFormat::Cwm)),
     ("<ifm|tool_calls>", tagged::k2, Some(CallFormat::K2)),
     // Hunyuan's tags with the checkpoint's suffix: `<tool_calls:opensource>`.
     ("<tool_calls:", tagged::hunyuan, Some(CallFormat::Hunyuan)),

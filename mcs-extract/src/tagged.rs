@@ -6,11 +6,13 @@ use serde_json::{Map, Value};
 
 use super::call_body::{after_close, json_body};
 use super::json::{describe_at, parse_value};
+use super::call_shape::free_text_arguments;
+use super::horizon;
 use super::pythonic;
 use super::record::{Broken, Cx, RawCall};
 use super::scan::{
-    byte_at, clean_name, element_end, ends_by, find_cached, floor_boundary, name_end, skip_ws,
-    starts_at, to_end,
+    byte_at, clean_name, element_end, ends_by, find_cached, floor_boundary, name_end,
+    plausible_name, skip_ws, starts_at, to_end,
 };
 use super::xml;
 use mcs_core::call::CallFormat;
@@ -249,6 +251,61 @@ pub(crate) fn named_wrapper(cx: &mut Cx<'_>, start: usize, after: usize) -> Opti
         find_cached(text, p, text.len(), &close)
             .map_or_else(|| to_end(text), |at| at + close.len()),
     )
+}
+
+/// Meta's Code World Model (vLLM's `cwm`, "Cursor-style" tags): `<tool: LABEL>` then the
+/// tool's name and its input up to `</tool>` (`terminal ls -la`). The input is the
+/// arguments when it is JSON; else it is free text, given to a known tool with parameters
+/// as its one input (see [`free_text_arguments`]), and to any other as `{"command": …}`, as
+/// the format has it.
+pub(crate) fn cwm(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usize> {
+    const CLOSE: &str = "</tool>";
+    let text = cx.text;
+    let format = CallFormat::Cwm;
+    let label = skip_ws(text, after);
+    let label_end = name_end(text, label);
+    let gt = skip_ws(text, label_end);
+    if label_end == label || byte_at(text, gt) != Some(b'>') {
+        return ends_by(text, gt).then(|| to_end(text));
+    }
+    let body = skip_ws(text, gt + 1);
+    let Some(close) = find_cached(text, body, text.len(), CLOSE) else {
+        let detail = format!("the output ends before `{CLOSE}`");
+        let name = Some(text[body..name_end(text, body)].to_owned()).filter(|n| !n.is_empty());
+        cx.malformed(start, format, Broken::cut(name, detail));
+        horizon::reached(text, text.len());
+        return Some(to_end(text));
+    };
+    let name_stop = body
+        + text[body..close]
+            .find(char::is_whitespace)
+            .unwrap_or(close - body);
+    let name = clean_name(&text[body..name_stop]);
+    let input = text[name_stop..close].trim();
+    let outcome = if !plausible_name(&name) {
+        Err(Broken::new(None, "`<tool:` holds no tool name".to_owned()))
+    } else if input.starts_with(['{', '[']) && serde_json::from_str::<Value>(input).is_ok() {
+        let (outcome, _) = super::call_body::arguments_at(cx, skip_ws(text, name_stop), &name, None);
+        outcome
+    } else {
+        let arguments = match cx.tool(&name) {
+            Some(tool) if !tool.parameters().is_empty() => free_text_arguments(tool, input)
+                .map_err(|detail| Broken::new(Some(name.clone()), detail)),
+            _ if input.is_empty() => Ok(Value::Object(Map::new())),
+            _ => Ok(Value::Object(Map::from_iter([(
+                "command".to_owned(),
+                Value::String(input.to_owned()),
+            )]))),
+        };
+        arguments.map(|arguments| RawCall {
+            name,
+            arguments,
+            id: None,
+            repaired: false,
+        })
+    };
+    cx.outcome(start, format, outcome);
+    Some(close + CLOSE.len())
 }
 
 /// Nemotron Nano v2 `<TOOLCALL>[…]</TOOLCALL>`.
