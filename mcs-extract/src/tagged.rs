@@ -141,15 +141,12 @@ pub(crate) fn solar_open(cx: &mut Cx<'_>, start: usize, _after: usize) -> Option
 pub(crate) fn hunyuan(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usize> {
     let text = cx.text;
     // Found as `<tool_call`: the suffix's colon follows, after an `s` for the section.
-    let after = match text.as_bytes().get(after..after + 2) {
-        Some([b':', _]) => after + 1,
-        Some([b's', b':']) => after + 2,
-        Some(_) => return None,
+    let after = match &text.as_bytes()[after..] {
+        [b':', ..] => after + 1,
+        [b's', b':', ..] => after + 2,
         // `<tool_call` or `<tool_calls` at the end: what comes decides.
-        None => {
-            return (ends_by(text, text.len()) && text[after..].chars().all(|c| c == 's'))
-                .then(|| to_end(text));
-        }
+        [] | [b's'] => return ends_by(text, text.len()).then(|| to_end(text)),
+        _ => return None,
     };
     let limit = floor_boundary(text, after + 64);
     let Some(gt) = memchr::memchr(b'>', &text.as_bytes()[after..limit]).map(|i| after + i) else {
