@@ -212,8 +212,12 @@ fn json_finding(
 ) -> Option<Finding> {
     let mut outcomes = calls_in(value, cx, Trust::Weak, repaired)?;
     // Inside a sentence (`a refund would look like {…}`), JSON for a tool the model was not
-    // given illustrates, it does not call: there only the tools it has count.
+    // given illustrates, it does not call: there only the tools it has count; and none
+    // where the sentence says it shows an example (`例如：{…}`, `for example, {…}`).
     if !cx.tools.is_empty() && in_sentence(cx.text, start) {
+        if super::markdown::names_example(cx.text, start) {
+            return None;
+        }
         outcomes.retain(|outcome| {
             let name = match outcome {
                 Ok(call) => Some(call.name.as_str()),

@@ -8,13 +8,13 @@ use serde_json::{Map, Value};
 
 use super::call_shape::{strong_calls, strong_element};
 use super::horizon;
-use super::visible;
 use super::json::{JsonError, describe_at, parse_value};
 use super::record::{Broken, Cx, Outcome, RawCall};
 use super::scan::{
     byte_at, clean_name, element_end, ends_by, find_in, floor_boundary, name_end, plausible_name,
     skip_ws, starts_at, to_end,
 };
+use super::visible;
 use mcs_core::call::CallFormat;
 use mcs_core::schema::kind_of;
 

@@ -54,8 +54,16 @@ pub(crate) const DELIMITERS: &[(&str, Parser, Option<CallFormat>)] = &[
     ),
     // A wrapper named after the model (`<dots_function_call>`, `<iquestcoder_tool_call>`):
     // found by its end, the tag's start looked for before it (see `NAMED`).
-    ("_tool_call>", tagged::named_wrapper, Some(CallFormat::Hermes)),
-    ("_function_call>", tagged::named_wrapper, Some(CallFormat::Hermes)),
+    (
+        "_tool_call>",
+        tagged::named_wrapper,
+        Some(CallFormat::Hermes),
+    ),
+    (
+        "_function_call>",
+        tagged::named_wrapper,
+        Some(CallFormat::Hermes),
+    ),
     (
         "]<]minimax[>[<tool_call>",
         elements::minimax_m3,
@@ -268,7 +276,10 @@ pub(crate) fn partial_delimiter(text: &str, from: usize) -> usize {
     );
     // A tag whose name is still being written may become one named after a model.
     let bytes = text.as_bytes();
-    let window = bytes.len().saturating_sub(LONGEST_MODEL_NAME + 16).max(from);
+    let window = bytes
+        .len()
+        .saturating_sub(LONGEST_MODEL_NAME + 16)
+        .max(from);
     let tag = memchr::memrchr(b'<', &bytes[window..])
         .map(|i| window + i)
         .filter(|&at| {

@@ -8,6 +8,7 @@
 //! the format wherever it stands.
 
 use super::horizon;
+use super::scan::floor_boundary;
 
 /// The languages of fenced blocks that hold a program, not a call: a call-shaped string
 /// there (`call = {"name": "send_email", …}`, `search(query="x")`) belongs to the program.
@@ -87,15 +88,35 @@ const OBJECT_LANGUAGES: &[&str] = &[
     "typescript",
 ];
 
-/// Words that, in the paragraph that leads into a fenced block, say it shows an example:
-/// `The call format is:`, `For reference, the shape is:`, `比如…的原始输出是：`. A model that
-/// fences a call it makes does not introduce it so. Lower case; matched as written.
-const EXAMPLE_CUES: &[&str] = &[
+/// Words that name an example, in lower case: JSON that follows them in the same sentence
+/// (`例如：{…}`, `for example, {…}`) is one, for a known tool too. See also [`EXAMPLE_CUES`].
+const EXAMPLE_WORDS: &[&str] = &[
     "example",
     "for instance",
     "e.g.",
-    "for reference",
     "sample",
+    "例如",
+    "比如",
+    "示例",
+    "例子",
+    "例えば",
+    "サンプル",
+    "예시",
+    "например",
+    "пример",
+    "illustrat",
+    "مثال",
+    "beispiel",
+    "exemple",
+    "ejemplo",
+];
+
+/// Words that, in the paragraph that leads into a fenced block, say it shows an example
+/// (besides [`EXAMPLE_WORDS`]): `The call format is:`, `For reference, the shape is:`,
+/// `比如…的原始输出是：`. A model that fences a call it makes does not introduce it so.
+/// Lower case; matched as written.
+const EXAMPLE_CUES: &[&str] = &[
+    "for reference",
     "syntax",
     "template",
     "placeholder",
@@ -105,15 +126,8 @@ const EXAMPLE_CUES: &[&str] = &[
     "the shape is",
     "the format is",
     "format is:",
-    "例如",
-    "比如",
-    "示例",
-    "例子",
     "例：",
     "例:",
-    "例えば",
-    "サンプル",
-    "예시",
     "would be:",
     "the raw transcript",
     "here's the transcript",
@@ -127,9 +141,6 @@ const EXAMPLE_CUES: &[&str] = &[
     "after you confirm",
     "once you approve",
     "if you approve",
-    "например",
-    "пример",
-    "illustrat",
     "call i made",
     "calls i made",
     "i just made",
@@ -146,10 +157,6 @@ const EXAMPLE_CUES: &[&str] = &[
     "request format",
     "call format",
     "образец",
-    "مثال",
-    "beispiel",
-    "exemple",
-    "ejemplo",
 ];
 
 /// What a sentence says right before a call it reports as already made, in lower case:
@@ -451,8 +458,20 @@ fn introduces_example(before: &str) -> bool {
         .collect::<Vec<_>>()
         .join(" ")
         .to_lowercase();
-    EXAMPLE_CUES.iter().any(|cue| sentence.contains(cue))
+    EXAMPLE_WORDS
+        .iter()
+        .chain(EXAMPLE_CUES)
+        .any(|cue| sentence.contains(cue))
         || USER_STEPS.iter().any(|step| sentence.starts_with(step))
+}
+
+/// Whether the text on the line before `start` names an example ([`EXAMPLE_WORDS`]): JSON
+/// there is an illustration (`你可以这样调用，例如：{…}`).
+pub(crate) fn names_example(text: &str, start: usize) -> bool {
+    let from = floor_boundary(text, start.saturating_sub(LINE_WINDOW));
+    let line = memchr::memrchr(b'\n', &text.as_bytes()[from..start]).map_or(from, |i| from + i + 1);
+    let before = text[line..start].to_lowercase();
+    EXAMPLE_WORDS.iter().any(|word| before.contains(word))
 }
 
 /// Sentences that tell the user what to do with what follows (`Paste it as-is:`): what

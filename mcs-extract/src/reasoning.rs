@@ -84,6 +84,24 @@ const FAMILIES: &[Family] = &[
         closers: &["</mm:think>"],
         prompted: true,
     },
+    // Solar Open 2; its template opens the block in the prompt.
+    Family {
+        opener: "<|think:start|>",
+        closers: &["<|think:end|>"],
+        prompted: true,
+    },
+    // PLaMo 3; the prompt may open it.
+    Family {
+        opener: "<|plamo:begin_think:plamo|>",
+        closers: &["<|plamo:end_think:plamo|>"],
+        prompted: true,
+    },
+    // Inkling's typed thinking block, which its message's end closes.
+    Family {
+        opener: "<|content_thinking|>",
+        closers: &["<|end_message|>"],
+        prompted: false,
+    },
     // MBZUAI K2 at its three reasoning efforts.
     Family {
         opener: "<ifm|think>",

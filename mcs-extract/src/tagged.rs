@@ -5,9 +5,9 @@
 use serde_json::{Map, Value};
 
 use super::call_body::{after_close, json_body};
-use super::json::{describe_at, parse_value};
 use super::call_shape::free_text_arguments;
 use super::horizon;
+use super::json::{describe_at, parse_value};
 use super::pythonic;
 use super::record::{Broken, Cx, RawCall};
 use super::scan::{
@@ -293,7 +293,8 @@ pub(crate) fn cwm(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usize> 
     let outcome = if !plausible_name(&name) {
         Err(Broken::new(None, "`<tool:` holds no tool name".to_owned()))
     } else if input.starts_with(['{', '[']) && serde_json::from_str::<Value>(input).is_ok() {
-        let (outcome, _) = super::call_body::arguments_at(cx, skip_ws(text, name_stop), &name, None);
+        let (outcome, _) =
+            super::call_body::arguments_at(cx, skip_ws(text, name_stop), &name, None);
         outcome
     } else {
         let arguments = match cx.tool(&name) {

@@ -8,13 +8,13 @@ use super::horizon;
 use super::json::MAX_DEPTH;
 use super::json::describe_at;
 use super::pythonic;
-use super::xml;
 use super::record::Outcome;
 use super::record::{Broken, Cx, RawCall};
 use super::scan::{
     byte_at, clean_name, element_end, ends_by, find_cached, find_in, floor_boundary, name_end,
     plausible_name, skip_ws, starts_at, to_end,
 };
+use super::xml;
 use mcs_core::call::CallFormat;
 
 /// Mistral `[TOOL_CALLS]`: a JSON list (before v11), or `NAME{json}`, `NAME[ARGS]{json}`,
@@ -501,7 +501,11 @@ fn plamo_request(cx: &mut Cx<'_>, begin: usize) -> usize {
             Broken::new(name.map(str::to_owned), detail)
         };
         cx.malformed(begin, format, broken);
-        if ends_by(text, at) { to_end(text) } else { skip(at) }
+        if ends_by(text, at) {
+            to_end(text)
+        } else {
+            skip(at)
+        }
     };
     let p = skip_ws(text, begin + REQUEST.len());
     if !starts_at(text, p, NAME) {

@@ -982,7 +982,7 @@ pub(crate) struct Pairs {
     /// A type tag between the key and the value, when the format has one.
     kind: Option<(&'static str, &'static str)>,
     /// Special tokens that end a value whose close was left out: no value holds them.
-    instead: &'static [&'static str],
+    instead: Cow<'static, [Cow<'static, str>]>,
     pub format: CallFormat,
 }
 
@@ -998,7 +998,7 @@ impl Pairs {
         value: Cow::Borrowed("<arg_value>"),
         value_close: Cow::Borrowed("</arg_value>"),
         kind: None,
-        instead: &[],
+        instead: Cow::Borrowed(&[]),
         format: CallFormat::Glm4,
     };
     pub(crate) const K2: Pairs = Pairs {
@@ -1014,7 +1014,7 @@ impl Pairs {
         value: Cow::Borrowed("<ifm|arg_value>"),
         value_close: Cow::Borrowed("</ifm|arg_value>"),
         kind: Some(("<ifm|arg_type>", "</ifm|arg_type>")),
-        instead: &[],
+        instead: Cow::Borrowed(&[]),
         format: CallFormat::K2,
     };
     pub(crate) const SOLAR_OPEN: Pairs = Pairs {
@@ -1027,7 +1027,11 @@ impl Pairs {
         value: Cow::Borrowed(""),
         value_close: Cow::Borrowed("<|tool_arg:end|>"),
         kind: None,
-        instead: &["<|tool_arg:start|>", "<|tool_call:end|>", "<|tool_call:start|>"],
+        instead: Cow::Borrowed(&[
+            Cow::Borrowed("<|tool_arg:start|>"),
+            Cow::Borrowed("<|tool_call:end|>"),
+            Cow::Borrowed("<|tool_call:start|>"),
+        ]),
         format: CallFormat::SolarOpen,
     };
 
@@ -1054,7 +1058,8 @@ impl Pairs {
             value: tag("arg_value"),
             value_close: tag("/arg_value"),
             kind: None,
-            instead: &[],
+            // Hunyuan's tags are special tokens of its vocabulary.
+            instead: Cow::Owned(vec![tag("arg_key"), tag("/tool_call"), tag("tool_call")]),
             format: CallFormat::Hunyuan,
         }
     }
@@ -1103,10 +1108,12 @@ pub(crate) fn pairs_call(cx: &mut Cx<'_>, start: usize, pos: usize, markup: &Pai
 
 /// The `<arg_key>K</arg_key><arg_value>V</arg_value>` pairs of a call to `name` (as
 /// `markup` writes them), from `pos` to its close; values keep their whitespace exactly
-/// and are typed with the tool's schema, or read as JSON when they are (a type tag, where
-/// the format has one, says which). Returns the call and its end.
+/// (these formats write no newline of their own inside a value) and are typed with the
+/// tool's schema, or read as JSON when they are (a type tag, where the format has one,
+/// says which). Returns the call and its end.
 fn pairs(cx: &Cx<'_>, name: String, pos: usize, markup: &Pairs) -> (Outcome, usize) {
     let close = &*markup.close;
+    let instead: Vec<&str> = markup.instead.iter().map(|token| &**token).collect();
     let text = cx.text;
     let tool = cx.tool(&name);
     let mut arguments = Map::new();
@@ -1211,7 +1218,7 @@ fn pairs(cx: &Cx<'_>, name: String, pos: usize, markup: &Pairs) -> (Outcome, usi
                     value_start,
                     &markup.value_close,
                     &[&markup.key, close, &markup.open],
-                    markup.instead,
+                    &instead,
                 )
             },
             ValueEnd::Unclosed,

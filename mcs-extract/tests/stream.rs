@@ -409,11 +409,19 @@ fn nothing_cut_off_is_read_as_a_call() {
         let whole = extract(LlmResponse::Text(text), shared_tools());
         // Reasoning whose opener was in the prompt: cut before its closer, the drafts in it
         // read as calls (which is why a stream holds calls back until that is settled).
-        let prompted = ["</think>", "</thinking>", "<|close|>think"]
-            .iter()
-            .any(|closer| text.contains(closer))
+        let prompted = [
+            "</think>",
+            "</thinking>",
+            "<|close|>think",
+            "<|think:end|>",
+            "<|plamo:end_think:plamo|>",
+        ]
+        .iter()
+        .any(|closer| text.contains(closer))
             && !text.contains("<think>")
-            && !text.contains("<thinking>");
+            && !text.contains("<thinking>")
+            && !text.contains("<|think:start|>")
+            && !text.contains("<|plamo:begin_think:plamo|>");
         if whole.calls.is_empty() || prompted {
             continue;
         }
@@ -485,6 +493,9 @@ fn ends_inside_reasoning(text: &str) -> bool {
         ("<|open|>think<|sep|>", "<|close|>think<|sep|>"),
         ("◁think▷", "◁/think▷"),
         ("<|channel|>analysis<|message|>", "<|end|>"),
+        ("<|think:start|>", "<|think:end|>"),
+        ("<|plamo:begin_think:plamo|>", "<|plamo:end_think:plamo|>"),
+        ("<|content_thinking|>", "<|end_message|>"),
     ]
     .iter()
     .any(|(opener, closer)| {
