@@ -16,7 +16,7 @@
 //! Reasoning (`<think>…</think>`, `[THINK]…[/THINK]`, `<seed:think>`, Command-R thinking,
 //! Harmony's analysis channel, Kimi `◁think▷`, Gemma 4's thought channel, K2's
 //! `<ifm|think…>`, Solar Open's `<|think:start|>`, PLaMo's `<|plamo:begin_think:plamo|>`, Inkling's
-//! `<|content_thinking|>`) never yields calls; a reasoning tag inside a
+//! `<|content_thinking|>`, Hunyuan's `<think:SUFFIX>`) never yields calls; a reasoning tag inside a
 //! string of valid JSON (a note titled `about </think>`) is the call's data, not reasoning.
 //! A block the output ends inside that ends in calls after its last prose (`<think>… <tool_call>
 //! {…}</tool_call>` and nothing after) is a model that went from thinking to calling without

@@ -23,6 +23,9 @@ struct Family {
     /// Models of this family put the opener in the prompt, so an output may hold only the
     /// closer: the text before it was reasoning.
     prompted: bool,
+    /// The markers end in a suffix of the checkpoint's vocabulary, up to a `>`
+    /// (Hunyuan's `</think:e41d>`): the patterns are the markers up to their colon.
+    suffixed: bool,
 }
 
 /// The reasoning markers. A marker inside a string of valid JSON is text, not a marker:
@@ -33,92 +36,143 @@ const FAMILIES: &[Family] = &[
         opener: "<think>",
         closers: &["</think>"],
         prompted: true,
+        suffixed: false,
     },
     Family {
         opener: "<thinking>",
         closers: &["</thinking>"],
         prompted: true,
+        suffixed: false,
     },
     Family {
         opener: "[THINK]",
         closers: &["[/THINK]"],
         prompted: false,
+        suffixed: false,
     },
     Family {
         opener: "<seed:think>",
         closers: &["</seed:think>"],
         prompted: false,
+        suffixed: false,
     },
     Family {
         opener: "<|START_THINKING|>",
         closers: &["<|END_THINKING|>"],
         prompted: false,
+        suffixed: false,
     },
     // Harmony's analysis channel ends with its message, or where the next message starts.
     Family {
         opener: "<|channel|>analysis<|message|>",
         closers: &["<|end|>", "<|start|>"],
         prompted: false,
+        suffixed: false,
     },
     // Kimi K3 sections; the prompt usually opens `think`.
     Family {
         opener: "<|open|>think<|sep|>",
         closers: &["<|close|>think<|sep|>"],
         prompted: true,
+        suffixed: false,
     },
     // Kimi-VL and Kimi k1.5 thinking models.
     Family {
         opener: "◁think▷",
         closers: &["◁/think▷"],
         prompted: false,
+        suffixed: false,
     },
     // Gemma 4's thought channel.
     Family {
         opener: "<|channel>thought",
         closers: &["<channel|>"],
         prompted: false,
+        suffixed: false,
     },
     // MiniMax-M3; the prompt may open it.
     Family {
         opener: "<mm:think>",
         closers: &["</mm:think>"],
         prompted: true,
+        suffixed: false,
     },
     // Solar Open 2; its template opens the block in the prompt.
     Family {
         opener: "<|think:start|>",
         closers: &["<|think:end|>"],
         prompted: true,
+        suffixed: false,
     },
     // PLaMo 3; the prompt may open it.
     Family {
         opener: "<|plamo:begin_think:plamo|>",
         closers: &["<|plamo:end_think:plamo|>"],
         prompted: true,
+        suffixed: false,
+    },
+    // Hunyuan HY 4, every marker suffixed by the checkpoint; its prompt opens the block.
+    Family {
+        opener: "<think:",
+        closers: &["</think:"],
+        prompted: true,
+        suffixed: true,
     },
     // Inkling's typed thinking block, which its message's end closes.
     Family {
         opener: "<|content_thinking|>",
         closers: &["<|end_message|>"],
         prompted: false,
+        suffixed: false,
     },
     // MBZUAI K2 at its three reasoning efforts.
     Family {
         opener: "<ifm|think>",
         closers: &["</ifm|think>"],
         prompted: false,
+        suffixed: false,
     },
     Family {
         opener: "<ifm|think_fast>",
         closers: &["</ifm|think_fast>"],
         prompted: false,
+        suffixed: false,
     },
     Family {
         opener: "<ifm|think_faster>",
         closers: &["</ifm|think_faster>"],
         prompted: false,
+        suffixed: false,
     },
 ];
+
+/// Where a suffixed marker whose pattern ends at `after` ends.
+enum Suffix {
+    /// After its `>`.
+    End(usize),
+    /// The text ends before the suffix does.
+    Pending,
+    /// What follows is no suffix (a blank, a `<`, or more than 64 bytes).
+    Not,
+}
+
+fn suffix_end(text: &str, after: usize) -> Suffix {
+    let bytes = text.as_bytes();
+    for (at, byte) in bytes.iter().enumerate().skip(after).take(64) {
+        match byte {
+            b'>' if at > after => return Suffix::End(at + 1),
+            b'>' | b'<' => return Suffix::Not,
+            b if b.is_ascii_whitespace() => return Suffix::Not,
+            _ => {}
+        }
+    }
+    if bytes.len() < after + 64 {
+        horizon::reached(text, text.len());
+        Suffix::Pending
+    } else {
+        Suffix::Not
+    }
+}
 
 /// The family of a region opened in the prompt: any prompted family's closer ends it.
 const PROMPT: usize = usize::MAX;
@@ -267,17 +321,33 @@ impl Reasoning {
             let Some(&(family, is_opener)) = matcher.roles.get(found.pattern().as_usize()) else {
                 continue;
             };
+            // A suffixed marker ends at its `>`.
+            let end = if FAMILIES[family].suffixed {
+                match suffix_end(text, found.end()) {
+                    Suffix::End(end) => end,
+                    Suffix::Pending if !whole => {
+                        stop = found.start();
+                        break;
+                    }
+                    Suffix::Pending | Suffix::Not => {
+                        self.pos = found.end();
+                        continue;
+                    }
+                }
+            } else {
+                found.end()
+            };
             // `{"title": "about </think>"}`: a call's argument that names a tag.
             let touches = horizon::touches();
             let saved = self.strings.clone();
-            let in_string = self.strings.contains(text, found.start(), found.end());
+            let in_string = self.strings.contains(text, found.start(), end);
             if !whole && horizon::touches() != touches {
                 // Decided later, from the same state.
                 self.strings = saved;
                 stop = found.start();
                 break;
             }
-            self.pos = found.end();
+            self.pos = end;
             if in_string {
                 continue;
             }
@@ -287,7 +357,7 @@ impl Reasoning {
                 // reasoning: gpt-oss sends tool calls on that channel too.
                 None if is_opener && addressed(text, family, found.start()) => {}
                 None if is_opener => {
-                    self.open = Some((family, found.start(), found.end()));
+                    self.open = Some((family, found.start(), end));
                     self.reported = found.start();
                     self.settled = true;
                 }
@@ -295,18 +365,18 @@ impl Reasoning {
                     && !self.settled
                     && self.start == ReasoningStart::Auto =>
                 {
-                    progress.spans.push(0..found.end());
+                    progress.spans.push(0..end);
                     progress.content.push(0..found.start());
-                    progress.closed.push(found.end());
-                    progress.opened_in_prompt = Some(found.end());
+                    progress.closed.push(end);
+                    progress.opened_in_prompt = Some(end);
                     self.settled = true;
                 }
                 None => {}
                 Some((open, start, content)) if !is_opener && closes(open, family) => {
                     let from = self.reported.max(start);
-                    progress.spans.push(from..found.end());
+                    progress.spans.push(from..end);
                     progress.content.push(from.max(content)..found.start());
-                    progress.closed.push(found.end());
+                    progress.closed.push(end);
                     self.open = None;
                 }
                 Some(_) => {}

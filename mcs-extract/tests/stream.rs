@@ -415,13 +415,15 @@ fn nothing_cut_off_is_read_as_a_call() {
             "<|close|>think",
             "<|think:end|>",
             "<|plamo:end_think:plamo|>",
+            "</think:",
         ]
         .iter()
         .any(|closer| text.contains(closer))
             && !text.contains("<think>")
             && !text.contains("<thinking>")
             && !text.contains("<|think:start|>")
-            && !text.contains("<|plamo:begin_think:plamo|>");
+            && !text.contains("<|plamo:begin_think:plamo|>")
+            && !text.contains("<think:");
         if whole.calls.is_empty() || prompted {
             continue;
         }
@@ -496,6 +498,7 @@ fn ends_inside_reasoning(text: &str) -> bool {
         ("<|think:start|>", "<|think:end|>"),
         ("<|plamo:begin_think:plamo|>", "<|plamo:end_think:plamo|>"),
         ("<|content_thinking|>", "<|end_message|>"),
+        ("<think:", "</think:"),
     ]
     .iter()
     .any(|(opener, closer)| {
