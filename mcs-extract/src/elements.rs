@@ -78,16 +78,16 @@ pub(crate) fn minimax_m3(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<
             continue;
         }
         let tool = cx.tool(&name);
-        let mut arguments = Map::new();
-        for parameter in &invoke.children {
-            let declared = tool.and_then(|tool| tool.parameter(parameter.name));
+        let arguments = children_object(&invoke.children, |parameter| {
+            let declared = tool.and_then(|tool| tool.parameter(parameter.element.name));
             let schema = declared.and_then(|p| p.resolved_schema());
-            let mut value = build(text, parameter, schema.as_deref());
-            if let Some(schema) = &schema {
+            let item_schema = repeated_item_schema(schema.as_deref(), parameter.repeated);
+            let mut value = build(text, parameter.element, item_schema);
+            if let Some(schema) = item_schema {
                 schema::coerce_value(&mut value, schema, &CoercionPolicy::TEXT);
             }
-            arguments.insert(parameter.name.to_owned(), value);
-        }
+            value
+        });
         let call = RawCall {
             name,
             arguments: Value::Object(arguments),
@@ -185,14 +185,64 @@ fn build(text: &str, element: &Element<'_>, schema: Option<&Value>) -> Value {
                 .collect(),
         );
     }
-    let mut object = Map::new();
-    for child in &element.children {
+    Value::Object(children_object(&element.children, |child| {
         let property = schema
             .and_then(|schema| schema.get("properties"))
-            .and_then(|properties| properties.get(child.name));
-        object.insert(child.name.to_owned(), build(text, child, property));
+            .and_then(|properties| properties.get(child.element.name));
+        build(
+            text,
+            child.element,
+            repeated_item_schema(property, child.repeated),
+        )
+    }))
+}
+
+/// A child element as [`children_object`] gives it: whether its name repeats among its
+/// siblings.
+struct Child<'e, 't> {
+    element: &'e Element<'t>,
+    repeated: bool,
+}
+
+/// The object of `children`, each valued by `value`. An element name given more than once
+/// is a list of their values, in order (`<tag>a</tag><tag>b</tag>` is `"tag": ["a", "b"]`),
+/// as XML writes one: none is dropped.
+fn children_object<'t>(
+    children: &[Element<'t>],
+    mut value: impl FnMut(&Child<'_, 't>) -> Value,
+) -> Map<String, Value> {
+    let mut counts: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    for child in children {
+        *counts.entry(child.name).or_default() += 1;
     }
-    Value::Object(object)
+    let mut object = Map::new();
+    for element in children {
+        let child = Child {
+            element,
+            repeated: counts.get(element.name).is_some_and(|&n| n > 1),
+        };
+        let built = value(&child);
+        if child.repeated {
+            if let Value::Array(items) = object
+                .entry(element.name.to_owned())
+                .or_insert_with(|| Value::Array(Vec::new()))
+            {
+                items.push(built);
+            }
+        } else {
+            object.insert(element.name.to_owned(), built);
+        }
+    }
+    object
+}
+
+/// The schema of one of a repeated element's values: its list's `items`, where the
+/// schema declares a list.
+fn repeated_item_schema(schema: Option<&Value>, repeated: bool) -> Option<&Value> {
+    match schema {
+        Some(schema) if repeated => schema.get("items").or(Some(schema)),
+        schema => schema,
+    }
 }
 
 /// Whether `schema` takes a string: its type, or one of its alternatives.
