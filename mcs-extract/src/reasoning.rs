@@ -795,6 +795,36 @@ mod tests {
     }
 
     #[test]
+    fn suffixed_markers_end_at_their_bracket() {
+        // Hunyuan's closer, its opener in the prompt: what precedes it is reasoning, and
+        // the suffix is part of the marker.
+        assert_eq!(blanked("draft</think:e41d> answer").trim(), "answer");
+        let words = |text: &str| {
+            blanked(text)
+                .split_whitespace()
+                .map(str::to_owned)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            words("a <think:opensource>b</think:opensource> c"),
+            ["a", "c"]
+        );
+        // Not a marker: a blank in the suffix, or no `>`.
+        assert_eq!(blanked("x </think: y"), "x </think: y");
+        // Fed in pieces, the marker waits for its `>`.
+        let mut reasoning = Reasoning::new(ReasoningStart::Auto);
+        let text = "draft</think:e4";
+        let guard = horizon::open(text);
+        let progress = reasoning.advance(text, text.len(), false);
+        drop(guard);
+        assert!(progress.closed.is_empty(), "{progress:?}");
+        assert_eq!(reasoning.decided(), "draft".len());
+        let text = "draft</think:e41d> answer";
+        let progress = reasoning.advance(text, text.len(), false);
+        assert_eq!(progress.closed, vec![text.find(" answer").unwrap()]);
+    }
+
+    #[test]
     fn balanced_end_matches_brackets_outside_strings() {
         let end = |text: &str| balanced_end(text, 0);
         let text = r#"{"a": ["}", "\"]"]} tail"#;
