@@ -60,11 +60,7 @@ pub(crate) fn kimi_k3(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usi
         found_any = true;
         let Some(sep) = find_in(text, p, (p + 512).min(text.len()), SEP) else {
             let detail = format!("a `{CALL_OPEN}` header is not closed with `{SEP}`");
-            let broken = if ends_by(text, p + 512) {
-                Broken::cut(None, detail)
-            } else {
-                Broken::new(None, detail)
-            };
+            let broken = Broken::at(text, p + 512, None, detail);
             cx.malformed(p, format, broken);
             return Some(to_end(text));
         };

@@ -213,6 +213,11 @@ const NAMED: &[&str] = &["_tool_call>", "_function_call>"];
 /// The longest model name a [`NAMED`] tag may start with, in bytes.
 const LONGEST_MODEL_NAME: usize = 32;
 
+/// Whether `byte` may stand in the name of a tag named after a model.
+fn tag_name_byte(byte: u8) -> bool {
+    byte.is_ascii_alphanumeric() || matches!(byte, b'_' | b'-' | b'.' | b':')
+}
+
 /// Where the opening tag whose name ends at `end` starts (`<dots` of `<dots_tool_call>`):
 /// a `<`, then letters, digits, `_`, `-`, `.` or `:`. `None` for a closing tag, one named
 /// as the end of a call (FunctionGemma's `<end_function_call>`), or text.
@@ -220,9 +225,7 @@ fn named_tag_start(text: &str, end: usize) -> Option<usize> {
     let bytes = text.as_bytes();
     let name_start = (end.saturating_sub(LONGEST_MODEL_NAME)..end)
         .rev()
-        .take_while(|&at| {
-            bytes[at].is_ascii_alphanumeric() || matches!(bytes[at], b'_' | b'-' | b'.' | b':')
-        })
+        .take_while(|&at| tag_name_byte(bytes[at]))
         .last()
         .unwrap_or(end);
     let closes = text[name_start..end].eq_ignore_ascii_case("end");
@@ -282,11 +285,7 @@ pub(crate) fn partial_delimiter(text: &str, from: usize) -> usize {
         .max(from);
     let tag = memchr::memrchr(b'<', &bytes[window..])
         .map(|i| window + i)
-        .filter(|&at| {
-            bytes[at + 1..]
-                .iter()
-                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b':'))
-        });
+        .filter(|&at| bytes[at + 1..].iter().all(|&b| tag_name_byte(b)));
     tag.map_or(partial, |at| at.min(partial))
 }
 

@@ -10,7 +10,7 @@ use super::horizon;
 use super::json::{UNREADABLE_STRING, describe_at, parse_python_value};
 use super::record::{Broken, Cx, Finding, Outcome, RawCall};
 use super::scan::{
-    byte_at, clean_name, element_end, ends_by, find_in, floor_boundary, plausible_name,
+    byte_at, clean_name, element_end, ends_by, find_in, floor_boundary, past_close, plausible_name,
     rest_of_line_is_blank, skip_ws, starts_at, to_end,
 };
 use mcs_core::call::CallFormat;
@@ -471,12 +471,7 @@ fn delimited_list(
         let (_, limit) = element_end(text, p, text.len(), close, open);
         strong_lines(cx, p, limit, format)
     };
-    let q = skip_ws(text, end);
-    if starts_at(text, q, close) {
-        q + close.len()
-    } else {
-        end
-    }
+    past_close(text, end, close)
 }
 
 /// Gemma ```` ```tool_code ```` blocks: one call per line, maybe inside `print(…)`.

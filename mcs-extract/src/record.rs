@@ -51,6 +51,16 @@ impl Broken {
             cut_off: true,
         }
     }
+
+    /// A call that reading found wrong at `pos` of `text`: cut off when the output ends
+    /// there (see [`scan::ends_by`]), else written wrong.
+    pub(crate) fn at(text: &str, pos: usize, name: Option<String>, detail: String) -> Self {
+        if scan::ends_by(text, pos) {
+            Broken::cut(name, detail)
+        } else {
+            Broken::new(name, detail)
+        }
+    }
 }
 
 /// What one attempt to read a call gave.

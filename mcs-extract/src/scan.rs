@@ -120,6 +120,17 @@ pub(crate) fn to_end(text: &str) -> usize {
     text.len()
 }
 
+/// Where reading goes on after a region that ends at `end`: past `close` when it follows
+/// (after blanks), else at `end`.
+pub(crate) fn past_close(text: &str, end: usize, close: &str) -> usize {
+    let q = skip_ws(text, end);
+    if starts_at(text, q, close) {
+        q + close.len()
+    } else {
+        end
+    }
+}
+
 /// Whether `text` continues with `needle` at byte `pos`. Inlined: the readers ask it at
 /// every candidate position, mostly with short literal needles.
 #[inline]

@@ -11,7 +11,7 @@ use super::json::{describe_at, parse_value};
 use super::pythonic;
 use super::record::{Broken, Cx, RawCall};
 use super::scan::{
-    byte_at, clean_name, element_end, ends_by, find_cached, floor_boundary, name_end,
+    byte_at, clean_name, element_end, ends_by, find_cached, floor_boundary, name_end, past_close,
     plausible_name, skip_ws, starts_at, to_end,
 };
 use super::xml;
@@ -31,23 +31,13 @@ pub(crate) fn hermes(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usiz
     }
     if starts_at(text, p, "<function=") || starts_at(text, p, "<function name=") {
         let end = xml::function_blocks(cx, p, CallFormat::Qwen3Coder, &[CLOSE]);
-        let q = skip_ws(text, end);
-        return Some(if starts_at(text, q, CLOSE) {
-            q + CLOSE.len()
-        } else {
-            end
-        });
+        return Some(past_close(text, end, CLOSE));
     }
     // A pythonic call in the tag (`<tool_call>f(a=1)</tool_call>`): one reading.
     if pythonic::is_call_start(text, p) {
         let (_, limit) = element_end(text, p, text.len(), CLOSE, "<tool_call>");
         let end = pythonic::strong_lines(cx, p, limit, CallFormat::Pythonic);
-        let q = skip_ws(text, end);
-        return Some(if starts_at(text, q, CLOSE) {
-            q + CLOSE.len()
-        } else {
-            end
-        });
+        return Some(past_close(text, end, CLOSE));
     }
     let format = match byte_at(text, p) {
         Some(b'[') => CallFormat::Granite,
@@ -223,26 +213,19 @@ pub(crate) fn named_wrapper(cx: &mut Cx<'_>, start: usize, after: usize) -> Opti
     let open = &text[start..after];
     let close = format!("</{}", &open[1..]);
     let p = skip_ws(text, after);
-    let past_close = |end: usize| {
-        let q = skip_ws(text, end);
-        if starts_at(text, q, &close) {
-            q + close.len()
-        } else {
-            end
-        }
-    };
     if starts_at(text, p, "<invoke") {
         return Some(xml::plain_invokes(cx, after, &close, CallFormat::MiniMaxM2));
     }
     if starts_at(text, p, "<function=") || starts_at(text, p, "<function name=") {
         let end = xml::function_blocks(cx, p, CallFormat::Qwen3Coder, &[&close]);
-        return Some(past_close(end));
+        return Some(past_close(text, end, &close));
     }
     if ends_by(text, p) || matches!(byte_at(text, p), Some(b'{' | b'[')) {
         return Some(json_body(cx, p, Some(&close), CallFormat::Hermes, open));
     }
-    let after_name = skip_ws(text, name_end(text, p));
-    if name_end(text, p) > p
+    let name_stop = name_end(text, p);
+    let after_name = skip_ws(text, name_stop);
+    if name_stop > p
         && (ends_by(text, after_name)
             || starts_at(text, after_name, "<arg_key>")
             || starts_at(text, after_name, &close))

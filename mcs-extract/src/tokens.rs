@@ -12,7 +12,7 @@ use super::record::Outcome;
 use super::record::{Broken, Cx, RawCall};
 use super::scan::{
     byte_at, clean_name, element_end, ends_by, find_cached, find_in, floor_boundary, name_end,
-    plausible_name, skip_ws, starts_at, to_end,
+    past_close, plausible_name, skip_ws, starts_at, to_end,
 };
 use super::xml;
 use mcs_core::call::CallFormat;
@@ -41,11 +41,7 @@ pub(crate) fn mistral(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usi
                     "`[TOOL_CALLS]` is followed by {} instead of a call",
                     describe_at(text, name_start)
                 );
-                let broken = if ends_by(text, next) {
-                    Broken::cut(None, detail)
-                } else {
-                    Broken::new(None, detail)
-                };
+                let broken = Broken::at(text, next, None, detail);
                 cx.malformed(start, format, broken);
                 return Some(to_end(text));
             }
@@ -214,12 +210,7 @@ pub(crate) fn kimi(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usize>
             });
         }
         cx.outcome(p, format, outcome);
-        let q = skip_ws(text, end);
-        pos = if starts_at(text, q, END) {
-            q + END.len()
-        } else {
-            end
-        };
+        pos = past_close(text, end, END);
     }
 }
 
@@ -327,11 +318,7 @@ pub(crate) fn deepseek(cx: &mut Cx<'_>, start: usize, _after: usize) -> Option<u
                     "expected `<｜tool▁call▁begin｜>`, found {}",
                     describe_at(text, p)
                 );
-                let broken = if ends_by(text, p + 64) {
-                    Broken::cut(None, detail)
-                } else {
-                    Broken::new(None, detail)
-                };
+                let broken = Broken::at(text, p + 64, None, detail);
                 cx.malformed(start, format, broken);
                 return Some(to_end(text));
             }
@@ -463,11 +450,7 @@ pub(crate) fn plamo(cx: &mut Cx<'_>, start: usize, _after: usize) -> Option<usiz
                 "`{REQUESTS}` is followed by {} instead of a request",
                 describe_at(text, p)
             );
-            let broken = if ends_by(text, p) {
-                Broken::cut(None, detail)
-            } else {
-                Broken::new(None, detail)
-            };
+            let broken = Broken::at(text, p, None, detail);
             cx.malformed(start, CallFormat::Plamo, broken);
             return Some(
                 find_cached(text, p, text.len(), REQUESTS_END)
@@ -495,11 +478,7 @@ fn plamo_request(cx: &mut Cx<'_>, begin: usize) -> usize {
     };
     let broken = |cx: &mut Cx<'_>, name: Option<&str>, at: usize, what: &str| {
         let detail = format!("expected {what}, found {}", describe_at(text, at));
-        let broken = if ends_by(text, at) {
-            Broken::cut(name.map(str::to_owned), detail)
-        } else {
-            Broken::new(name.map(str::to_owned), detail)
-        };
+        let broken = Broken::at(text, at, name.map(str::to_owned), detail);
         cx.malformed(begin, format, broken);
         if ends_by(text, at) {
             to_end(text)
@@ -679,11 +658,7 @@ fn gemma4_call(
     let skip = |text: &str, from: usize| dialect.past_close(text, from);
     let Some(brace) = find_in(text, name_start, (name_start + 256).min(text.len()), "{") else {
         let detail = "the call has no `{` after its name".to_owned();
-        let broken = if ends_by(text, name_start + 256) {
-            Broken::cut(None, detail)
-        } else {
-            Broken::new(None, detail)
-        };
+        let broken = Broken::at(text, name_start + 256, None, detail);
         cx.malformed(start, format, broken);
         return skip(text, name_start);
     };
@@ -700,12 +675,7 @@ fn gemma4_call(
                 repaired,
             };
             cx.outcome(start, format, Ok(call));
-            let q = skip_ws(text, end);
-            return if starts_at(text, q, close) {
-                q + close.len()
-            } else {
-                end
-            };
+            return past_close(text, end, close);
         }
         Ok(_) => unreachable_object(&name),
         Err(GemmaError::CutOff) => {

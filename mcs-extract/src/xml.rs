@@ -23,7 +23,8 @@ use super::coerce::{Untyped, convert};
 use super::json::describe_at;
 use super::record::{Broken, Cx, Outcome, RawCall};
 use super::scan::{
-    byte_at, clean_name, ends_by, find_cached, find_in, plausible_name, skip_ws, starts_at, to_end,
+    byte_at, clean_name, ends_by, find_cached, find_in, past_close, plausible_name, skip_ws,
+    starts_at, to_end,
 };
 use mcs_core::call::CallFormat;
 
@@ -359,12 +360,7 @@ fn cut_off(cx: &Cx<'_>, name: &str, what: &str) -> Broken {
 /// `<function=…>` outside `<tool_call>` (Qwen3-Coder, Nemotron 3, Functionary v3.1).
 pub(crate) fn function_tag(cx: &mut Cx<'_>, start: usize, _after: usize) -> Option<usize> {
     let end = function_blocks(cx, start, CallFormat::Qwen3Coder, &["</tool_call>"]);
-    let p = skip_ws(cx.text, end);
-    Some(if starts_at(cx.text, p, "</tool_call>") {
-        p + "</tool_call>".len()
-    } else {
-        end
-    })
+    Some(past_close(cx.text, end, "</tool_call>"))
 }
 
 /// Seed-OSS `<seed:tool_call><function=…>…</seed:tool_call>`.
@@ -539,11 +535,7 @@ pub(crate) fn function_blocks(
         };
         let Some(gt) = find_in(text, p, (p + 512).min(text.len()), ">") else {
             let detail = "the `<function=` tag is not closed with `>`".to_owned();
-            let broken = if ends_by(text, p + 512) {
-                Broken::cut(None, detail)
-            } else {
-                Broken::new(None, detail)
-            };
+            let broken = Broken::at(text, p + 512, None, detail);
             cx.malformed(p, format, broken);
             return to_end(text);
         };
@@ -563,12 +555,7 @@ pub(crate) fn function_blocks(
             // Functionary v3.1 / Llama 3.1 custom tools: a JSON object in the body.
             let (outcome, end) = arguments_at(cx, first, &name, None);
             cx.outcome(p, CallFormat::Functionary, outcome);
-            let q = skip_ws(text, end);
-            pos = if starts_at(text, q, "</function>") {
-                q + "</function>".len()
-            } else {
-                end
-            };
+            pos = past_close(text, end, "</function>");
             continue;
         }
         let (outcome, end) = parameters(cx, &name, body, outer);
@@ -790,11 +777,7 @@ fn invoke_blocks(cx: &mut Cx<'_>, pos: usize, markup: &Invoke<'_>, format: CallF
         }
         let Some(gt) = find_in(text, p, (p + 512).min(text.len()), ">") else {
             let detail = "an `<invoke` tag is not closed with `>`".to_owned();
-            let broken = if ends_by(text, p + 512) {
-                Broken::cut(None, detail)
-            } else {
-                Broken::new(None, detail)
-            };
+            let broken = Broken::at(text, p + 512, None, detail);
             cx.malformed(p, format, broken);
             return to_end(text);
         };
@@ -1094,12 +1077,7 @@ pub(crate) fn pairs_call(cx: &mut Cx<'_>, start: usize, pos: usize, markup: &Pai
     if text.as_bytes().get(p) == Some(&b'{') {
         let (outcome, end) = arguments_at(cx, p, &name, None);
         cx.outcome(start, format, outcome);
-        let q = skip_ws(text, end);
-        return if starts_at(text, q, close) {
-            q + close.len()
-        } else {
-            end
-        };
+        return past_close(text, end, close);
     }
     let (outcome, end) = pairs(cx, name, p, markup);
     cx.outcome(start, format, outcome);
