@@ -141,7 +141,8 @@ pub enum CallFormat {
     /// parameter an element named by its key (`<city>Tokyo</city>`), nested for objects
     /// and arrays (`<item>`).
     MiniMaxM3,
-    /// Legacy Claude text tool use `<function_calls><invoke name=…>`.
+    /// Legacy Claude text tool use `<function_calls><invoke name=…>`, also in a namespace
+    /// of the model's own (`<atem:function_calls><atem:invoke name=…>`).
     ClaudeXml,
     /// DeepSeek V3 / R1 / V3.1 `<｜tool▁calls▁begin｜>`.
     DeepSeek,
@@ -158,7 +159,8 @@ pub enum CallFormat {
     KimiK2,
     /// Kimi K3 `<|open|>tools<|sep|><|open|>call tool=…<|sep|>`.
     KimiK3,
-    /// GLM-4.5 / 4.6 `<tool_call>NAME<arg_key>…`.
+    /// GLM-4.5 / 4.6 `<tool_call>NAME<arg_key>…`, also in a wrapper named after the model
+    /// with pairs named the same way (LongCat's `<longcat_arg_key>`).
     Glm4,
     /// Tencent Hunyuan (HY 3, HY 4) `<tool_calls><tool_call>NAME<tool_sep><arg_key>K</arg_key>…`;
     /// HY 4 writes no `<tool_sep>`, and its checkpoints may suffix every tag

@@ -12,7 +12,8 @@ use super::json::describe_at;
 use super::markdown::Context;
 use super::record::{Broken, Cx, Outcome, RawCall};
 use super::scan::{
-    clean_name, ends_by, find_cached, find_in, plausible_name, skip_ws, starts_at, to_end,
+    clean_name, ends_by, find_cached, find_in, past_close, plausible_name, skip_ws, starts_at,
+    to_end,
 };
 use super::xml::{
     ValueEnd, ambiguous, attribute, given_twice, insert_once, typed_value, value_end,
@@ -25,6 +26,8 @@ const CALL_CLOSE: &str = "<|close|>call<|sep|>";
 const ARGUMENT_OPEN: &str = "<|open|>argument";
 const ARGUMENT_CLOSE: &str = "<|close|>argument<|sep|>";
 const SEP: &str = "<|sep|>";
+const JSON_OPEN: &str = "<|open|>json";
+const JSON_CLOSE: &str = "<|close|>json<|sep|>";
 
 /// Kimi K3 `<|open|>tools<|sep|>` around `<|open|>call tool="NAME" index="1"<|sep|>` calls,
 /// each with `<|open|>argument key="K" type="string"<|sep|>v<|close|>argument<|sep|>`
@@ -113,6 +116,22 @@ fn arguments(cx: &Cx<'_>, name: &str, start: usize) -> (Outcome, usize) {
             // Left open; what follows ends it.
             pos = p;
             break;
+        }
+        // The arguments as one JSON object: `<|open|>json type="object"<|sep|>{…}`.
+        if arguments.is_empty() && starts_at(text, p, JSON_OPEN) {
+            let Some(sep) = find_in(text, p, (p + 512).min(text.len()), SEP) else {
+                return cut("in the header of its JSON");
+            };
+            let (outcome, end) = super::call_body::arguments_at(cx, sep + SEP.len(), name, None);
+            if outcome.is_err() {
+                return (outcome, end);
+            }
+            let end = past_close(text, end, JSON_CLOSE);
+            let q = skip_ws(text, end);
+            if ends_by(text, q) {
+                return cut("before `<|close|>call<|sep|>`");
+            }
+            return (outcome, past_close(text, end, CALL_CLOSE));
         }
         let header_end = starts_at(text, p, ARGUMENT_OPEN)
             .then(|| find_in(text, p, (p + 512).min(text.len()), SEP))

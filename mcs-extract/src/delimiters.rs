@@ -54,15 +54,12 @@ pub(crate) const DELIMITERS: &[(&str, Parser, Option<CallFormat>)] = &[
     ),
     // A wrapper named after the model (`<dots_function_call>`, `<iquestcoder_tool_call>`):
     // found by its end, the tag's start looked for before it (see `NAMED`).
+    ("_call>", tagged::named_wrapper, Some(CallFormat::Hermes)),
+    // Claude's markup in a namespace of its own (`<atem:function_calls>`), found the same way.
     (
-        "_tool_call>",
-        tagged::named_wrapper,
-        Some(CallFormat::Hermes),
-    ),
-    (
-        "_function_call>",
-        tagged::named_wrapper,
-        Some(CallFormat::Hermes),
+        ":function_calls>",
+        xml::namespaced_invokes,
+        Some(CallFormat::ClaudeXml),
     ),
     (
         "]<]minimax[>[<tool_call>",
@@ -206,9 +203,13 @@ pub(crate) struct Delimiter {
     pub prose: bool,
 }
 
-/// The delimiters that end a tag named after a model (`_tool_call>` of
-/// `<dots_tool_call>`): the delimiter starts at the tag's `<`.
-const NAMED: &[&str] = &["_tool_call>", "_function_call>"];
+/// The delimiters that end a tag named after a model (`_call>` of `<dots_tool_call>`) or
+/// in a namespace (`:function_calls>` of `<atem:function_calls>`): the delimiter starts at
+/// the tag's `<`, and the tag ends in one of [`NAMED_ENDS`].
+const NAMED: &[&str] = &["_call>", ":function_calls>"];
+
+/// How the tags that [`NAMED`] finds end: one name shares the automaton's pattern.
+const NAMED_ENDS: &[&str] = &["_tool_call>", "_function_call>", ":function_calls>"];
 
 /// The longest model name a [`NAMED`] tag may start with, in bytes.
 const LONGEST_MODEL_NAME: usize = 32;
@@ -218,19 +219,25 @@ fn tag_name_byte(byte: u8) -> bool {
     byte.is_ascii_alphanumeric() || matches!(byte, b'_' | b'-' | b'.' | b':')
 }
 
-/// Where the opening tag whose name ends at `end` starts (`<dots` of `<dots_tool_call>`):
-/// a `<`, then letters, digits, `_`, `-`, `.` or `:`. `None` for a closing tag, one named
-/// as the end of a call (FunctionGemma's `<end_function_call>`), or text.
-fn named_tag_start(text: &str, end: usize) -> Option<usize> {
+/// Where the tag that the [`NAMED`] pattern at `pattern_start..end` ends starts (`<dots`
+/// of `<dots_tool_call>`): a `<`, then letters, digits, `_`, `-`, `.` or `:`, the tag
+/// ending in one of [`NAMED_ENDS`]. `None` for a closing tag, one named as the end of a
+/// call (FunctionGemma's `<end_function_call>`), another tag, or text.
+fn named_tag_start(text: &str, pattern_start: usize, end: usize) -> Option<usize> {
     let bytes = text.as_bytes();
-    let name_start = (end.saturating_sub(LONGEST_MODEL_NAME)..end)
+    let name_start = (pattern_start.saturating_sub(LONGEST_MODEL_NAME)..pattern_start)
         .rev()
         .take_while(|&at| tag_name_byte(bytes[at]))
         .last()
-        .unwrap_or(end);
-    let closes = text[name_start..end].eq_ignore_ascii_case("end");
-    (name_start < end && name_start > 0 && bytes[name_start - 1] == b'<' && !closes)
-        .then(|| name_start - 1)
+        .unwrap_or(pattern_start);
+    if name_start == 0 || bytes[name_start - 1] != b'<' {
+        return None;
+    }
+    let tag = &text[name_start..end];
+    let model = NAMED_ENDS
+        .iter()
+        .find_map(|named| tag.strip_suffix(&named[1..])?.strip_suffix(&named[..1]))?;
+    (!model.is_empty() && !model.eq_ignore_ascii_case("end")).then(|| name_start - 1)
 }
 
 /// The delimiter that starts first in `text[from..to]` (the longest, of those starting
@@ -245,7 +252,7 @@ pub(crate) fn next_delimiter(text: &str, from: usize, to: usize) -> Option<Delim
         if !pattern.is_some_and(|(pattern, ..)| NAMED.contains(pattern)) {
             break found;
         }
-        match named_tag_start(text, found.start()) {
+        match named_tag_start(text, found.start(), found.end()) {
             Some(start) if start >= from => {
                 break aho_corasick::Match::new(found.pattern(), start..found.end());
             }
@@ -422,19 +429,32 @@ mod tests {
 
     #[test]
     fn tags_named_after_a_model_start_at_their_bracket() {
-        let start = |text: &str| named_tag_start(text, text.find("_tool_call>").unwrap());
+        let start = |text: &str| {
+            let at = text.find("_call>").unwrap();
+            named_tag_start(text, at, at + "_call>".len())
+        };
         assert_eq!(start("x <dots_tool_call>"), Some(2));
         assert_eq!(start("<iquest-coder.v2:x_tool_call>"), Some(0));
         assert_eq!(start("</dots_tool_call>"), None);
         assert_eq!(start("<end_tool_call>"), None);
         assert_eq!(start("a_tool_call>"), None);
         assert_eq!(start("< x_tool_call>"), None);
+        assert_eq!(start("<my_call>"), None);
+        assert_eq!(start("<_tool_call>"), None);
         // The delimiter found starts at the bracket; a closing tag is skipped over.
         let text = "</a_tool_call> then <b_tool_call>{}";
         let found = next_delimiter(text, 0, text.len()).unwrap();
         assert_eq!(&text[found.start..found.end], "<b_tool_call>");
         // Not before where the search starts.
         assert!(next_delimiter(text, 21, text.len()).is_none());
+        // Only the names the wrappers have: `<my_call>` is no call's wrapper.
+        let text = "<my_call> then <dots_function_call>{}";
+        let found = next_delimiter(text, 0, text.len()).unwrap();
+        assert_eq!(&text[found.start..found.end], "<dots_function_call>");
+        // Claude's markup in a namespace.
+        let text = "ok <atem:function_calls>";
+        let found = next_delimiter(text, 0, text.len()).unwrap();
+        assert_eq!(&text[found.start..found.end], "<atem:function_calls>");
         // A name still being written is held back in a stream.
         assert_eq!(partial_delimiter("calls: <dots_func", 0), 7);
         assert_eq!(partial_delimiter("a < b", 0), 5);

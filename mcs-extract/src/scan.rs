@@ -265,16 +265,22 @@ pub(crate) fn find_cached(text: &str, pos: usize, limit: usize, needle: &str) ->
     found
 }
 
-/// The end of the run of name characters (ASCII letters, digits, `_`, `-`, `.`, `:`)
-/// starting at `pos`.
+/// The end of the run of name characters (letters and digits of any script, `_`, `-`, `.`,
+/// `:`) starting at `pos`: a tool may be named `获取天气`.
 pub(crate) fn name_end(text: &str, pos: usize) -> usize {
     let bytes = text.as_bytes();
     let mut end = pos;
-    while bytes
-        .get(end)
-        .is_some_and(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b':'))
-    {
-        end += 1;
+    while let Some(&b) = bytes.get(end) {
+        if b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b':') {
+            end += 1;
+        } else if !b.is_ascii()
+            && let Some(c) = text.get(end..).and_then(|rest| rest.chars().next())
+            && c.is_alphanumeric()
+        {
+            end += c.len_utf8();
+        } else {
+            break;
+        }
     }
     if end == bytes.len() {
         horizon::reached(text, end);

@@ -41,7 +41,7 @@ pub(crate) fn hermes(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usiz
     }
     let format = match byte_at(text, p) {
         Some(b'[') => CallFormat::Granite,
-        Some(b) if (b.is_ascii_alphabetic() || b == b'_') && is_glm(text, p) => {
+        Some(b) if (b.is_ascii_alphabetic() || b == b'_' || !b.is_ascii()) && is_glm(text, p) => {
             return Some(xml::glm(cx, start, p));
         }
         _ => CallFormat::Hermes,
@@ -225,12 +225,25 @@ pub(crate) fn named_wrapper(cx: &mut Cx<'_>, start: usize, after: usize) -> Opti
     }
     let name_stop = name_end(text, p);
     let after_name = skip_ws(text, name_stop);
+    // GLM's pairs, their tags plain or named after the model as the wrapper is
+    // (`<longcat_arg_key>` in `<longcat_tool_call>`).
+    let model = open[1..]
+        .trim_end_matches('>')
+        .trim_end_matches("tool_call")
+        .trim_end_matches("function_call");
+    let named = format!("<{model}arg_key>");
     if name_stop > p
         && (ends_by(text, after_name)
             || starts_at(text, after_name, "<arg_key>")
+            || starts_at(text, after_name, &named)
             || starts_at(text, after_name, &close))
     {
-        let markup = xml::Pairs::glm_in(open, &close);
+        let prefix = if starts_at(text, after_name, &named) {
+            model
+        } else {
+            ""
+        };
+        let markup = xml::Pairs::glm_in(open, &close, prefix);
         return Some(xml::pairs_call(cx, start, p, &markup));
     }
     let detail = format!(

@@ -116,7 +116,24 @@ pub(crate) fn harmony(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usi
         );
         return Some(message);
     }
-    let (outcome, end) = arguments_at(cx, message + "<|message|>".len(), &name, None);
+    let body = message + "<|message|>".len();
+    let q = skip_ws(text, body);
+    // An empty message ended by its own token: a call without arguments.
+    let (outcome, end) = match ["<|call|>", "<|end|>"]
+        .into_iter()
+        .find(|token| starts_at(text, q, token))
+    {
+        Some(_) => {
+            let call = RawCall {
+                name,
+                arguments: Value::Object(Map::new()),
+                id: None,
+                repaired: false,
+            };
+            (Ok(call), q)
+        }
+        None => arguments_at(cx, body, &name, None),
+    };
     cx.outcome(start, format, outcome);
     let p = skip_ws(text, end);
     Some(if starts_at(text, p, "<|call|>") {
@@ -576,13 +593,15 @@ pub(crate) fn function_gemma(cx: &mut Cx<'_>, start: usize, after: usize) -> Opt
 fn gemma_call_after(cx: &mut Cx<'_>, start: usize, p: usize, dialect: &Gemma) -> Option<usize> {
     let text = cx.text;
     if starts_at(text, p, "call:") {
-        return Some(gemma4_call(cx, start, p + "call:".len(), false, dialect));
+        let end = gemma4_call(cx, start, p + "call:".len(), false, dialect);
+        return Some(gemma_calls_after(cx, end, dialect));
     }
     // `<|tool_call>get_weather{…}`: `call:` left out by a small model; the name and its
     // braces say the same (a repair).
     let name_end = name_end(text, p);
     if name_end > p && byte_at(text, name_end) == Some(b'{') {
-        return Some(gemma4_call(cx, start, p, true, dialect));
+        let end = gemma4_call(cx, start, p, true, dialect);
+        return Some(gemma_calls_after(cx, end, dialect));
     }
     let detail = format!(
         "expected `call:NAME{{…}}` after `{}`, found {}",
@@ -591,6 +610,20 @@ fn gemma_call_after(cx: &mut Cx<'_>, start: usize, p: usize, dialect: &Gemma) ->
     );
     cx.malformed(start, dialect.format, Broken::new(None, detail));
     Some(dialect.past_close(text, p))
+}
+
+/// The calls that follow one in the same block (`call:a{…}call:b{…}<tool_call|>`), the
+/// first of them ending at `end`; returns where the last one's region ends.
+fn gemma_calls_after(cx: &mut Cx<'_>, end: usize, dialect: &Gemma) -> usize {
+    let text = cx.text;
+    let mut end = end;
+    loop {
+        let next = skip_ws(text, end);
+        if text[..end].ends_with(dialect.close) || !starts_at(text, next, "call:") {
+            return end;
+        }
+        end = gemma4_call(cx, next, next + "call:".len(), false, dialect);
+    }
 }
 
 /// What sets the Gemma call syntaxes apart: the token that quotes a string and the call's

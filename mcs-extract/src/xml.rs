@@ -471,6 +471,31 @@ pub(crate) fn dsml(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usize>
     Some(wrapper_end(cx, body, end, &close, format, &markup.invoke))
 }
 
+/// Claude's markup in a namespace of the model's own: `<atem:function_calls>` around
+/// `<atem:invoke name=…>` blocks with `<atem:parameter name=…>` values (Ollama's Glimmer;
+/// `start` is the tag's `<`).
+pub(crate) fn namespaced_invokes(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usize> {
+    let text = cx.text;
+    let prefix = text.get(start + 1..after - "function_calls>".len())?;
+    let close = format!("</{prefix}function_calls>");
+    let markup = Invoke {
+        invoke: format!("<{prefix}invoke"),
+        invoke_close: format!("</{prefix}invoke>"),
+        parameter: format!("<{prefix}parameter"),
+        parameter_close: format!("</{prefix}parameter>"),
+        wrapper_close: &close,
+    };
+    let end = invoke_blocks(cx, after, &markup, CallFormat::ClaudeXml);
+    Some(wrapper_end(
+        cx,
+        after,
+        end,
+        &close,
+        CallFormat::ClaudeXml,
+        &markup.invoke,
+    ))
+}
+
 /// The opening of a StepFun Step 3 invoke.
 pub(crate) const STEPTML_INVOKE: &str = "<steptml:invoke";
 
@@ -599,6 +624,14 @@ fn parameters(cx: &Cx<'_>, name: &str, start: usize, outer: &[&str]) -> (Outcome
             pos = p + FUNCTION_CLOSE.len();
             break;
         }
+        // MiniCPM 5 may wrap its parameters in `<arguments>`.
+        if let Some(wrapper) = ["<arguments>", "</arguments>"]
+            .into_iter()
+            .find(|wrapper| starts_at(text, p, wrapper))
+        {
+            pos = p + wrapper.len();
+            continue;
+        }
         if outer.iter().any(|close| starts_at(text, p, close)) || starts_at(text, p, "<function") {
             pos = p;
             break;
@@ -618,30 +651,54 @@ fn parameters(cx: &Cx<'_>, name: &str, start: usize, outer: &[&str]) -> (Outcome
         } else {
             "<parameter=".len()
         };
-        let Some(gt) = find_in(text, key_start, (key_start + 256).min(text.len()), ">") else {
-            if ends_by(text, key_start + 256) {
-                return (
-                    Err(cut_off(cx, name, "in a `<parameter=` tag")),
-                    to_end(text),
-                );
-            }
-            let detail = format!(
-                "a `<parameter=` tag of `{name}` is not closed with `>` at {}",
-                cx.at(p)
-            );
-            return (broken(detail), skip_function(text, p));
-        };
-        let key = if named {
-            attribute(&text[key_start..gt], "name").unwrap_or_default()
+        let limit = (key_start + 256).min(text.len());
+        // `<parameter=path⏎/etc/hosts⏎</parameter>`: the tag's `>` left out, its name ends
+        // with its line (a repair).
+        let unclosed = (!named)
+            .then(|| find_in(text, key_start, limit, "\n"))
+            .flatten()
+            .filter(|&line_end| {
+                let key = text[key_start..line_end].trim();
+                !text[key_start..line_end].contains('>')
+                    && !key.is_empty()
+                    && key.bytes().all(|b| !b.is_ascii_whitespace() && b != b'<')
+            });
+        let (key, value_start) = if let Some(line_end) = unclosed {
+            repaired = true;
+            // The value starts on the next line, as after a whole tag.
+            (text[key_start..line_end].trim().to_owned(), line_end)
         } else {
-            text[key_start..gt]
-                .trim()
-                .trim_matches(|c| c == '"' || c == '\'')
-                .to_owned()
+            let Some(gt) = find_in(text, key_start, limit, ">") else {
+                if ends_by(text, key_start + 256) {
+                    return (
+                        Err(cut_off(cx, name, "in a `<parameter=` tag")),
+                        to_end(text),
+                    );
+                }
+                let detail = format!(
+                    "a `<parameter=` tag of `{name}` is not closed with `>` at {}",
+                    cx.at(p)
+                );
+                return (broken(detail), skip_function(text, p));
+            };
+            let key = if named {
+                attribute(&text[key_start..gt], "name").unwrap_or_default()
+            } else {
+                text[key_start..gt]
+                    .trim()
+                    .trim_matches(|c| c == '"' || c == '\'')
+                    .to_owned()
+            };
+            (key, gt + 1)
         };
-        let value_start = gt + 1;
         let close = if named { PARAM_CLOSE } else { CLOSE };
-        let mut after = vec!["<parameter=", PARAM, FUNCTION_CLOSE, "<function"];
+        let mut after = vec![
+            "<parameter=",
+            PARAM,
+            FUNCTION_CLOSE,
+            "<function",
+            "</arguments>",
+        ];
         after.extend_from_slice(outer);
         let end = value_end(
             text,
@@ -1018,11 +1075,17 @@ impl Pairs {
         format: CallFormat::SolarOpen,
     };
 
-    /// GLM's pairs in a block that `open` and `close` stand around (`<iquestcoder_tool_call>`).
-    pub(crate) fn glm_in(open: &str, close: &str) -> Pairs {
+    /// GLM's pairs in a block that `open` and `close` stand around (`<iquestcoder_tool_call>`),
+    /// their tags named with `prefix` (`longcat_` of `<longcat_arg_key>`; empty for GLM's).
+    pub(crate) fn glm_in(open: &str, close: &str, prefix: &str) -> Pairs {
+        let tag = |slash: &str, name: &str| Cow::Owned(format!("<{slash}{prefix}{name}>"));
         Pairs {
             open: Cow::Owned(open.to_owned()),
             close: Cow::Owned(close.to_owned()),
+            key: tag("", "arg_key"),
+            key_close: tag("/", "arg_key"),
+            value: tag("", "arg_value"),
+            value_close: tag("/", "arg_value"),
             ..Pairs::GLM
         }
     }
@@ -1042,7 +1105,12 @@ impl Pairs {
             value_close: tag("/arg_value"),
             kind: None,
             // Hunyuan's tags are special tokens of its vocabulary.
-            instead: Cow::Owned(vec![tag("arg_key"), tag("/tool_call"), tag("tool_call")]),
+            instead: Cow::Owned(vec![
+                tag("arg_key"),
+                tag("/tool_call"),
+                tag("tool_call"),
+                tag("/tool_calls"),
+            ]),
             format: CallFormat::Hunyuan,
         }
     }
@@ -1111,8 +1179,13 @@ fn pairs(cx: &Cx<'_>, name: String, pos: usize, markup: &Pairs) -> (Outcome, usi
             pos = p + close.len();
             break;
         }
-        if starts_at(text, p, &markup.open) {
-            // Left open; the next call ends it.
+        if starts_at(text, p, &markup.open)
+            || markup
+                .section
+                .as_ref()
+                .is_some_and(|(_, section_close)| starts_at(text, p, section_close))
+        {
+            // Left open; the next call, or the section's close, ends it.
             pos = p;
             break;
         }
@@ -1191,19 +1264,25 @@ fn pairs(cx: &Cx<'_>, name: String, pos: usize, markup: &Pairs) -> (Outcome, usi
             .filter(|&at| find_cached(text, value_start, at, &markup.value_close).is_none());
         let value_end = match token.map_or_else(
             || {
-                value_end(
-                    text,
-                    value_start,
-                    &markup.value_close,
-                    &[&markup.key, close, &markup.open],
-                    &instead,
-                )
+                let mut after = vec![&*markup.key, close, &*markup.open];
+                after.extend(markup.section.as_ref().map(|(_, close)| &**close));
+                value_end(text, value_start, &markup.value_close, &after, &instead)
             },
             ValueEnd::Unclosed,
         ) {
             ValueEnd::Closed { end, next } => {
-                pos = next;
-                end
+                match next_pair_in(text, value_start, end, markup) {
+                    // The close was left out before the next pair, and the close found is
+                    // that pair's.
+                    Some(key_at) => {
+                        pos = key_at;
+                        key_at
+                    }
+                    None => {
+                        pos = next;
+                        end
+                    }
+                }
             }
             ValueEnd::Ambiguous => {
                 let resume = find_cached(text, value_start, text.len(), close)
@@ -1240,9 +1319,46 @@ fn pairs(cx: &Cx<'_>, name: String, pos: usize, markup: &Pairs) -> (Outcome, usi
     (Ok(call), pos)
 }
 
+/// Where the next pair starts in a value read from `from` to `end`, when the value holds
+/// it (`Paris<arg_key>unit</arg_key><arg_value>celsius`): a key, its close and a value
+/// opener that nothing in the value closes. The close that ended the value is then that
+/// value's, and the first value lost its own. A value that holds whole pairs (a call
+/// written as text) keeps them.
+fn next_pair_in(text: &str, from: usize, end: usize, markup: &Pairs) -> Option<usize> {
+    if markup.value.is_empty() {
+        return None;
+    }
+    let value = &text[from..end];
+    let opener = value.rfind(&*markup.value)?;
+    if value[opener..].contains(&*markup.value_close) {
+        return None;
+    }
+    let key = value[..opener].rfind(&*markup.key)?;
+    let key_close = value[key..opener].find(&*markup.key_close)? + key;
+    value[key_close + markup.key_close.len()..opener]
+        .trim()
+        .is_empty()
+        .then_some(from + key)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_value_that_holds_the_next_pair_lost_its_close() {
+        let glm = &Pairs::GLM;
+        let text = "Paris<arg_key>unit</arg_key>\n<arg_value>celsius";
+        assert_eq!(next_pair_in(text, 0, text.len(), glm), Some(5));
+        // A whole pair written as text is the value's.
+        let text = "Format: <arg_key>K</arg_key><arg_value>V</arg_value> done";
+        assert_eq!(next_pair_in(text, 0, text.len(), glm), None);
+        // An opener not right after a key is text.
+        let text = "a <arg_value> b";
+        assert_eq!(next_pair_in(text, 0, text.len(), glm), None);
+        let text = "<arg_key>k</arg_key> then <arg_value>v";
+        assert_eq!(next_pair_in(text, 0, text.len(), glm), None);
+    }
 
     #[test]
     fn attributes_are_unescaped() {
