@@ -184,6 +184,8 @@ pub enum CallFormat {
     Nemotron,
     /// Meta Code World Model `<tool: function>⏎NAME input⏎</tool>`.
     Cwm,
+    /// Inkling `<|message_model|>NAME<|content_invoke_tool_json|>{"name": NAME, "args": {…}}`.
+    Inkling,
     /// Swiss AI Apertus `<|tools_prefix|>[{NAME: {…}}]<|tools_suffix|>`.
     Apertus,
     /// Cohere Command R7B / A `<|START_ACTION|>`.
@@ -244,6 +246,7 @@ impl CallFormat {
             CallFormat::Jamba => "jamba",
             CallFormat::Nemotron => "nemotron",
             CallFormat::Cwm => "cwm",
+            CallFormat::Inkling => "inkling",
             CallFormat::Apertus => "apertus",
             CallFormat::CommandR => "command_r",
             CallFormat::Functionary => "functionary",

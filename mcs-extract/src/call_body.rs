@@ -206,7 +206,7 @@ fn region_ends(text: &str, pos: usize, close: Option<&str>) -> bool {
 
 /// A JSON value at `start` that could not be read, as a broken call: cut off when reading
 /// it ran into the end of the output (`touches` is [`horizon::touches`] from before).
-fn invalid_json(cx: &Cx<'_>, start: usize, error: &JsonError, touches: u64) -> Broken {
+pub(crate) fn invalid_json(cx: &Cx<'_>, start: usize, error: &JsonError, touches: u64) -> Broken {
     if cx.discarded() {
         return Broken::new(None, String::new());
     }

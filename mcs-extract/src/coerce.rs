@@ -17,9 +17,10 @@ use mcs_core::schema::{self, CoercionPolicy};
 /// What to do with a value whose type is unknown (unknown tool or parameter).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Untyped {
-    /// Keep the text (Qwen3-Coder, MiniMax-M2, Claude XML, DSML `string="true"`).
+    /// Keep the text (Qwen3-Coder, MiniMax-M2, Claude XML, Hunyuan, Solar Open, DSML
+    /// `string="true"`).
     Text,
-    /// Read it as JSON when it is JSON (GLM, DSML `string="false"`).
+    /// Read it as JSON when it is JSON (GLM, K2, DSML `string="false"`).
     Json,
 }
 

@@ -91,15 +91,13 @@ pub(crate) const DELIMITERS: &[(&str, Parser, Option<CallFormat>)] = &[
         Some(CallFormat::Plamo),
     ),
     ("to=functions.", tokens::harmony, Some(CallFormat::Harmony)),
+    // Kimi's `<|tool_calls_section_begin|>` and `<|tool_call_begin|>`, by their shared
+    // prefix; the longer tokens that start so (`<|tool_call|>`, `<|tool_call>`, …) win.
+    ("<|tool_call", tokens::kimi_tokens, Some(CallFormat::KimiK2)),
     (
-        "<|tool_calls_section_begin|>",
-        tokens::kimi,
-        Some(CallFormat::KimiK2),
-    ),
-    (
-        "<|tool_call_begin|>",
-        tokens::kimi,
-        Some(CallFormat::KimiK2),
+        "<|message_model|>",
+        tokens::inkling,
+        Some(CallFormat::Inkling),
     ),
     ("<｜tool", tokens::deepseek, Some(CallFormat::DeepSeek)),
     ("<|tool▁", tokens::deepseek, Some(CallFormat::DeepSeek)),

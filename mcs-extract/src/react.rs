@@ -369,7 +369,8 @@ fn dspy(cx: &Cx<'_>, pos: usize, limit: usize) -> Option<(Outcome, usize)> {
             ),
         ),
     };
-    let end = memchr::memchr(b'\n', &text.as_bytes()[start..]).map_or(limit, |i| start + i);
+    // The broken arguments run to the end of their line, which a stream may not have yet.
+    let end = find_in(text, start, text.len(), "\n").unwrap_or(limit);
     Some((Err(outcome), end))
 }
 

@@ -247,10 +247,11 @@ fn read_region(cx: &mut Cx<'_>, delimiter: Delimiter) -> Option<usize> {
     }
     let text = cx.text;
     // DeepSeek's delimiters are the start of a special token whose middle models mangle
-    // (`<｜tool▁calls▁begin｜>`, `<｜DSML｜tool_calls>`): the opener is the whole token.
-    // Only the tokens that open calls count (`<｜DSML｜ parameter` opens none).
+    // (`<｜tool▁calls▁begin｜>`, `<｜DSML｜tool_calls>`), and Kimi's the prefix its two tokens
+    // share (`<|tool_call`): the opener is the whole token. Only the tokens that open calls
+    // count (`<｜DSML｜ parameter` opens none).
     let opener_end = match format {
-        Some(CallFormat::DeepSeek | CallFormat::DeepSeekDsml) => {
+        Some(CallFormat::DeepSeek | CallFormat::DeepSeekDsml | CallFormat::KimiK2) => {
             find_in(text, after, floor_boundary(text, after + 64), ">")
                 .map(|gt| gt + 1)
                 .filter(|&end| {

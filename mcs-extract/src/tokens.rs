@@ -3,10 +3,11 @@
 
 use serde_json::{Map, Value};
 
-use super::call_body::{after_close, arguments_at, json_body};
+use super::call_body::{after_close, arguments_at, invalid_json, json_body};
+use super::call_shape::strong_calls;
 use super::horizon;
-use super::json::MAX_DEPTH;
 use super::json::describe_at;
+use super::json::{MAX_DEPTH, parse_value};
 use super::pythonic;
 use super::record::Outcome;
 use super::record::{Broken, Cx, RawCall};
@@ -141,6 +142,73 @@ pub(crate) fn harmony(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usi
     } else {
         end
     })
+}
+
+/// Kimi's tokens found by their prefix `<|tool_call` (`start`): its section or its call;
+/// any other token so written is not a call's start, and one still being written at the
+/// end of the output is nothing yet.
+pub(crate) fn kimi_tokens(cx: &mut Cx<'_>, start: usize, _after: usize) -> Option<usize> {
+    const TOKENS: [&str; 2] = ["<|tool_calls_section_begin|>", "<|tool_call_begin|>"];
+    let text = cx.text;
+    if let Some(token) = TOKENS.iter().find(|token| starts_at(text, start, token)) {
+        return kimi(cx, start, start + token.len());
+    }
+    let written = &text[start..];
+    let growing = written.len() < TOKENS[0].len() && TOKENS.iter().any(|t| t.starts_with(written));
+    (growing && ends_by(text, text.len())).then(|| to_end(text))
+}
+
+/// Inkling `<|message_model|>NAME<|content_invoke_tool_json|>{"name": NAME, "args": {…}}
+/// <|end_message|>`: a message from the model addressed to a tool, whose JSON names the
+/// tool again. Where the two names differ, which tool is meant cannot be told. A message of
+/// text or thinking (`<|message_model|><|content_text|>`) is none of this reader's.
+pub(crate) fn inkling(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usize> {
+    const INVOKE: &str = "<|content_invoke_tool_json|>";
+    const END: &str = "<|end_message|>";
+    let format = CallFormat::Inkling;
+    let text = cx.text;
+    let limit = floor_boundary(text, after + 256);
+    let header_end = find_in(text, after, limit, "<|");
+    let Some(invoke) = header_end.filter(|&at| starts_at(text, at, INVOKE)) else {
+        // The header, or its token, still being written.
+        let rest = &text[header_end.unwrap_or(after)..];
+        let growing = header_end.is_none() || INVOKE.starts_with(rest);
+        return (growing && ends_by(text, text.len())).then(|| to_end(text));
+    };
+    let header = clean_name(&text[after..invoke]);
+    let body = skip_ws(text, invoke + INVOKE.len());
+    if ends_by(text, body) {
+        return Some(to_end(text));
+    }
+    let touches = horizon::touches();
+    let parsed = match parse_value(text, body) {
+        Ok(parsed) => parsed,
+        Err(error) => {
+            let broken = invalid_json(cx, body, &error, touches);
+            cx.malformed(start, format, broken);
+            return Some(past_close(
+                text,
+                find_cached(text, body, text.len(), END).unwrap_or(text.len()),
+                END,
+            ));
+        }
+    };
+    let what = format!("the JSON after `{INVOKE}`");
+    for outcome in strong_calls(&parsed.value, cx, parsed.repaired, &what) {
+        let outcome = match outcome {
+            Ok(call) if !header.is_empty() && call.name != header => {
+                let detail = format!(
+                    "the message is addressed to `{header}` but its JSON calls `{}`: which \
+                     tool is meant cannot be told",
+                    call.name
+                );
+                Err(Broken::new(Some(call.name), detail))
+            }
+            outcome => outcome,
+        };
+        cx.outcome(start, format, outcome);
+    }
+    Some(past_close(text, parsed.end, END))
 }
 
 /// Kimi K2 `<|tool_calls_section_begin|><|tool_call_begin|>functions.NAME:IDX
@@ -328,8 +396,9 @@ pub(crate) fn deepseek(cx: &mut Cx<'_>, start: usize, _after: usize) -> Option<u
                 found_any = true;
                 pos = deepseek_call(cx, p, begin_end);
             }
-            // Step 3 puts the separator between calls too.
-            Some(("tool_sep", sep_end)) if found_any => pos = sep_end,
+            // Step 3 puts the separator between calls too; a section opened again
+            // before the next call (its close left out) goes on.
+            Some(("tool_sep" | "tool_calls_begin", token_end)) if found_any => pos = token_end,
             _ if !found_any => {
                 let detail = format!(
                     "expected `<｜tool▁call▁begin｜>`, found {}",

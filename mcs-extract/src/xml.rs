@@ -1023,6 +1023,10 @@ pub(crate) struct Pairs {
     kind: Option<(&'static str, &'static str)>,
     /// Special tokens that end a value whose close was left out: no value holds them.
     instead: Cow<'static, [Cow<'static, str>]>,
+    /// How a value of no declared parameter is read: GLM's and K2's as JSON when it is
+    /// (as vLLM reads them), Hunyuan's and Solar Open's as the text written (as their
+    /// parsers' tests expect).
+    untyped: Untyped,
     pub format: CallFormat,
 }
 
@@ -1039,6 +1043,7 @@ impl Pairs {
         value_close: Cow::Borrowed("</arg_value>"),
         kind: None,
         instead: Cow::Borrowed(&[]),
+        untyped: Untyped::Json,
         format: CallFormat::Glm4,
     };
     pub(crate) const K2: Pairs = Pairs {
@@ -1055,6 +1060,7 @@ impl Pairs {
         value_close: Cow::Borrowed("</ifm|arg_value>"),
         kind: Some(("<ifm|arg_type>", "</ifm|arg_type>")),
         instead: Cow::Borrowed(&[]),
+        untyped: Untyped::Json,
         format: CallFormat::K2,
     };
     pub(crate) const SOLAR_OPEN: Pairs = Pairs {
@@ -1072,6 +1078,7 @@ impl Pairs {
             Cow::Borrowed("<|tool_call:end|>"),
             Cow::Borrowed("<|tool_call:start|>"),
         ]),
+        untyped: Untyped::Text,
         format: CallFormat::SolarOpen,
     };
 
@@ -1111,6 +1118,7 @@ impl Pairs {
                 tag("tool_call"),
                 tag("/tool_calls"),
             ]),
+            untyped: Untyped::Text,
             format: CallFormat::Hunyuan,
         }
     }
@@ -1302,7 +1310,7 @@ fn pairs(cx: &Cx<'_>, name: String, pos: usize, markup: &Pairs) -> (Outcome, usi
         let raw = &text[value_start..value_end];
         let (value, fixed) = match string {
             Some(_) => typed_value(raw, string, tool, &key),
-            None => convert(raw, tool, &key, Untyped::Json),
+            None => convert(raw, tool, &key, markup.untyped),
         };
         repaired |= fixed;
         insert_once(&mut arguments, key, value, &mut twice);

@@ -553,3 +553,15 @@ fn an_opener_with_nothing_after_it_is_a_call_cut_off() {
         }
     }
 }
+
+/// Known and not yet fixed (found by `MCS_STREAM_CASES=300000`, session 36): in an
+/// unclosed ```` ```json ```` fence, a Gemma 4 opener with no call after it, then more
+/// openers, the stream reports a bare JSON object that the batch path does not, when the
+/// output is cut in the last `<tool_call>`. Every output of the corpus streams as it reads.
+#[test]
+#[ignore = "a known difference between the stream and the batch path, see the comment"]
+fn a_fragment_soup_in_an_open_fence_streams_as_it_reads() {
+    let text = "```json\n<|tool_call><tool_call></parameter>{\"city\": \"Paris\"}<tool_call><|python_tag|>Action: <tool_call><|message|>{\"name\": \"arguments\": <|tool_call>\n";
+    let cut = text.find("Action: <to").unwrap() + "Action: <to".len();
+    check(text, &[&text[..cut], &text[cut..]], "fence soup").unwrap();
+}
