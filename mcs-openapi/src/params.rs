@@ -29,9 +29,24 @@ pub(crate) struct ParamSpec<'a> {
     pub loc: Loc,
 }
 
-/// Headers OpenAPI says to ignore as parameters: they are set from the media types and
-/// the security schemes.
-const IGNORED_HEADERS: [&str; 3] = ["accept", "content-type", "authorization"];
+/// Headers that are not parameters: those OpenAPI says to ignore (set from the media types
+/// and the security schemes), and those HTTP sets from the message itself (its length, its
+/// framing, the connection). A value given for one of the latter would contradict the
+/// message sent: Vercel declares `Content-Length` a required header of an upload, and a
+/// `Content-Length: 1` before a longer body leaves the server waiting.
+const IGNORED_HEADERS: [&str; 11] = [
+    "accept",
+    "content-type",
+    "authorization",
+    "content-length",
+    "transfer-encoding",
+    "connection",
+    "keep-alive",
+    "host",
+    "te",
+    "trailer",
+    "upgrade",
+];
 
 /// The parameters of an operation: the path item's, then the operation's, one per
 /// (name, location) with the operation's definition winning.

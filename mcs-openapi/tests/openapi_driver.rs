@@ -497,3 +497,60 @@ async fn xml_jwt_yaml_and_tar_bodies_arrive_as_the_document_says() {
         ]
     );
 }
+
+/// Vercel's artifact upload declares `Content-Length` a required header parameter: HTTP sets
+/// that header (and the message's framing) from the body, so it is no argument, and the
+/// header sent is the body's real length.
+const UPLOAD: &str = r#"
+openapi: 3.0.3
+info: { title: Artifacts, version: "8" }
+paths:
+  /artifacts/{hash}:
+    put:
+      operationId: uploadArtifact
+      parameters:
+        - { name: hash, in: path, required: true, schema: { type: string } }
+        - { name: Content-Length, in: header, required: true, schema: { type: number } }
+        - { name: Transfer-Encoding, in: header, schema: { type: string } }
+        - { name: x-artifact-tag, in: header, schema: { type: string } }
+      requestBody:
+        content:
+          application/octet-stream: { schema: {} }
+      responses: { "202": { description: stored } }
+"#;
+
+#[tokio::test]
+async fn headers_http_sets_itself_are_no_arguments() {
+    let server = MockServer::start().await;
+    Mock::given(method("PUT"))
+        .and(path("/artifacts/abc"))
+        .and(header("content-length", "4"))
+        .and(header("x-artifact-tag", "t1"))
+        .respond_with(ResponseTemplate::new(202))
+        .mount(&server)
+        .await;
+    let driver = read_str(UPLOAD, "upload.yaml", None, &ReadOptions::default())
+        .map(Document::into_driver)
+        .unwrap_or_else(|error| panic!("the document reads: {error}"))
+        .with_base_url(server.uri());
+    let tools = driver.list_tools();
+    let names: Vec<&str> = tools[0]
+        .parameters()
+        .iter()
+        .map(|p| p.name.as_str())
+        .collect();
+    assert!(
+        !names
+            .iter()
+            .any(|name| name.eq_ignore_ascii_case("content-length")
+                || name.eq_ignore_ascii_case("transfer-encoding")),
+        "{names:?}"
+    );
+    driver
+        .execute_tool(
+            "uploadArtifact",
+            json!({"hash": "abc", "x-artifact-tag": "t1", "body": {"base64": "AAEC/w=="}}),
+        )
+        .await
+        .unwrap_or_else(|error| panic!("the upload is sent: {error}"));
+}
