@@ -37,92 +37,98 @@ NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 TIMEOUT = 120.0
 
 
-def session(command: list[str]) -> dict:
-    """Starts `command`, lists its tools over MCP stdio; what it answered and cost."""
-    started = time.perf_counter()
-    process = subprocess.Popen(
-        command,
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        encoding="utf-8",
-    )
-    stderr: list[str] = []
-    threading.Thread(target=lambda: stderr.append(process.stderr.read()), daemon=True).start()
-    lines: list[str] = []
-    reader = threading.Thread(target=lambda: [lines.append(l) for l in process.stdout], daemon=True)
-    reader.start()
+class Client:
+    """An MCP client over a child's stdio: the child is started as a host starts a server,
+    and each request waits for its answer until `TIMEOUT` from the start."""
 
-    def send(message: dict) -> None:
-        process.stdin.write(json.dumps(message) + "\n")
-        process.stdin.flush()
+    def __init__(self, command: list[str], env: dict | None = None) -> None:
+        self.started = time.perf_counter()
+        self.process = subprocess.Popen(
+            command,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            encoding="utf-8",
+            env={**os.environ, **(env or {})},
+        )
+        self.stderr: list[str] = []
+        self.lines: list[str] = []
+        self.seen = 0
+        threading.Thread(target=lambda: self.stderr.append(self.process.stderr.read()), daemon=True).start()
+        threading.Thread(target=lambda: [self.lines.append(l) for l in self.process.stdout], daemon=True).start()
+        self.next_id = 0
+        self.request("initialize", {
+            "protocolVersion": "2025-06-18",
+            "capabilities": {},
+            "clientInfo": {"name": "compare", "version": "0"},
+        })
+        self.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
 
-    def answer(id_: int) -> dict | None:
-        deadline = started + TIMEOUT
-        seen = 0
+    def send(self, message: dict) -> None:
+        self.process.stdin.write(json.dumps(message) + "\n")
+        self.process.stdin.flush()
+
+    def request(self, method: str, params: dict) -> dict:
+        self.next_id += 1
+        self.send({"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params})
+        deadline = time.perf_counter() + TIMEOUT
         while time.perf_counter() < deadline:
-            while seen < len(lines):
-                line = lines[seen]
-                seen += 1
+            while self.seen < len(self.lines):
+                line = self.lines[self.seen]
+                self.seen += 1
                 try:
-                    message = json.loads(line)
+                    answer = json.loads(line)
                 except ValueError:
                     continue
-                if message.get("id") == id_:
-                    return message
-            if process.poll() is not None and seen >= len(lines):
+                if answer.get("id") == self.next_id:
+                    return answer
+            if self.process.poll() is not None:
                 time.sleep(0.05)
-                if seen >= len(lines):
-                    return None
+                if self.seen >= len(self.lines):
+                    break
             time.sleep(0.002)
-        return None
+        tail = "".join(self.stderr).strip().splitlines()
+        raise RuntimeError(f"no answer to {method} | " + (tail[-1][:200] if tail else ""))
 
-    result = {"ok": False, "tools": None, "ms": None, "rss_mb": None, "error": ""}
-    try:
-        send({
-            "jsonrpc": "2.0", "id": 1, "method": "initialize",
-            "params": {
-                "protocolVersion": "2025-06-18",
-                "capabilities": {},
-                "clientInfo": {"name": "compare", "version": "0"},
-            },
-        })
-        if answer(1) is None:
-            raise RuntimeError("no answer to initialize")
-        send({"jsonrpc": "2.0", "method": "notifications/initialized"})
-        tools: list[dict] = []
-        cursor = None
-        id_ = 2
+    def tools(self) -> list[dict]:
+        tools, cursor = [], None
         while True:
-            params = {"cursor": cursor} if cursor else {}
-            send({"jsonrpc": "2.0", "id": id_, "method": "tools/list", "params": params})
-            listed = answer(id_)
-            if listed is None or "result" not in listed:
-                detail = json.dumps(listed)[:200] if listed else "no answer"
-                raise RuntimeError(f"tools/list: {detail}")
+            listed = self.request("tools/list", {"cursor": cursor} if cursor else {})
+            if "result" not in listed:
+                raise RuntimeError(f"tools/list: {json.dumps(listed)[:200]}")
             tools += listed["result"]["tools"]
             cursor = listed["result"].get("nextCursor")
-            id_ += 1
             if not cursor:
-                break
-        elapsed = time.perf_counter() - started
-        result.update(ok=True, tools=tools, ms=elapsed * 1000)
+                return tools
+
+    def peak_mb(self) -> float | None:
         try:
-            status = Path(f"/proc/{process.pid}/status").read_text()
-            hwm = re.search(r"VmHWM:\s+(\d+) kB", status)
-            result["rss_mb"] = int(hwm.group(1)) / 1024 if hwm else None
+            status = Path(f"/proc/{self.process.pid}/status").read_text()
         except OSError:
-            pass
+            return None
+        hwm = re.search(r"VmHWM:\s+(\d+) kB", status)
+        return int(hwm.group(1)) / 1024 if hwm else None
+
+    def close(self) -> None:
+        self.process.kill()
+        self.process.wait()
+
+
+def session(command: list[str]) -> dict:
+    """Starts `command`, lists its tools over MCP stdio; what it answered and cost."""
+    result = {"ok": False, "tools": None, "ms": None, "rss_mb": None, "error": ""}
+    client = None
+    try:
+        client = Client(command)
+        tools = client.tools()
+        elapsed = time.perf_counter() - client.started
+        result.update(ok=True, tools=tools, ms=elapsed * 1000, rss_mb=client.peak_mb())
     except (RuntimeError, BrokenPipeError, OSError) as error:
         result["error"] = str(error)
     finally:
-        process.kill()
-        process.wait()
-    if not result["ok"]:
-        time.sleep(0.05)
-        tail = "".join(stderr).strip().splitlines()
-        result["error"] += " | " + (tail[-1][:200] if tail else "")
+        if client is not None:
+            client.close()
     return result
 
 
@@ -202,56 +208,6 @@ def documents(sample: int, seed: int) -> list[tuple[str, Path]]:
         for path in random.Random(seed).sample(pool, min(sample, len(pool))):
             found.append((f"directory/{path.relative_to(directory)}", path))
     return found
-
-
-class Client:
-    """An MCP client over a child's stdio, for one call after another."""
-
-    def __init__(self, command: list[str], env: dict | None = None) -> None:
-        self.process = subprocess.Popen(
-            command,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            text=True,
-            encoding="utf-8",
-            env={**os.environ, **(env or {})},
-        )
-        self.next_id = 0
-        self.request("initialize", {
-            "protocolVersion": "2025-06-18",
-            "capabilities": {},
-            "clientInfo": {"name": "compare", "version": "0"},
-        })
-        self.process.stdin.write(json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}) + "\n")
-        self.process.stdin.flush()
-
-    def request(self, method: str, params: dict) -> dict:
-        self.next_id += 1
-        message = {"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params}
-        self.process.stdin.write(json.dumps(message) + "\n")
-        self.process.stdin.flush()
-        for line in self.process.stdout:
-            try:
-                answer = json.loads(line)
-            except ValueError:
-                continue
-            if answer.get("id") == self.next_id:
-                return answer
-        raise RuntimeError(f"{method}: the server ended")
-
-    def tools(self) -> list[dict]:
-        tools, cursor = [], None
-        while True:
-            listed = self.request("tools/list", {"cursor": cursor} if cursor else {})["result"]
-            tools += listed["tools"]
-            cursor = listed.get("nextCursor")
-            if not cursor:
-                return tools
-
-    def close(self) -> None:
-        self.process.kill()
-        self.process.wait()
 
 
 def example(schema, root: dict, depth: int = 0):
