@@ -299,6 +299,17 @@ impl<'t> Cx<'t> {
         if !bare.is_empty() && self.is_known(bare) {
             return Some((bare.to_owned(), false));
         }
+        // A tool named with the namespace readers take off (`functions.exec`, declared so).
+        if let Some(tool) = ["functions.", "default_api."]
+            .into_iter()
+            .find_map(|space| {
+                self.tools
+                    .iter()
+                    .find(|tool| tool.name().strip_prefix(space) == Some(name))
+            })
+        {
+            return Some((tool.name().to_owned(), false));
+        }
         // The same name in another case or with other separators (`Get_Weather`,
         // `getWeather`, `get-weather`, `get weather`), when it is one tool's: a different
         // word (`get_weathers`, `weather`) is another tool, never guessed at.
