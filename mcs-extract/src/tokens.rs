@@ -178,6 +178,9 @@ pub(crate) fn inkling(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usi
     let header = clean_name(&text[after..invoke]);
     let body = skip_ws(text, invoke + INVOKE.len());
     if ends_by(text, body) {
+        let detail = format!("the output ends after `{INVOKE}`, before the call's JSON");
+        let name = Some(header).filter(|name| !name.is_empty());
+        cx.malformed(start, format, Broken::cut(name, detail));
         return Some(to_end(text));
     }
     let touches = horizon::touches();

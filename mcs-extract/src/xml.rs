@@ -1281,8 +1281,9 @@ fn pairs(cx: &Cx<'_>, name: String, pos: usize, markup: &Pairs) -> (Outcome, usi
             ValueEnd::Closed { end, next } => {
                 match next_pair_in(text, value_start, end, markup) {
                     // The close was left out before the next pair, and the close found is
-                    // that pair's.
+                    // that pair's (a repair).
                     Some(key_at) => {
+                        repaired = true;
                         pos = key_at;
                         key_at
                     }
