@@ -32,6 +32,13 @@ paths:
         - { name: id, in: path, required: true, schema: { type: [integer, "null"] } }
 "#;
 
+/// The driver of a document given as text (`name` says where it came from in errors).
+fn driver_of(text: &str, name: &str) -> RestDriver {
+    read_str(text, name, None, &ReadOptions::default())
+        .map(Document::into_driver)
+        .unwrap_or_else(|error| panic!("the document reads: {error}"))
+}
+
 async fn serve_notes() -> MockServer {
     let server = MockServer::start().await;
     Mock::given(method("GET"))
@@ -190,9 +197,7 @@ paths:
   /pets: { get: { operationId: listPets, tags: [pets], summary: List the pets } }
   /orders: { post: { operationId: placeOrder, tags: [store], summary: Order a pet } }
 "#;
-    let driver = read_str(text, "shop.yaml", None, &ReadOptions::default())
-        .map(Document::into_driver)
-        .unwrap_or_else(|error| panic!("the document reads: {error}"));
+    let driver = driver_of(text, "shop.yaml");
     let described = Some("Animals for sale, and their records.".to_owned());
     assert_eq!(driver.tag_description("pets"), described);
     assert_eq!(driver.tag_description("store"), None, "no description");
@@ -252,10 +257,7 @@ paths:
         .respond_with(ResponseTemplate::new(200).set_body_json(json!(["rex"])))
         .mount(&server)
         .await;
-    let driver = read_str(text, "things.yaml", None, &ReadOptions::default())
-        .map(Document::into_driver)
-        .unwrap_or_else(|error| panic!("the document reads: {error}"))
-        .with_base_url(server.uri());
+    let driver = driver_of(text, "things.yaml").with_base_url(server.uri());
     let keys: Vec<String> = driver.list_tools()[0]
         .parameters()
         .iter()
@@ -320,9 +322,7 @@ components:
 /// definitions, and what a model, a validator or a serializer sees is still self-contained.
 #[tokio::test]
 async fn tools_share_one_copy_of_the_schemas_they_use() {
-    let driver = read_str(SHARED, "shop.yaml", None, &ReadOptions::default())
-        .unwrap()
-        .into_driver();
+    let driver = driver_of(SHARED, "shop.yaml");
     let tools = driver.list_tools();
     let shared: Vec<_> = tools
         .iter()
@@ -428,10 +428,7 @@ async fn xml_jwt_yaml_and_tar_bodies_arrive_as_the_document_says() {
         .respond_with(ResponseTemplate::new(204))
         .mount(&server)
         .await;
-    let driver = read_str(MEDIA, "media.yaml", None, &ReadOptions::default())
-        .map(Document::into_driver)
-        .unwrap_or_else(|error| panic!("the document reads: {error}"))
-        .with_base_url(server.uri());
+    let driver = driver_of(MEDIA, "media.yaml").with_base_url(server.uri());
     let calls = [
         (
             "addPet",
@@ -529,10 +526,7 @@ async fn headers_http_sets_itself_are_no_arguments() {
         .respond_with(ResponseTemplate::new(202))
         .mount(&server)
         .await;
-    let driver = read_str(UPLOAD, "upload.yaml", None, &ReadOptions::default())
-        .map(Document::into_driver)
-        .unwrap_or_else(|error| panic!("the document reads: {error}"))
-        .with_base_url(server.uri());
+    let driver = driver_of(UPLOAD, "upload.yaml").with_base_url(server.uri());
     let tools = driver.list_tools();
     let names: Vec<&str> = tools[0]
         .parameters()
