@@ -7,6 +7,8 @@
 //! output does; and a call whose arguments hold placeholders (`"<city>"`, `"..."`) shows
 //! the format wherever it stands.
 
+use std::ops::Range;
+
 use super::horizon;
 use super::scan::floor_boundary;
 
@@ -209,6 +211,13 @@ pub(crate) struct Fences {
     headings: Vec<(usize, bool)>,
     /// Where the first line not yet looked at for a heading starts (it was not whole).
     lines_from: usize,
+    /// Regions read as calls, in order ([`claim`](Self::claim)), and whether the fence
+    /// markers in each were kept: what a call holds is the call's, not the answer's
+    /// markdown.
+    claimed: Vec<(Range<usize>, bool)>,
+    /// How many of [`claimed`](Self::claimed) had the markers and headings found before
+    /// them taken out.
+    applied: usize,
 }
 
 impl Fences {
@@ -225,9 +234,14 @@ impl Fences {
         if text.len() < self.searched {
             *self = Fences::default();
         }
-        if text.len() == self.searched {
-            return;
+        if text.len() > self.searched {
+            self.search(text);
         }
+        self.apply_claims();
+    }
+
+    /// Finds the markers and headings of `text` past `searched`.
+    fn search(&mut self, text: &str) {
         let bytes = text.as_bytes();
         // A marker may straddle the end of the last search.
         let from = self.searched.saturating_sub(2);
@@ -248,18 +262,86 @@ impl Fences {
                 continue;
             }
             self.line_of_last = Some(starts);
-            self.markers.push(at);
+            if !self.in_claimed(at, true) {
+                self.markers.push(at);
+            }
         }
         self.searched = text.len();
         // Headings: whole lines only, so a stream sees each once it is written.
         let mut at = self.lines_from;
         while let Some(newline) = memchr::memchr(b'\n', &bytes[at..]) {
-            if let Some(cue) = heading(&text[at..at + newline]) {
+            if let Some(cue) = heading(&text[at..at + newline])
+                && !self.in_claimed(at, false)
+            {
                 self.headings.push((at, cue));
             }
             at += newline + 1;
         }
         self.lines_from = at;
+    }
+
+    /// Notes that `span` of `text` was read as a call: a fence marker or a heading in it is
+    /// the call's (a file's content with a fence left open, a `## Usage` heading in a
+    /// message it sends), not the answer's, and leaves what follows the call as it found
+    /// it. One exception: a fence opened before the call and closed by an odd number of
+    /// markers in it (a model that closed its fence before the call's end token) stays
+    /// closed there. Spans come in the order of the text; one that overlaps the last is
+    /// not taken.
+    pub(crate) fn claim(&mut self, text: &str, span: Range<usize>) {
+        if self
+            .claimed
+            .last()
+            .is_some_and(|(last, _)| last.end > span.start)
+        {
+            return;
+        }
+        self.claimed.push((span, false));
+        self.extend(text);
+    }
+
+    /// Takes the markers and headings found in claimed spans out, once their text was
+    /// searched.
+    fn apply_claims(&mut self) {
+        while let Some((span, kept)) = self.claimed.get_mut(self.applied) {
+            if span.end > self.searched {
+                return;
+            }
+            let first = self.markers.partition_point(|&at| at < span.start);
+            let last = self.markers.partition_point(|&at| at < span.end);
+            *kept = first % 2 == 1 && (last - first) % 2 == 1;
+            if !*kept {
+                self.markers.drain(first..last);
+            }
+            let first = self.headings.partition_point(|&(at, _)| at < span.start);
+            let last = self.headings.partition_point(|&(at, _)| at < span.end);
+            self.headings.drain(first..last);
+            self.applied += 1;
+        }
+    }
+
+    /// Whether `at` is in a claimed span whose markers were taken out (`marker`) or any
+    /// (a heading).
+    fn in_claimed(&self, at: usize, marker: bool) -> bool {
+        let applied = &self.claimed[..self.applied];
+        let after = applied.partition_point(|(span, _)| span.start <= at);
+        after > 0 && {
+            let (span, kept) = &applied[after - 1];
+            at < span.end && !(marker && *kept)
+        }
+    }
+
+    /// These fences as they stand for a text changed after `to` (only grown before it):
+    /// searched anew, with the spans claimed before `to`.
+    pub(crate) fn rewound(&self, to: usize) -> Fences {
+        Fences {
+            claimed: self
+                .claimed
+                .iter()
+                .filter(|(span, _)| span.end <= to)
+                .map(|(span, _)| (span.clone(), false))
+                .collect(),
+            ..Fences::default()
+        }
     }
 
     /// Whether the section `pos` is in is headed as an example (`## Usage`, `**Example:**`):

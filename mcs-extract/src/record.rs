@@ -122,9 +122,9 @@ pub(crate) struct Mark {
 }
 
 impl Found {
-    /// The text was changed (not only grown) since it was last read.
-    pub(crate) fn text_changed(&mut self) {
-        self.fences = super::markdown::Fences::default();
+    /// The text was changed after `to` (not only grown) since it was last read.
+    pub(crate) fn text_changed(&mut self, to: usize) {
+        self.fences = self.fences.rewound(to);
     }
 
     /// Where it stands now.
@@ -211,6 +211,12 @@ impl<'t> Cx<'t> {
     /// [`markdown::is_sample_call`]: super::markdown::is_sample_call
     pub(crate) fn is_sample_call(&self, name: &str, arguments: &serde_json::Value) -> bool {
         super::markdown::is_sample_call(name, arguments, |name| self.is_known(name))
+    }
+
+    /// Notes that the region at `span` was read as calls: its markdown is theirs, not the
+    /// answer's (see [`Fences::claim`](super::markdown::Fences::claim)).
+    pub(crate) fn claim(&mut self, span: std::ops::Range<usize>) {
+        self.fences.borrow_mut().claim(self.text, span);
     }
 
     /// Whether `pos` is inside a region read as a sample.

@@ -82,7 +82,7 @@ impl TextScan {
         self.cursor = to;
         self.pos = to;
         self.gap = GapScan::new(to);
-        self.found.text_changed();
+        self.found.text_changed(to);
     }
 
     /// Reads `text` from where the last read stopped. With `whole`, the text ends there
@@ -211,13 +211,16 @@ impl TextScan {
                 _ => {
                     cx.put_back(recorded);
                     let end = floor_boundary(text, end.max(after));
-                    // The region is markup, but for the text of a prose channel in it.
+                    // The region is markup, but for the text of a prose channel in it;
+                    // the markdown of the markup is the calls'.
                     let mut from = start;
                     for span in shown {
                         step.markup.push(from..span.start);
+                        cx.claim(from..span.start);
                         from = span.end;
                     }
                     step.markup.push(from..end);
+                    cx.claim(from..end);
                     self.cursor = end;
                     self.pos = end;
                     self.gap = GapScan::new(end);
