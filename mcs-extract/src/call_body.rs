@@ -340,13 +340,53 @@ fn name_under(text: &str, start: usize, end: usize, keys: &[&str]) -> Option<Str
 }
 
 /// Reads an arguments object at `pos` (after whitespace). Returns the outcome and where
-/// reading stopped.
+/// reading stopped: arguments that are not JSON run to the end of the output (see
+/// [`arguments_until`] for formats whose calls end with a token).
 pub(crate) fn arguments_at(
     cx: &Cx<'_>,
     pos: usize,
     name: &str,
     id: Option<String>,
 ) -> (Outcome, usize) {
+    let (outcome, end) = read_arguments(cx, pos, name, id);
+    (outcome, end.unwrap_or_else(|| to_end(cx.text)))
+}
+
+/// [`arguments_at`] for a format whose calls are followed by a token that ends them (their
+/// close, or the next call's opener): arguments that are not JSON end where `stop` finds
+/// the first such token after them, and the reader goes on there as after any arguments,
+/// so that the calls after a broken one are still read. Where `stop` finds none, they run
+/// to the end of the output.
+pub(crate) fn arguments_until(
+    cx: &Cx<'_>,
+    pos: usize,
+    name: &str,
+    id: Option<String>,
+    stop: impl FnOnce(&str, usize) -> Option<usize>,
+) -> (Outcome, usize) {
+    let (outcome, end) = read_arguments(cx, pos, name, id);
+    let text = cx.text;
+    let end = end
+        .or_else(|| stop(text, pos))
+        .unwrap_or_else(|| to_end(text));
+    (outcome, end)
+}
+
+/// The first of `tokens` in `text` after `pos`: a [`arguments_until`] stop.
+pub(crate) fn first_of(text: &str, pos: usize, tokens: &[&str]) -> Option<usize> {
+    tokens
+        .iter()
+        .filter_map(|token| find_in(text, pos, text.len(), token))
+        .min()
+}
+
+/// [`arguments_at`]'s reading; `None` for where it ends when the arguments are not JSON.
+fn read_arguments(
+    cx: &Cx<'_>,
+    pos: usize,
+    name: &str,
+    id: Option<String>,
+) -> (Outcome, Option<usize>) {
     let text = cx.text;
     let p = skip_ws(text, pos);
     let broken = |detail: String| Broken::new(Some(name.to_owned()), detail);
@@ -356,7 +396,7 @@ pub(crate) fn arguments_at(
             cx.at(p),
             describe_at(text, p)
         );
-        return (Err(broken(detail)), p);
+        return (Err(broken(detail)), Some(p));
     }
     let touches = horizon::touches();
     match parse_value(text, p) {
@@ -376,7 +416,7 @@ pub(crate) fn arguments_at(
                 id,
                 repaired: parsed.repaired,
             });
-            (outcome, parsed.end)
+            (outcome, Some(parsed.end))
         }
         Err(error) if horizon::touches() != touches => {
             let detail = format!(
@@ -386,7 +426,7 @@ pub(crate) fn arguments_at(
             );
             (
                 Err(Broken::cut(Some(name.to_owned()), detail)),
-                to_end(text),
+                Some(to_end(text)),
             )
         }
         Err(error) => {
@@ -395,7 +435,7 @@ pub(crate) fn arguments_at(
                 cx.at(error.pos),
                 error.message
             );
-            (Err(broken(detail)), to_end(text))
+            (Err(broken(detail)), None)
         }
     }
 }

@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value};
 
-use super::call_body::{after_close, arguments_at, invalid_json, json_body};
+use super::call_body::{after_close, arguments_until, first_of, invalid_json, json_body};
 use super::call_shape::strong_calls;
 use super::horizon;
 use super::json::describe_at;
@@ -64,7 +64,9 @@ pub(crate) fn mistral(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usi
         if starts_at(text, q, "[ARGS]") {
             q += "[ARGS]".len();
         }
-        let (outcome, end) = arguments_at(cx, q, &name, id);
+        let (outcome, end) = arguments_until(cx, q, &name, id, |text, pos| {
+            first_of(text, pos, &["[TOOL_CALLS]"])
+        });
         cx.outcome(name_start, format, outcome);
         found_any = true;
         pos = skip_ws(text, end);
@@ -133,7 +135,9 @@ pub(crate) fn harmony(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usi
             };
             (Ok(call), q)
         }
-        None => arguments_at(cx, body, &name, None),
+        None => arguments_until(cx, body, &name, None, |text, pos| {
+            first_of(text, pos, &["<|call|>", "<|end|>", "<|start|>"])
+        }),
     };
     cx.outcome(start, format, outcome);
     let p = skip_ws(text, end);
@@ -279,11 +283,12 @@ pub(crate) fn kimi(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usize>
         };
         let id = text[id_start..args].trim();
         let named = kimi_name(cx, id);
-        let (mut outcome, end) = arguments_at(
+        let (mut outcome, end) = arguments_until(
             cx,
             args + ARGS.len(),
             named.as_deref().unwrap_or(id),
             Some(id.to_owned()),
+            |text, pos| first_of(text, pos, &[END, BEGIN, SECTION_END]),
         );
         if named.is_none() {
             outcome = outcome.and_then(|call| match cx.tool_taking(&call.arguments) {
@@ -474,7 +479,22 @@ fn deepseek_call(cx: &mut Cx<'_>, begin: usize, begin_end: usize) -> usize {
         cx.malformed(begin, format, Broken::new(None, detail));
         return to_end(text);
     }
-    let (outcome, end) = arguments_at(cx, args_at, &name, None);
+    let (outcome, end) = arguments_until(cx, args_at, &name, None, |text, pos| {
+        let mut from = pos;
+        while let Some(offset) = memchr::memchr(b'<', &text.as_bytes()[from..]) {
+            let at = from + offset;
+            if deepseek_token(text, at).is_some_and(|(token, _)| {
+                matches!(
+                    token.as_str(),
+                    "tool_call_end" | "tool_call_begin" | "tool_calls_end"
+                )
+            }) {
+                return Some(at);
+            }
+            from = at + 1;
+        }
+        None
+    });
     cx.outcome(begin, format, outcome);
     let mut q = skip_ws(text, end);
     if starts_at(text, q, "```") {
@@ -602,7 +622,9 @@ fn plamo_request(cx: &mut Cx<'_>, begin: usize) -> usize {
     if starts_at(text, q, MESSAGE) {
         q += MESSAGE.len();
     }
-    let (outcome, end) = arguments_at(cx, q, &name, None);
+    let (outcome, end) = arguments_until(cx, q, &name, None, |text, pos| {
+        first_of(text, pos, &[ARGUMENTS_END, REQUEST_END])
+    });
     cx.outcome(begin, format, outcome);
     let mut r = end;
     for token in [ARGUMENTS_END, REQUEST_END] {
@@ -635,7 +657,9 @@ pub(crate) fn functionary(cx: &mut Cx<'_>, start: usize, after: usize) -> Option
         return None;
     }
     let name = clean_name(&text[after..end]);
-    let (outcome, end) = arguments_at(cx, line_end, &name, None);
+    let (outcome, end) = arguments_until(cx, line_end, &name, None, |text, pos| {
+        first_of(text, pos, &["\n>>>"])
+    });
     cx.outcome(start, CallFormat::Functionary, outcome);
     Some(end)
 }

@@ -18,7 +18,7 @@ use std::borrow::Cow;
 
 use serde_json::{Map, Value};
 
-use super::call_body::arguments_at;
+use super::call_body::{arguments_at, arguments_until, first_of};
 use super::coerce::{Untyped, convert};
 use super::json::describe_at;
 use super::record::{Broken, Cx, Outcome, RawCall};
@@ -578,7 +578,9 @@ pub(crate) fn function_blocks(
         let first = skip_ws(text, body);
         if plausible_name(&name) && text.as_bytes().get(first) == Some(&b'{') {
             // Functionary v3.1 / Llama 3.1 custom tools: a JSON object in the body.
-            let (outcome, end) = arguments_at(cx, first, &name, None);
+            let (outcome, end) = arguments_until(cx, first, &name, None, |text, pos| {
+                first_of(text, pos, &["</function>", "<function="])
+            });
             cx.outcome(p, CallFormat::Functionary, outcome);
             pos = past_close(text, end, "</function>");
             continue;
@@ -1151,7 +1153,9 @@ pub(crate) fn pairs_call(cx: &mut Cx<'_>, start: usize, pos: usize, markup: &Pai
         p = skip_ws(text, p + separator.len());
     }
     if text.as_bytes().get(p) == Some(&b'{') {
-        let (outcome, end) = arguments_at(cx, p, &name, None);
+        let (outcome, end) = arguments_until(cx, p, &name, None, |text, pos| {
+            first_of(text, pos, &[close])
+        });
         cx.outcome(start, format, outcome);
         return past_close(text, end, close);
     }
