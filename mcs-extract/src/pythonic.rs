@@ -225,6 +225,22 @@ fn to_raw(call: PyCall, cx: &Cx<'_>) -> Outcome {
         ));
     }
     let tool = cx.tool(&name);
+    // One object given alone, `add({"x": 5, "y": 3})`: the arguments as one object (as a
+    // JavaScript call writes them), unless the tool's first parameter takes that object.
+    if let [(None, Value::Object(object))] = call.args.as_slice() {
+        let parameters = tool.map(|tool| tool.parameters()).unwrap_or_default();
+        let names_them = object
+            .keys()
+            .all(|key| parameters.iter().any(|param| param.name == *key));
+        if parameters.is_empty() || names_them {
+            return Ok(RawCall {
+                name,
+                arguments: Value::Object(object.clone()),
+                id: None,
+                repaired: false,
+            });
+        }
+    }
     let mut arguments = Map::new();
     for (index, (key, value)) in call.args.into_iter().enumerate() {
         let key = match key {

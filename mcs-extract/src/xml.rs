@@ -21,7 +21,7 @@ use serde_json::{Map, Value};
 use super::call_body::{arguments_at, arguments_until, first_of};
 use super::coerce::{Untyped, convert};
 use super::json::describe_at;
-use super::record::{Broken, Cx, Outcome, RawCall};
+use super::record::{Broken, Cx, Item, Outcome, RawCall};
 use super::scan::{
     byte_at, clean_name, ends_by, find_cached, find_in, past_close, plausible_name, skip_ws,
     starts_at, to_end,
@@ -31,7 +31,10 @@ use mcs_core::call::CallFormat;
 /// A raw parameter value without the one newline models put after the opening tag and
 /// before the closing one (as vLLM does). A value that does not start on its own line
 /// keeps a newline it ends with: `return 1⏎` is the text of a line, as an editing tool
-/// wants it.
+/// wants it. Where the closing tag is indented (markup written indented, `⏎    </parameter>`),
+/// that indentation is the markup's too, and so is the indentation of a value of one line
+/// (`⏎      John Doe⏎    </parameter>`); a value whose closing tag starts its line keeps
+/// its own (`⏎    return x⏎</parameter>`, a line of code to put back as it is).
 pub(crate) fn raw_value(value: &str) -> &str {
     let Some(value) = value
         .strip_prefix("\r\n")
@@ -39,6 +42,19 @@ pub(crate) fn raw_value(value: &str) -> &str {
     else {
         return value;
     };
+    let blank = |s: &str| s.bytes().all(|b| b == b' ' || b == b'\t');
+    if let Some(line) = value.rfind('\n')
+        && line + 1 < value.len()
+        && blank(&value[line + 1..])
+    {
+        let value = &value[..line];
+        let value = value.strip_suffix('\r').unwrap_or(value);
+        return if value.contains('\n') {
+            value
+        } else {
+            value.trim_start_matches([' ', '\t'])
+        };
+    }
     value
         .strip_suffix("\r\n")
         .or_else(|| value.strip_suffix('\n'))
@@ -167,8 +183,31 @@ pub(crate) fn value_end(
             .filter(|marker| marker.starts_with("</"))
             .any(|marker| starts_at(text, q, marker) && skip_ws(text, q + marker.len()) == other)
     };
+    // Whether a value that `close` ends at `at` crossed into the next element: it holds a
+    // closing marker of the structure, then an opening one, and nothing closes what that
+    // opened (`a⏎</function>⏎<function=search>⏎<parameter=query>⏎b`). Its own close was
+    // left out, and the close found is the next value's: taken as one, two calls would
+    // run as one with the markup of the second in its value.
+    let crosses = |at: usize| {
+        let value = &text[from..at];
+        let (closers, openers): (Vec<&str>, Vec<&str>) =
+            after.iter().partition(|marker| marker.starts_with("</"));
+        let Some(open) = openers
+            .iter()
+            .filter_map(|marker| value.rfind(marker))
+            .max()
+        else {
+            return false;
+        };
+        closers.iter().any(|marker| value[..open].contains(marker))
+            && !closers
+                .iter()
+                .chain([&close])
+                .any(|marker| value[open..].contains(marker))
+    };
     let mut search = from;
     let mut as_text = false;
+    let mut crossed = None;
     'closes: while let Some(at) = find_cached(text, search, text.len(), close) {
         let next = at + close.len();
         if closes_at(at) {
@@ -191,7 +230,11 @@ pub(crate) fn value_end(
                 }
                 later = other + 1;
             }
-            return ValueEnd::Closed { end: at, next };
+            if as_text || !crosses(at) {
+                return ValueEnd::Closed { end: at, next };
+            }
+            crossed = Some(at);
+            break;
         }
         as_text = true;
         search = at + 1;
@@ -217,6 +260,16 @@ pub(crate) fn value_end(
             }
             search = at + 1;
         }
+    }
+    // A value that crossed into the next element ends, at the latest, where the structure
+    // closed.
+    if let Some(crossed) = crossed {
+        let first_closer = after
+            .iter()
+            .filter(|marker| marker.starts_with("</"))
+            .filter_map(|marker| find_cached(text, from, crossed, marker))
+            .min();
+        end = end.into_iter().chain(first_closer).min();
     }
     // A value that holds the format's own opening markup (a whole call written as text)
     // did not lose its close: it is still being written, or was cut, and its close would
@@ -472,11 +525,65 @@ pub(crate) fn dsml(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usize>
 }
 
 /// Claude's markup in a namespace of the model's own: `<atem:function_calls>` around
-/// `<atem:invoke name=…>` blocks with `<atem:parameter name=…>` values (Ollama's Glimmer;
-/// `start` is the tag's `<`).
+/// `<atem:invoke name=…>` blocks with `<atem:parameter name=…>` values (`start` is the
+/// tag's `<`). Glimmer writes it in a message whose header names who it is for
+/// (`<|start|>assistant to=get_weather<|message|>…`): a message to `self` is reasoning and
+/// one to `user` the answer, where the markup is quoted unless it is the whole message and
+/// calls declared tools; a message to a tool must invoke that tool first.
 pub(crate) fn namespaced_invokes(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usize> {
     let text = cx.text;
     let prefix = text.get(start + 1..after - "function_calls>".len())?;
+    let message = glimmer_message(text, start);
+    if message.is_some_and(|message| message.recipient == "self") {
+        return None;
+    }
+    let mark = cx.mark();
+    let end = namespaced_block(cx, prefix, after);
+    let Some(message) = message else {
+        return Some(end);
+    };
+    let calls = || {
+        cx.recorded_since(mark)
+            .iter()
+            .filter_map(|recorded| match &recorded.item {
+                Item::Call(call) => Some(call.name.as_str()),
+                Item::Malformed(_) => None,
+            })
+    };
+    if message.recipient == "user" {
+        let whole = text[message.body..start].trim().is_empty()
+            && glimmer_rest_is_blank(text, end)
+            && calls().next().is_some()
+            && calls().all(|name| cx.is_known(name));
+        if !whole {
+            cx.take_since(mark);
+            return None;
+        }
+        return Some(end);
+    }
+    // The header names the tool of the message's first invoke (the others follow it).
+    let recipient = message.recipient;
+    let other = calls()
+        .next()
+        .filter(|name| !same_recipient(recipient, name));
+    if let Some(other) = other.map(str::to_owned) {
+        cx.take_since(mark);
+        let detail = format!(
+            "the message is addressed to `{recipient}` but invokes `{other}`: which tool is \
+             meant cannot be told"
+        );
+        cx.malformed(
+            start,
+            CallFormat::ClaudeXml,
+            Broken::new(Some(other), detail),
+        );
+    }
+    Some(end)
+}
+
+/// The `<PREFIX:function_calls>` block whose `<PREFIX:…>` markers follow `prefix`, read
+/// from `after` (its opening tag's end); returns where it ends.
+fn namespaced_block(cx: &mut Cx<'_>, prefix: &str, after: usize) -> usize {
     let close = format!("</{prefix}function_calls>");
     let markup = Invoke {
         invoke: format!("<{prefix}invoke"),
@@ -486,14 +593,74 @@ pub(crate) fn namespaced_invokes(cx: &mut Cx<'_>, start: usize, after: usize) ->
         wrapper_close: &close,
     };
     let end = invoke_blocks(cx, after, &markup, CallFormat::ClaudeXml);
-    Some(wrapper_end(
+    wrapper_end(
         cx,
         after,
         end,
         &close,
         CallFormat::ClaudeXml,
         &markup.invoke,
-    ))
+    )
+}
+
+/// A Glimmer message: who its header addresses, and where its body starts.
+#[derive(Clone, Copy)]
+struct GlimmerMessage<'t> {
+    recipient: &'t str,
+    body: usize,
+}
+
+/// The tokens that end a Glimmer message (`<|start|>` begins the next one).
+const GLIMMER_ENDS: [&str; 4] = ["<|eom|>", "<|eot|>", "<|start|>", "<|end|>"];
+
+/// How far back from a block its message's `<|message|>` is looked for.
+const GLIMMER_BACK: usize = 64 * 1024;
+
+/// The message `pos` is in, when it is one whose header names its recipient
+/// (` to=NAME<|message|>` after `<|start|>assistant`, or at the output's start).
+fn glimmer_message(text: &str, pos: usize) -> Option<GlimmerMessage<'_>> {
+    const MESSAGE: &str = "<|message|>";
+    let from = super::scan::floor_boundary(text, pos.saturating_sub(GLIMMER_BACK));
+    let open = text[from..pos].rfind(MESSAGE)? + from;
+    let body = open + MESSAGE.len();
+    if GLIMMER_ENDS
+        .iter()
+        .any(|token| text[body..pos].contains(token))
+    {
+        return None;
+    }
+    let header_from = super::scan::floor_boundary(text, open.saturating_sub(256));
+    let header = &text[header_from..open];
+    let header = header.rfind("<|start|>").map_or(header, |at| &header[at..]);
+    let to = header.rfind(" to=")? + " to=".len();
+    let recipient = header[to..].split_whitespace().next()?;
+    Some(GlimmerMessage { recipient, body })
+}
+
+/// Whether nothing but blank space follows `end` up to the end of its message (a stream
+/// that ends there may still write more).
+fn glimmer_rest_is_blank(text: &str, end: usize) -> bool {
+    let close = GLIMMER_ENDS
+        .iter()
+        .filter_map(|token| find_in(text, end, text.len(), token))
+        .min();
+    if close.is_none() {
+        super::horizon::reached(text, text.len());
+    }
+    text[end..close.unwrap_or(text.len())].trim().is_empty()
+}
+
+/// Whether a header's recipient and an invoked name are the same tool: equal, or one the
+/// other in a namespace (`read` and `read.read`, `muse` and `muse.bash`); a recipient that
+/// is no tool's name (a fumbled header, `to=atem:function_calls`) names none to compare.
+fn same_recipient(recipient: &str, name: &str) -> bool {
+    !plausible_name(recipient)
+        || recipient.contains(':')
+        || recipient == name
+        || name.ends_with(&format!(".{recipient}"))
+        || name.starts_with(&format!("{recipient}."))
+        || recipient.ends_with(&format!(".{name}"))
+        || recipient.starts_with(&format!("{name}."))
 }
 
 /// The opening of a StepFun Step 3 invoke.
@@ -508,7 +675,8 @@ pub(crate) fn steptml_invokes(cx: &mut Cx<'_>, pos: usize) -> usize {
         invoke_close: "</steptml:invoke>".to_owned(),
         parameter: "<steptml:parameter".to_owned(),
         parameter_close: "</steptml:parameter>".to_owned(),
-        wrapper_close: "",
+        // The DeepSeek token that ends the call.
+        wrapper_close: "<｜tool_call_end｜>",
     };
     invoke_blocks(cx, pos, &markup, CallFormat::Step3)
 }
@@ -974,7 +1142,16 @@ fn invoke_parameters(
             None => return cut_in_value(cx, name, &key),
         };
         pos = next;
-        let raw = raw_value(&text[gt + 1..value_end]);
+        let mut value = &text[gt + 1..value_end];
+        if matches!(end, ValueEnd::Unclosed(_)) {
+            // Its close left out: the line break before the marker that ended it is the
+            // markup's.
+            repaired = true;
+            value = value
+                .strip_suffix('\n')
+                .map_or(value, |v| v.strip_suffix('\r').unwrap_or(v));
+        }
+        let raw = raw_value(value);
         // DSML says per value whether it is a string or JSON.
         let string = match attribute(tag, "string").as_deref() {
             Some("true") => Some(true),
@@ -1302,10 +1479,13 @@ fn pairs(cx: &Cx<'_>, name: String, pos: usize, markup: &Pairs) -> (Outcome, usi
                     .map_or_else(|| to_end(text), |at| at + close.len());
                 return ambiguous(&name, &key, &markup.value_close, resume);
             }
-            // Its close left out before a token no value holds.
+            // Its close left out before a token no value holds, or where the structure
+            // closed; the line break before that is the markup's.
             ValueEnd::Unclosed(end) => {
                 pos = end;
-                end
+                repaired = true;
+                let value = &text[value_start..end];
+                value_start + value.strip_suffix('\n').map_or(value.len(), str::len)
             }
             ValueEnd::Foreign | ValueEnd::CutOff => {
                 let what = format!("in the value of `{key}`");
@@ -1466,6 +1646,30 @@ mod tests {
         assert_eq!(
             end("ends with </function> here\n</function>\n</tool_call>"),
             ValueEnd::Unclosed(27)
+        );
+    }
+
+    #[test]
+    fn a_value_that_crosses_into_the_next_call_ends_where_its_call_closed() {
+        let after = ["<parameter=", "</function>", "<function", "</tool_call>"];
+        let close = "</parameter>";
+        // Its close left out: the close found belongs to the next call's value.
+        let text = "a\n</function>\n</tool_call>\n<tool_call>\n<function=f>\n<parameter=q>\nb\n</parameter>\n</function>";
+        assert_eq!(
+            value_end(text, 0, close, &after, &[]),
+            ValueEnd::Unclosed(2)
+        );
+        // A value that holds markup it closes again keeps it.
+        let text = "a </function> then <function=g> done</function> end</parameter>\n</function>";
+        assert_eq!(
+            value_end(text, 0, close, &after, &[]),
+            ValueEnd::Closed { end: 51, next: 63 }
+        );
+        // A value that only mentions an opening marker keeps it.
+        let text = "write <parameter=NAME> first</parameter>\n</function>";
+        assert_eq!(
+            value_end(text, 0, close, &after, &[]),
+            ValueEnd::Closed { end: 28, next: 40 }
         );
     }
 }
