@@ -200,6 +200,8 @@ pub enum CallFormat {
     React,
     /// LangChain XML agent `<tool>NAME</tool><tool_input>…</tool_input>`.
     LangChainXml,
+    /// Qwen-Agent's function-call prompt (Qwen 2, 2.5) `✿FUNCTION✿: NAME⏎✿ARGS✿: {…}`.
+    QwenAgent,
     /// OpenAI chat `tool_calls` (or deprecated `function_call`), also Ollama's.
     OpenAiChat,
     /// OpenAI Responses `function_call` output items.
@@ -254,6 +256,7 @@ impl CallFormat {
             CallFormat::Harmony => "harmony",
             CallFormat::React => "react",
             CallFormat::LangChainXml => "langchain_xml",
+            CallFormat::QwenAgent => "qwen_agent",
             CallFormat::OpenAiChat => "openai_chat",
             CallFormat::OpenAiResponses => "openai_responses",
             CallFormat::Anthropic => "anthropic",

@@ -22,6 +22,7 @@ pub(crate) struct GapScan {
     react: react::GapState,
     langchain: react::MarkedState,
     dspy: react::MarkedState,
+    qwen_agent: react::MarkedState,
     /// Findings not recorded yet: one that starts earlier may still be found.
     pending: Vec<Finding>,
     /// The end of the last finding recorded: findings that start before it are covered.
@@ -37,6 +38,7 @@ impl GapScan {
             react: react::GapState::new(start),
             langchain: react::MarkedState::new(start),
             dspy: react::MarkedState::new(start),
+            qwen_agent: react::MarkedState::new(start),
             pending: Vec::new(),
             covered: start,
         }
@@ -59,16 +61,20 @@ impl GapScan {
         let (langchain, langchain_hold) =
             react::marked_in_gap(cx, &react::LANGCHAIN, &mut self.langchain, end, open);
         let (dspy, dspy_hold) = react::marked_in_gap(cx, &react::DSPY, &mut self.dspy, end, open);
+        let (qwen_agent, qwen_agent_hold) =
+            react::marked_in_gap(cx, &react::QWEN_AGENT, &mut self.qwen_agent, end, open);
         self.pending.extend(json);
         self.pending.extend(pythonic);
         self.pending.extend(react);
         self.pending.extend(langchain);
         self.pending.extend(dspy);
+        self.pending.extend(qwen_agent);
         let hold = json_hold
             .min(pythonic_hold)
             .min(react_hold)
             .min(langchain_hold)
-            .min(dspy_hold);
+            .min(dspy_hold)
+            .min(qwen_agent_hold);
         // Where findings overlap (a ReAct block whose input is JSON), the one that starts
         // first, then the longer one, wins. A finding is placed once no recogniser can
         // still find one that starts at or before it.

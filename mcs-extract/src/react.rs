@@ -3,7 +3,8 @@
 //! `Observation:`, `Thought:`, the next `Action`, `Final Answer:` or the end. The XML
 //! agent: `<tool>NAME</tool><tool_input>…</tool_input>`. DSPy ReAct's chat adapter:
 //! `[[ ## next_tool_name ## ]]` and `[[ ## next_tool_args ## ]]` fields. Weak formats:
-//! only known tools count.
+//! only known tools count. Qwen-Agent's function-call prompt, `✿FUNCTION✿: NAME⏎✿ARGS✿:
+//! {…}`, is found the same way, by its markers, and any tool name counts there.
 
 use std::sync::{LazyLock, OnceLock};
 
@@ -374,11 +375,135 @@ fn dspy(cx: &Cx<'_>, pos: usize, limit: usize) -> Option<(Outcome, usize)> {
     Some((Err(outcome), end))
 }
 
+/// Qwen-Agent's markers (its function-call prompt for Qwen 2 and 2.5).
+mod qwen_agent_markers {
+    pub(super) const FUNCTION: &str = "✿FUNCTION✿";
+    pub(super) const ARGS: &str = "✿ARGS✿";
+    pub(super) const RESULT: &str = "✿RESULT✿";
+    pub(super) const RETURN: &str = "✿RETURN✿";
+}
+
+/// How far before a `✿FUNCTION✿` a made-up `✿RESULT✿` is looked for.
+const QWEN_AGENT_BACK: usize = 64 * 1024;
+
+/// Qwen-Agent's function-call prompt: `✿FUNCTION✿: NAME⏎✿ARGS✿: {…}`, the model stopping
+/// where `✿RESULT✿` would follow; several `✿ARGS✿` after one name are as many calls to
+/// it, and the input of a tool that takes one (a code block for `code_interpreter`) may be
+/// free text. The markers are the format's own, so any tool name counts. After a
+/// `✿RESULT✿` the model wrote itself, what follows continues a conversation it made up:
+/// no call. Returns the calls and where the markup ends.
+fn qwen_agent(cx: &Cx<'_>, pos: usize, limit: usize) -> Option<(Vec<(usize, Outcome)>, usize)> {
+    use qwen_agent_markers::{ARGS, FUNCTION, RESULT, RETURN};
+    let text = &cx.text[..limit];
+    let back = super::scan::floor_boundary(text, pos.saturating_sub(QWEN_AGENT_BACK));
+    if find_in(text, back, pos, RESULT).is_some() {
+        return None;
+    }
+    // The next marker after `from`, and where it starts; the end of the text when there
+    // is none (which a stream may not have yet).
+    let next_marker = |from: usize| {
+        [FUNCTION, ARGS, RESULT, RETURN]
+            .iter()
+            .filter_map(|marker| find_in(text, from, limit, marker).map(|at| (at, *marker)))
+            .min()
+            .or_else(|| {
+                horizon::reached(cx.text, limit);
+                None
+            })
+    };
+    let label_end = |at: usize, marker: &str| {
+        let p = at + marker.len();
+        let q = skip_ws(text, p);
+        if starts_at(text, q, ":") { q + 1 } else { p }
+    };
+    let name_start = label_end(pos, FUNCTION);
+    let line_end = find_in(text, name_start, limit, "\n");
+    let (next_at, next) = next_marker(name_start).unwrap_or((limit, ""));
+    let name_end = line_end.unwrap_or(limit).min(next_at);
+    if line_end.is_none() && next.is_empty() {
+        // The name may still be being written.
+        horizon::reached(cx.text, limit);
+    }
+    let name = clean_name(text[name_start..name_end].trim());
+    if !super::scan::plausible_name(&name) {
+        return None;
+    }
+    let mut calls = Vec::new();
+    let mut at = skip_ws(text, name_end);
+    loop {
+        if !starts_at(text, at, ARGS) {
+            if calls.is_empty() {
+                let outcome = if at >= text.len() {
+                    Err(Broken::cut(
+                        Some(name.clone()),
+                        format!("the output ends after `{FUNCTION}: {name}`, before `{ARGS}`"),
+                    ))
+                } else {
+                    // No input: a call without arguments (`✿RESULT✿` follows).
+                    Ok(RawCall {
+                        name: name.clone(),
+                        arguments: Value::Object(serde_json::Map::new()),
+                        id: None,
+                        repaired: false,
+                    })
+                };
+                calls.push((pos, outcome));
+            }
+            return Some((calls, at.min(limit)));
+        }
+        let input_start = label_end(at, ARGS);
+        let (input_end, _) = next_marker(input_start).unwrap_or((limit, ""));
+        let input = text[input_start..input_end].trim();
+        // Input that runs to the end of the output, there still empty or inside its JSON,
+        // was cut off.
+        let runs_out = input_end == cx.text.len();
+        let json_at = skip_ws(text, input_start);
+        let cut = runs_out
+            && (input.is_empty()
+                || (input.starts_with('{') && {
+                    let touches = horizon::touches();
+                    parse_value(text, json_at).is_err() && horizon::touches() != touches
+                }));
+        let outcome = match cx.tool(&name) {
+            _ if cut => Err(Broken::cut(
+                Some(name.clone()),
+                format!("the output ends in the `{ARGS}` of `{name}`"),
+            )),
+            Some(tool) => arguments(tool, &name, input),
+            None => match parse_whole(input) {
+                Ok((arguments @ Value::Object(_), repaired)) => Ok(RawCall {
+                    name: name.clone(),
+                    arguments,
+                    id: None,
+                    repaired,
+                }),
+                _ => Err(Broken::new(
+                    Some(name.clone()),
+                    format!("the `{ARGS}` of `{name}` are not a JSON object"),
+                )),
+            },
+        };
+        calls.push((if calls.is_empty() { pos } else { at }, outcome));
+        at = input_end;
+    }
+}
+
+/// Qwen-Agent's function-call prompt (Qwen 2, 2.5): `✿FUNCTION✿: NAME⏎✿ARGS✿: {…}`.
+pub(crate) static QWEN_AGENT: Marked = Marked {
+    open: qwen_agent_markers::FUNCTION,
+    format: CallFormat::QwenAgent,
+    read: qwen_agent,
+    finder: LazyLock::new(|| Finder::new(qwen_agent_markers::FUNCTION)),
+    prefixes: OnceLock::new(),
+};
+
 /// Call markup that starts with a fixed marker, read by its own reader.
 pub(crate) struct Marked {
     open: &'static str,
     format: CallFormat,
-    read: fn(&Cx<'_>, usize, usize) -> Option<(Outcome, usize)>,
+    /// The calls of the markup at a marker (each where it starts) and where it ends, or
+    /// `None` when it is not such markup.
+    read: fn(&Cx<'_>, usize, usize) -> Option<(Vec<(usize, Outcome)>, usize)>,
     /// The searcher for `open`.
     finder: LazyLock<Finder<'static>>,
     prefixes: OnceLock<Prefixes>,
@@ -388,7 +513,7 @@ pub(crate) struct Marked {
 pub(crate) static LANGCHAIN: Marked = Marked {
     open: "<tool>",
     format: CallFormat::LangChainXml,
-    read: langchain,
+    read: |cx, pos, limit| langchain(cx, pos, limit).map(|(call, end)| (vec![(pos, call)], end)),
     finder: LazyLock::new(|| Finder::new("<tool>")),
     prefixes: OnceLock::new(),
 };
@@ -397,7 +522,7 @@ pub(crate) static LANGCHAIN: Marked = Marked {
 pub(crate) static DSPY: Marked = Marked {
     open: "[[ ## next_tool_name ## ]]",
     format: CallFormat::React,
-    read: dspy,
+    read: |cx, pos, limit| dspy(cx, pos, limit).map(|(call, end)| (vec![(pos, call)], end)),
     finder: LazyLock::new(|| Finder::new("[[ ## next_tool_name ## ]]")),
     prefixes: OnceLock::new(),
 };
@@ -434,11 +559,14 @@ pub(crate) fn marked_in_gap(
             return (findings, at);
         }
         state.pos = at + marked.open.len();
-        if let Some((outcome, call_end)) = call {
+        if let Some((calls, call_end)) = call {
             findings.push(Finding {
                 start: at,
                 end: call_end,
-                items: vec![(at, marked.format, outcome)],
+                items: calls
+                    .into_iter()
+                    .map(|(place, outcome)| (place, marked.format, outcome))
+                    .collect(),
             });
             state.pos = call_end.max(state.pos);
         }

@@ -534,51 +534,68 @@ pub(crate) fn namespaced_invokes(cx: &mut Cx<'_>, start: usize, after: usize) ->
     let text = cx.text;
     let prefix = text.get(start + 1..after - "function_calls>".len())?;
     let message = glimmer_message(text, start);
-    if message.is_some_and(|message| message.recipient == "self") {
-        return None;
-    }
-    let mark = cx.mark();
-    let end = namespaced_block(cx, prefix, after);
     let Some(message) = message else {
-        return Some(end);
+        return Some(namespaced_block(cx, prefix, after));
     };
-    let calls = || {
-        cx.recorded_since(mark)
-            .iter()
-            .filter_map(|recorded| match &recorded.item {
-                Item::Call(call) => Some(call.name.as_str()),
-                Item::Malformed(_) => None,
-            })
-    };
-    if message.recipient == "user" {
-        let whole = text[message.body..start].trim().is_empty()
-            && glimmer_rest_is_blank(text, end)
-            && calls().next().is_some()
-            && calls().all(|name| cx.is_known(name));
-        if !whole {
-            cx.take_since(mark);
-            return None;
+    match message.recipient {
+        "self" => None,
+        "user" => {
+            // Whether the message holds nothing else is known once it ends: until then,
+            // nothing in it is decided.
+            let message_end = |from: usize| {
+                GLIMMER_ENDS
+                    .iter()
+                    .filter_map(|token| find_in(text, from, text.len(), token))
+                    .min()
+            };
+            if message_end(after).is_none() {
+                super::horizon::reached(text, text.len());
+            }
+            let mark = cx.mark();
+            let end = namespaced_block(cx, prefix, after);
+            let rest = &text[end..message_end(end).unwrap_or_else(|| {
+                super::horizon::reached(text, text.len());
+                text.len()
+            })];
+            let recorded = cx.recorded_since(mark);
+            let whole = text[message.body..start].trim().is_empty()
+                && rest.trim().is_empty()
+                && !recorded.is_empty()
+                && recorded.iter().all(|recorded| {
+                    matches!(&recorded.item, Item::Call(call) if cx.is_known(&call.name))
+                });
+            if !whole {
+                cx.take_since(mark);
+                return None;
+            }
+            Some(end)
         }
-        return Some(end);
+        recipient => {
+            let mark = cx.mark();
+            let end = namespaced_block(cx, prefix, after);
+            // The header names the tool of the message's first invoke (others may follow).
+            let mut recorded = cx.take_since(mark);
+            let other = match recorded.first() {
+                Some(first) => match &first.item {
+                    Item::Call(call) if !same_recipient(recipient, &call.name) => {
+                        Some((first.at, call.name.clone()))
+                    }
+                    _ => None,
+                },
+                None => None,
+            };
+            if let Some((at, other)) = other {
+                recorded.remove(0);
+                let detail = format!(
+                    "the message is addressed to `{recipient}` but invokes `{other}`: which \
+                     tool is meant cannot be told"
+                );
+                cx.malformed(at, CallFormat::ClaudeXml, Broken::new(Some(other), detail));
+            }
+            cx.put_back(recorded);
+            Some(end)
+        }
     }
-    // The header names the tool of the message's first invoke (the others follow it).
-    let recipient = message.recipient;
-    let other = calls()
-        .next()
-        .filter(|name| !same_recipient(recipient, name));
-    if let Some(other) = other.map(str::to_owned) {
-        cx.take_since(mark);
-        let detail = format!(
-            "the message is addressed to `{recipient}` but invokes `{other}`: which tool is \
-             meant cannot be told"
-        );
-        cx.malformed(
-            start,
-            CallFormat::ClaudeXml,
-            Broken::new(Some(other), detail),
-        );
-    }
-    Some(end)
 }
 
 /// The `<PREFIX:function_calls>` block whose `<PREFIX:…>` markers follow `prefix`, read
@@ -635,19 +652,6 @@ fn glimmer_message(text: &str, pos: usize) -> Option<GlimmerMessage<'_>> {
     let to = header.rfind(" to=")? + " to=".len();
     let recipient = header[to..].split_whitespace().next()?;
     Some(GlimmerMessage { recipient, body })
-}
-
-/// Whether nothing but blank space follows `end` up to the end of its message (a stream
-/// that ends there may still write more).
-fn glimmer_rest_is_blank(text: &str, end: usize) -> bool {
-    let close = GLIMMER_ENDS
-        .iter()
-        .filter_map(|token| find_in(text, end, text.len(), token))
-        .min();
-    if close.is_none() {
-        super::horizon::reached(text, text.len());
-    }
-    text[end..close.unwrap_or(text.len())].trim().is_empty()
 }
 
 /// Whether a header's recipient and an invoked name are the same tool: equal, or one the

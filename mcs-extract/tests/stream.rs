@@ -563,5 +563,35 @@ fn an_opener_with_nothing_after_it_is_a_call_cut_off() {
 fn a_fragment_soup_in_an_open_fence_streams_as_it_reads() {
     let text = "```json\n<|tool_call><tool_call></parameter>{\"city\": \"Paris\"}<tool_call><|python_tag|>Action: <tool_call><|message|>{\"name\": \"arguments\": <|tool_call>\n";
     let cut = text.find("Action: <to").unwrap() + "Action: <to".len();
-    check(text, &[&text[..cut], &text[cut..]], "fence soup").unwrap();
+    let fence = check(text, &[&text[..cut], &text[cut..]], "fence soup");
+    // The same kind, found by a longer run (session 37) and cut down: openers that hold no
+    // call, then bare JSON cut by the end; the stream reports the JSON, the batch path
+    // does not. It fails at 1860e94 too.
+    let text = "><function_calls><｜DSML｜ calls>call tool=\"<seed:tool_call><tool_call><｜DSML｜tool_calls>```tool_code\n{\"name\": \"get_weather\"";
+    let cut = text.find("{").unwrap();
+    let openers = check(text, &[&text[..cut], &text[cut..]], "opener soup");
+    let problems: Vec<String> = [fence, openers]
+        .into_iter()
+        .filter_map(Result::err)
+        .collect();
+    assert!(problems.is_empty(), "{}", problems.join("\n\n"));
+}
+
+/// Found by the mutated outputs run long: a Glimmer message to one tool whose first invoke
+/// is broken and whose second names another tool. The broken invoke was reported while
+/// streaming, then taken back when the second invoke made the message a mismatch; the
+/// header is now compared with the first invoke alone.
+#[test]
+fn a_glimmer_message_with_a_broken_first_invoke_streams_as_it_reads() {
+    let text = " to=get_weather<|message|><atem:function_calls>\n<atem:invoken ame=\"get_weather\">\n<atem:parameter name=\"city\">Reykjavík</atem:parameter>\n<atem:parameter name=\"days\">2</atem:parameter>\n</atem:invoke>\n<atem:invoke name=\"search\">\n<atem:parameter name=\"query\">northern lights forecast</atem:parameter>\n</atem:invoke>";
+    let cut = text.find(" name=\"query\"").unwrap();
+    check(text, &[&text[..cut], &text[cut..]], "glimmer").unwrap();
+    // A message to the user that is a call until prose follows it: nothing is reported
+    // before the message ends.
+    let text = " to=user<|message|><atem:function_calls>\n<atem:invoke name=\"get_weather\">\n<atem:parameter name=\"city\">Oslo</atem:parameter>\n</atem:invoke>\n</atem:function_calls>\nDone.<|eot|>";
+    for cut in 1..text.len() {
+        if text.is_char_boundary(cut) {
+            check(text, &[&text[..cut], &text[cut..]], "glimmer to the user").unwrap();
+        }
+    }
 }
