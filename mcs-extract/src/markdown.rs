@@ -526,7 +526,7 @@ fn introduces_example(before: &str) -> bool {
         from += 1;
     }
     let tail = &before[from..];
-    let mut paragraph = &tail[tail.rfind("\n\n").map_or(0, |i| i + 2)..];
+    let mut paragraph = &tail[paragraph_start(tail)..];
     // A fenced block ends a paragraph too.
     if let Some(fence) = paragraph.rfind("```").or_else(|| paragraph.rfind("~~~")) {
         paragraph = paragraph[fence..]
@@ -545,6 +545,20 @@ fn introduces_example(before: &str) -> bool {
         .chain(EXAMPLE_CUES)
         .any(|cue| sentence.contains(cue))
         || USER_STEPS.iter().any(|step| sentence.starts_with(step))
+}
+
+/// Where the last paragraph of `text` starts: after its last blank line (one of blank
+/// space, `\r` of a `\r\n` line end included), else at its start.
+fn paragraph_start(text: &str) -> usize {
+    let mut end = text.len();
+    while let Some(newline) = text[..end].rfind('\n') {
+        let line_start = text[..newline].rfind('\n').map_or(0, |i| i + 1);
+        if line_start > 0 && text[line_start..newline].trim().is_empty() {
+            return newline + 1;
+        }
+        end = newline;
+    }
+    0
 }
 
 /// Whether the text on the line before `start` names an example ([`EXAMPLE_WORDS`]): JSON

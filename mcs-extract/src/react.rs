@@ -392,7 +392,7 @@ const QWEN_AGENT_BACK: usize = 64 * 1024;
 /// free text. The markers are the format's own, so any tool name counts. After a
 /// `✿RESULT✿` the model wrote itself, what follows continues a conversation it made up:
 /// no call. Returns the calls and where the markup ends.
-fn qwen_agent(cx: &Cx<'_>, pos: usize, limit: usize) -> Option<(Vec<(usize, Outcome)>, usize)> {
+fn qwen_agent(cx: &Cx<'_>, pos: usize, limit: usize) -> Option<MarkedCalls> {
     use qwen_agent_markers::{ARGS, FUNCTION, RESULT, RETURN};
     let text = &cx.text[..limit];
     let back = super::scan::floor_boundary(text, pos.saturating_sub(QWEN_AGENT_BACK));
@@ -497,13 +497,17 @@ pub(crate) static QWEN_AGENT: Marked = Marked {
     prefixes: OnceLock::new(),
 };
 
+/// The calls a [`Marked`] reader found, each with where it starts, and where the markup
+/// ends.
+type MarkedCalls = (Vec<(usize, Outcome)>, usize);
+
 /// Call markup that starts with a fixed marker, read by its own reader.
 pub(crate) struct Marked {
     open: &'static str,
     format: CallFormat,
     /// The calls of the markup at a marker (each where it starts) and where it ends, or
     /// `None` when it is not such markup.
-    read: fn(&Cx<'_>, usize, usize) -> Option<(Vec<(usize, Outcome)>, usize)>,
+    read: fn(&Cx<'_>, usize, usize) -> Option<MarkedCalls>,
     /// The searcher for `open`.
     finder: LazyLock<Finder<'static>>,
     prefixes: OnceLock<Prefixes>,

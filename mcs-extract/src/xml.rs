@@ -1489,7 +1489,8 @@ fn pairs(cx: &Cx<'_>, name: String, pos: usize, markup: &Pairs) -> (Outcome, usi
                 pos = end;
                 repaired = true;
                 let value = &text[value_start..end];
-                value_start + value.strip_suffix('\n').map_or(value.len(), str::len)
+                let value = value.strip_suffix('\n').unwrap_or(value);
+                value_start + value.strip_suffix('\r').unwrap_or(value).len()
             }
             ValueEnd::Foreign | ValueEnd::CutOff => {
                 let what = format!("in the value of `{key}`");

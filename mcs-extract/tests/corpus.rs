@@ -34,7 +34,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 /// The smallest corpus this test accepts, so cases cannot disappear unnoticed.
-const MIN_CASES: usize = 2549;
+const MIN_CASES: usize = 2550;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -527,4 +527,54 @@ async fn corpus_streamed_through_a_driver() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+/// A string value with its `\r\n` line ends read as `\n`.
+fn lf_strings(value: &Value) -> Value {
+    match value {
+        Value::String(text) => Value::String(text.replace("\r\n", "\n")),
+        Value::Array(items) => Value::Array(items.iter().map(lf_strings).collect()),
+        Value::Object(members) => Value::Object(
+            members
+                .iter()
+                .map(|(key, value)| (key.clone(), lf_strings(value)))
+                .collect(),
+        ),
+        other => other.clone(),
+    }
+}
+
+/// Every corpus output with `\r\n` line ends (a Windows client, a proxy that rewrote them)
+/// reads as with `\n`: the same calls, their text values the same but for their own line
+/// ends, and as many broken calls.
+#[test]
+fn every_output_with_crlf_line_ends_reads_as_with_lf() {
+    let tools = tools();
+    let (texts, _) = common::corpus_inputs();
+    let mut differ = Vec::new();
+    for text in texts
+        .iter()
+        .filter(|text| text.contains('\n') && !text.contains('\r'))
+    {
+        let crlf = text.replace('\n', "\r\n");
+        let read = |text: &str| {
+            let got = extract(LlmResponse::Text(text), &tools);
+            let calls: Vec<(String, Value)> = got
+                .calls
+                .iter()
+                .map(|call| (call.name.clone(), lf_strings(&call.arguments)))
+                .collect();
+            (calls, got.malformed.len())
+        };
+        let (lf, crlf_read) = (read(text), read(&crlf));
+        if lf != crlf_read {
+            differ.push(format!("{text:?}\n  LF:   {lf:?}\n  CRLF: {crlf_read:?}"));
+        }
+    }
+    assert!(
+        differ.is_empty(),
+        "{} outputs read otherwise with CRLF:\n{}",
+        differ.len(),
+        differ.join("\n")
+    );
 }

@@ -107,19 +107,40 @@ const LOUD: [bool; 256] = {
     loud
 };
 
-/// The markers that start with a letter (the others start with a loud byte).
-const SPELLED: [&[u8]; 3] = [b"functools[", b"to=functions.", b"call:"];
+/// The markers that start with a letter or a character no byte of which is loud (the
+/// others start with a loud byte): Qwen-Agent's `✿FUNCTION✿` starts with a byte that
+/// starts dashes and quotes too.
+const SPELLED: [&[u8]; 4] = [
+    b"functools[",
+    b"to=functions.",
+    b"call:",
+    "\u{273f}FUNCTION\u{273f}".as_bytes(),
+];
 
-/// Whether `delta` can be shown without reading: it has no loud byte.
+/// The longest of [`SPELLED`], in bytes.
+const LONGEST_SPELLED: usize = {
+    let mut longest = 0;
+    let mut i = 0;
+    while i < SPELLED.len() {
+        if SPELLED[i].len() > longest {
+            longest = SPELLED[i].len();
+        }
+        i += 1;
+    }
+    longest
+};
+
+/// Whether `delta` can be shown without reading: it has no loud byte, and no `✿` (which
+/// starts Qwen-Agent's markers).
 fn quiet(delta: &str) -> bool {
-    !delta.bytes().any(|b| LOUD[usize::from(b)])
+    !delta.bytes().any(|b| LOUD[usize::from(b)]) && !delta.contains('\u{273f}')
 }
 
 /// Where, in `text` after `from`, a marker spelled in letters could start that goes on
 /// after the end of `text`: what of quiet text is held back (`text.len()` when nothing).
 fn spelled_start(text: &str, from: usize) -> usize {
     let bytes = text.as_bytes();
-    let first = bytes.len().saturating_sub(12).max(from);
+    let first = bytes.len().saturating_sub(LONGEST_SPELLED).max(from);
     (first..bytes.len())
         .find(|&at| {
             let rest = &bytes[at..];
