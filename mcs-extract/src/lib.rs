@@ -198,6 +198,13 @@ fn extract_text(text: &str, tools: &[Tool], index: Option<ToolIndex<'_>>) -> Ext
         return extraction;
     }
     let (visible, unclosed) = reasoning::blank_reasoning(text, ReasoningStart::Auto);
+    // So is an answer that is one JSON value after its reasoning.
+    if unclosed.is_none()
+        && matches!(visible, std::borrow::Cow::Owned(_))
+        && let Some(extraction) = whole_value(&visible, tools, index)
+    {
+        return extraction;
+    }
     let mut scan = TextScan::new();
     {
         // Reading that runs into the end of the output met a call cut off there.

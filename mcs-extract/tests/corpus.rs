@@ -34,7 +34,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 /// The smallest corpus this test accepts, so cases cannot disappear unnoticed.
-const MIN_CASES: usize = 2550;
+const MIN_CASES: usize = 2552;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -544,36 +544,73 @@ fn lf_strings(value: &Value) -> Value {
     }
 }
 
+/// Reads every corpus output as it is and as `transform` makes it (skipped where it gives
+/// `None`), and lists those whose calls (names, and arguments as `arguments` sees them) or
+/// number of broken calls differ.
+fn read_otherwise(
+    transform: impl Fn(&str) -> Option<String>,
+    arguments: impl Fn(&Value) -> Value,
+) -> Vec<String> {
+    let tools = tools();
+    let (texts, _) = common::corpus_inputs();
+    let read = |text: &str| {
+        let got = extract(LlmResponse::Text(text), &tools);
+        let calls: Vec<(String, Value)> = got
+            .calls
+            .iter()
+            .map(|call| (call.name.clone(), arguments(&call.arguments)))
+            .collect();
+        (calls, got.malformed.len())
+    };
+    let mut differ = Vec::new();
+    for text in &texts {
+        let Some(other) = transform(text) else {
+            continue;
+        };
+        let (before, after) = (read(text), read(&other));
+        if before != after {
+            differ.push(format!(
+                "{other:?}\n  as it is: {before:?}\n  so:        {after:?}"
+            ));
+        }
+    }
+    differ
+}
+
 /// Every corpus output with `\r\n` line ends (a Windows client, a proxy that rewrote them)
 /// reads as with `\n`: the same calls, their text values the same but for their own line
 /// ends, and as many broken calls.
 #[test]
 fn every_output_with_crlf_line_ends_reads_as_with_lf() {
-    let tools = tools();
-    let (texts, _) = common::corpus_inputs();
-    let mut differ = Vec::new();
-    for text in texts
-        .iter()
-        .filter(|text| text.contains('\n') && !text.contains('\r'))
-    {
-        let crlf = text.replace('\n', "\r\n");
-        let read = |text: &str| {
-            let got = extract(LlmResponse::Text(text), &tools);
-            let calls: Vec<(String, Value)> = got
-                .calls
-                .iter()
-                .map(|call| (call.name.clone(), lf_strings(&call.arguments)))
-                .collect();
-            (calls, got.malformed.len())
-        };
-        let (lf, crlf_read) = (read(text), read(&crlf));
-        if lf != crlf_read {
-            differ.push(format!("{text:?}\n  LF:   {lf:?}\n  CRLF: {crlf_read:?}"));
-        }
-    }
+    let differ = read_otherwise(
+        |text| (text.contains('\n') && !text.contains('\r')).then(|| text.replace('\n', "\r\n")),
+        lf_strings,
+    );
     assert!(
         differ.is_empty(),
         "{} outputs read otherwise with CRLF:\n{}",
+        differ.len(),
+        differ.join("\n")
+    );
+}
+
+/// Every corpus output without reasoning of its own reads the same after a reasoning
+/// block: reasoning is not the answer, whatever the answer is (a pasted provider message,
+/// bare JSON, markup).
+#[test]
+fn every_output_reads_the_same_after_reasoning() {
+    let differ = read_otherwise(
+        |text| {
+            let own = ["think", "<|channel|>", "to=", "<|start|>", "◁"];
+            (!own.iter().any(|marker| text.contains(marker))).then(|| {
+                format!("<think>\nThe user wants this; I will answer.\n</think>\n\n{text}")
+            })
+        },
+        Value::clone,
+    );
+    assert!(
+        differ.is_empty(),
+        "{} outputs read otherwise after reasoning:\n{}",
         differ.len(),
         differ.join("\n")
     );

@@ -258,7 +258,7 @@ impl TextStream {
             self.visible.push_str(&text);
         }
         if self.whole != Whole::No
-            && let Some(extraction) = whole_value(&self.raw, &self.tools, self.index())
+            && let Some(extraction) = whole_value(&self.visible, &self.tools, self.index())
         {
             self.calls_of(&extraction, events);
             return extraction;
@@ -299,7 +299,8 @@ impl TextStream {
         self.take_reasoning(progress, events);
         self.track_whole();
         if !end && self.whole != Whole::No {
-            // The output may be one JSON value, read whole at the end.
+            // The output may be one JSON value, read whole at the end: nothing is decided.
+            self.settled_text = false;
             if let Whole::Open { start, .. } | Whole::Closed { start, .. } = self.whole
                 && self.begun_at.is_none()
                 && let Some(name) = guess_name(&self.raw, start, self.raw.len())
@@ -408,6 +409,8 @@ impl TextStream {
             self.begun_at = None;
             self.calls = 0;
             self.read_at = 0;
+            // The answer starts after the reasoning: it may be one JSON value after all.
+            self.whole = Whole::Unknown;
             self.decided = end;
             self.shown = end;
             self.shown_any = false;
@@ -438,7 +441,9 @@ impl TextStream {
 
     /// Follows whether the output is one JSON value.
     fn track_whole(&mut self) {
-        let bytes = self.raw.as_bytes();
+        // The answer after its reasoning, as far as the reasoning is decided.
+        let decided = self.reasoning.decided().min(self.visible.len());
+        let bytes = &self.visible.as_bytes()[..decided];
         loop {
             self.whole = match self.whole {
                 Whole::No => return,
