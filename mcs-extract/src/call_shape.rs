@@ -198,8 +198,14 @@ fn wrapped_calls(
             array_calls(items, cx, Trust::Strong, depth)
         };
     }
-    // `toolInvocation`: the Vercel AI SDK's record of one call.
-    for wrapper in ["tool_call", "function_call", "toolInvocation"] {
+    // `toolInvocation`: the Vercel AI SDK's record of one call; `functionCall`: a Gemini
+    // part (`{"functionCall": {"name", "args"}}`), as a model that imitates it writes it.
+    for wrapper in [
+        "tool_call",
+        "function_call",
+        "toolInvocation",
+        "functionCall",
+    ] {
         if let Some(Value::Object(inner)) = field(map, wrapper) {
             return object_calls(inner, cx, Trust::Strong, depth + 1);
         }

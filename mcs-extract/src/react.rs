@@ -216,13 +216,17 @@ fn read_call(cx: &Cx<'_>, text: &str, line_start: usize, open: bool) -> Read {
         };
         return Read::Call(finding, next_line);
     };
-    // The input runs to the next labelled line, or to the end of the gap.
+    // The input runs to the next labelled line, or to the end of the gap; a blank line
+    // after a whole input ends it too (prose the model went on with: `Let me know…`).
+    let whole_from = input_whole_from(text, input_start);
     let mut input_end = first_end;
     let mut next = text.len() + 1;
     let mut ended = !open;
     for (start, end, _) in lines {
         let line = text[start..end].trim_start();
-        if STOP_LABELS.iter().any(|label| line.starts_with(label)) {
+        if STOP_LABELS.iter().any(|label| line.starts_with(label))
+            || (line.trim().is_empty() && whole_from.is_some_and(|from| start >= from))
+        {
             next = start;
             ended = true;
             break;
@@ -239,6 +243,21 @@ fn read_call(cx: &Cx<'_>, text: &str, line_start: usize, open: bool) -> Read {
         items: vec![(action_start, CallFormat::React, outcome)],
     };
     Read::Call(finding, next)
+}
+
+/// Where an `Action Input` that starts at `start` is whole, so that a blank line after
+/// that point ends it: after its JSON value or its fenced block, once they close; after its
+/// first text, when it is free text. `None` while neither has closed.
+fn input_whole_from(text: &str, start: usize) -> Option<usize> {
+    let first = skip_ws(text, start);
+    let rest = text.get(first..).filter(|rest| !rest.is_empty())?;
+    if rest.starts_with("```") {
+        return find_in(text, first + 3, text.len(), "\n```").map(|at| at + 4);
+    }
+    if rest.starts_with(['{', '[']) {
+        return parse_value(text, first).ok().map(|parsed| parsed.end);
+    }
+    Some(first)
 }
 
 /// The arguments of an `Action Input`: a JSON object, or free text for a single-input
@@ -296,8 +315,18 @@ fn langchain(cx: &Cx<'_>, pos: usize, limit: usize) -> Option<(Outcome, usize)> 
     }
     let input_start = p + "<tool_input>".len();
     let close = find_in(text, input_start, limit, "</tool_input>");
-    let input_end = close.unwrap_or(limit);
-    let end = close.map_or(limit, |c| c + "</tool_input>".len());
+    // Without its close, the input ends at the first blank line after it is whole (prose
+    // the model went on with), else at the end of the gap.
+    let unclosed_end = || {
+        let whole_from = input_whole_from(text, input_start)?;
+        let blank = find_in(text, whole_from, limit, "\n\n")
+            .into_iter()
+            .chain(find_in(text, whole_from, limit, "\n\r\n"))
+            .min()?;
+        Some(blank)
+    };
+    let input_end = close.or_else(unclosed_end).unwrap_or(limit);
+    let end = close.map_or(input_end, |c| c + "</tool_input>".len());
     let input = text[input_start..input_end].trim();
     // A JSON object is the arguments; anything else (or JSON that is not an object) is the
     // tool's free-text input.

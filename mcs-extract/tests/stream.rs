@@ -570,7 +570,11 @@ fn a_fragment_soup_in_an_open_fence_streams_as_it_reads() {
     let text = "><function_calls><｜DSML｜ calls>call tool=\"<seed:tool_call><tool_call><｜DSML｜tool_calls>```tool_code\n{\"name\": \"get_weather\"";
     let cut = text.find("{").unwrap();
     let openers = check(text, &[&text[..cut], &text[cut..]], "opener soup");
-    let problems: Vec<String> = [fence, openers]
+    // And again, an open ```` ```json ```` fence before the soup.
+    let text = "```json\n<function_calls><|python_tag|><tool_call><function=<function name=\"<seed:tool_call><｜DSML｜function_calls><|channel|>commentary {\"name\": \"get_weather\"</tool_calls><tool_call>";
+    let cut = text.find("n_calls><|channel|>").unwrap();
+    let again = check(text, &[&text[..cut], &text[cut..]], "fence and opener soup");
+    let problems: Vec<String> = [fence, openers, again]
         .into_iter()
         .filter_map(Result::err)
         .collect();
