@@ -253,6 +253,8 @@ fn in_sentence(text: &str, start: usize) -> bool {
 pub(crate) fn whole_json(text: &str) -> Option<(Value, usize, usize)> {
     let trimmed = text.trim_start_matches(JSON_BLANK);
     let start = text.len() - trimmed.len();
+    // End-of-turn tokens a server left after it (`<|im_end|>`) are not part of it.
+    let trimmed = &trimmed[..super::visible::end_of_turn_start(trimmed)];
     let trimmed = trimmed.trim_end_matches(JSON_BLANK);
     if !matches!(trimmed.as_bytes().first(), Some(b'{' | b'[')) {
         return None;

@@ -380,6 +380,12 @@ fn begins_like_call(cx: &Cx<'_>, pos: usize) -> bool {
         }
         after += 1;
     }
+    // The end of the turn (`tokens.<|im_end|>`) is no tag of a call; text may still come
+    // after it.
+    if after < text.len() && super::scan::is_end_tokens(&text[after..]) {
+        horizon::reached(text, text.len());
+        return false;
+    }
     match byte_at(text, after) {
         Some(b'{' | b'(' | b'[') => return true,
         Some(b'<') => return byte_at(text, after + 1) != Some(b'/'),

@@ -153,7 +153,7 @@ fn read_call(cx: &Cx<'_>, text: &str, line_start: usize, open: bool) -> Read {
     if !whole {
         return Read::Undecided;
     }
-    let line = &text[action_start..action_end];
+    let line = without_end_of_turn(&text[action_start..action_end]);
     let Some(raw_name) = after_label(line, &["Action"]) else {
         return Read::NotACall(next_line);
     };
@@ -236,13 +236,23 @@ fn read_call(cx: &Cx<'_>, text: &str, line_start: usize, open: bool) -> Read {
     if !ended {
         return Read::Undecided;
     }
-    let outcome = arguments(tool, &name, &text[input_start..input_end]);
+    let outcome = arguments(
+        tool,
+        &name,
+        without_end_of_turn(&text[input_start..input_end]),
+    );
     let finding = Finding {
         start: action_start,
         end: input_end,
         items: vec![(action_start, CallFormat::React, outcome)],
     };
     Read::Call(finding, next)
+}
+
+/// An input without the end-of-turn tokens a server left after it (`<|im_end|>`): the
+/// model ended its turn there.
+fn without_end_of_turn(input: &str) -> &str {
+    &input[..super::visible::end_of_turn_start(input)]
 }
 
 /// Where an `Action Input` that starts at `start` is whole, so that a blank line after
@@ -327,7 +337,7 @@ fn langchain(cx: &Cx<'_>, pos: usize, limit: usize) -> Option<(Outcome, usize)> 
     };
     let input_end = close.or_else(unclosed_end).unwrap_or(limit);
     let end = close.map_or(input_end, |c| c + "</tool_input>".len());
-    let input = text[input_start..input_end].trim();
+    let input = without_end_of_turn(&text[input_start..input_end]).trim();
     // A JSON object is the arguments; anything else (or JSON that is not an object) is the
     // tool's free-text input.
     let parsed = input.starts_with('{').then(|| parse_whole(input));
@@ -453,7 +463,7 @@ fn qwen_agent(cx: &Cx<'_>, pos: usize, limit: usize) -> Option<MarkedCalls> {
         // The name may still be being written.
         horizon::reached(cx.text, limit);
     }
-    let name = clean_name(text[name_start..name_end].trim());
+    let name = clean_name(without_end_of_turn(&text[name_start..name_end]).trim());
     if !super::scan::plausible_name(&name) {
         return None;
     }
@@ -482,7 +492,7 @@ fn qwen_agent(cx: &Cx<'_>, pos: usize, limit: usize) -> Option<MarkedCalls> {
         }
         let input_start = label_end(at, ARGS);
         let (input_end, _) = next_marker(input_start).unwrap_or((limit, ""));
-        let input = text[input_start..input_end].trim();
+        let input = without_end_of_turn(&text[input_start..input_end]).trim();
         // Input that runs to the end of the output, there still empty or inside its JSON,
         // was cut off.
         let runs_out = input_end == cx.text.len();

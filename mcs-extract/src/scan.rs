@@ -360,27 +360,15 @@ pub(crate) fn rest_of_line_is_blank(text: &str, pos: usize) -> bool {
     is_end_tokens(&text[pos..line_end])
 }
 
-/// Whether `text` is only whitespace and special end tokens.
+/// Whether `text` is only whitespace and special tokens (`<|eot_id|>`, `</s>`, Gemma's
+/// `<end_of_turn>`: see `visible::special_token`).
 pub(crate) fn is_end_tokens(text: &str) -> bool {
     let mut rest = text.trim();
     while !rest.is_empty() {
-        let token_end = if rest.starts_with("</s>") {
-            4
-        } else if rest.starts_with("<|") || rest.starts_with("<｜") {
-            match rest.find("|>").or_else(|| rest.find("｜>")) {
-                Some(i) => {
-                    i + if rest[i..].starts_with("|>") {
-                        2
-                    } else {
-                        "｜>".len()
-                    }
-                }
-                None => return false,
-            }
-        } else {
-            return false;
-        };
-        rest = rest[token_end..].trim_start();
+        match super::visible::special_token(rest) {
+            Ok(Some(len)) => rest = rest[len..].trim_start(),
+            _ => return false,
+        }
     }
     true
 }
@@ -412,6 +400,7 @@ mod tests {
     fn end_tokens() {
         assert!(is_end_tokens(" <|eot_id|></s> "));
         assert!(is_end_tokens("<｜end▁of▁sentence｜>"));
+        assert!(is_end_tokens("<end_of_turn>\n<eos>"));
         assert!(!is_end_tokens("<|eot_id|> and more"));
         assert!(rest_of_line_is_blank("f()<|eom_id|>\nnext", 3));
     }

@@ -32,6 +32,61 @@ pub(crate) fn clean(text: &str, more: bool) -> (String, usize) {
     (out, consumed + rest.len())
 }
 
+/// The tokens a server may leave at the end of an output when it does not strip special
+/// tokens: the end of the model's turn (Phi's and Harmony's `<|end|>` also end a message
+/// inside an output: where these are looked for, in a call's input or after a whole JSON
+/// value, they can only end the turn).
+const END_OF_TURN: &[&str] = &[
+    "<|im_end|>",
+    "<|end|>",
+    "<|return|>",
+    "<|eot|>",
+    "<|eom|>",
+    "<|eot_id|>",
+    "<|eom_id|>",
+    "</s>",
+    "<|endoftext|>",
+    "<|end_of_text|>",
+    "<end_of_turn>",
+    "<eos>",
+    "<｜end▁of▁sentence｜>",
+    "<|END_OF_TURN_TOKEN|>",
+];
+
+/// Where the end-of-turn tokens that end `text` (with blank space between and after them)
+/// start: `text.len()` when it ends with none.
+pub(crate) fn end_of_turn_start(text: &str) -> usize {
+    let mut end = text.len();
+    loop {
+        let trimmed = text[..end].trim_end();
+        match END_OF_TURN.iter().find(|token| trimmed.ends_with(*token)) {
+            Some(token) => end = trimmed.len() - token.len(),
+            None => {
+                return if end == text.len() {
+                    end
+                } else {
+                    trimmed.len()
+                };
+            }
+        }
+    }
+}
+
+/// Whether `text` is blank space and end-of-turn tokens only, the last maybe still being
+/// written.
+pub(crate) fn only_end_of_turn(text: &str) -> bool {
+    let mut rest = text.trim_start();
+    loop {
+        if rest.is_empty() {
+            return true;
+        }
+        match END_OF_TURN.iter().find(|token| rest.starts_with(**token)) {
+            Some(token) => rest = rest[token.len()..].trim_start(),
+            None => return END_OF_TURN.iter().any(|token| token.starts_with(rest)),
+        }
+    }
+}
+
 /// The length of the whole special token `text` starts with: `Ok(None)` when it starts
 /// with none, `Err(())` when all of `text` could still become the start of one.
 pub(crate) fn special_token(text: &str) -> Result<Option<usize>, ()> {
@@ -75,7 +130,7 @@ fn token_len(text: &str) -> Token {
         }
         return Token::Not;
     }
-    for token in ["</s>", "<s>"] {
+    for token in ["</s>", "<s>", "<end_of_turn>", "<eos>"] {
         if text.starts_with(token) {
             return Token::Whole(token.len());
         }

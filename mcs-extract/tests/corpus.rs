@@ -34,7 +34,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 /// The smallest corpus this test accepts, so cases cannot disappear unnoticed.
-const MIN_CASES: usize = 2558;
+const MIN_CASES: usize = 2562;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -614,4 +614,39 @@ fn every_output_reads_the_same_after_reasoning() {
         differ.len(),
         differ.join("\n")
     );
+}
+
+/// Every corpus output followed by an end-of-turn token a server left in (`<|im_end|>`,
+/// `<|eot_id|>`, `</s>`, Gemma's `<end_of_turn>`, DeepSeek's `<｜end▁of▁sentence｜>`,
+/// Phi's `<|end|>`) reads the same: the token ends the turn, it is not part of the last
+/// call or input. Outputs cut off in a call are left out: a token after them says the model
+/// stopped there, which is not the same as being cut off.
+#[test]
+fn every_output_reads_the_same_before_an_end_of_turn_token() {
+    let tools = tools();
+    let cut = |text: &str| {
+        extract(LlmResponse::Text(text), &tools)
+            .malformed
+            .iter()
+            .any(|broken| broken.cut_off)
+    };
+    for token in [
+        "<|im_end|>",
+        "<|eot_id|>",
+        "</s>",
+        "<end_of_turn>",
+        "<｜end▁of▁sentence｜>",
+        "<|end|>",
+    ] {
+        let differ = read_otherwise(
+            |text| (!cut(text)).then(|| format!("{text}{token}")),
+            Value::clone,
+        );
+        assert!(
+            differ.is_empty(),
+            "{} outputs read otherwise before {token}:\n{}",
+            differ.len(),
+            differ.join("\n")
+        );
+    }
 }

@@ -533,7 +533,9 @@ impl TextStream {
                     }
                 }
                 Whole::Closed { start, end } => {
-                    if bytes[end..].iter().all(|b| b" \t\n\r".contains(b)) {
+                    // Blank space, and the end-of-turn tokens a server may leave.
+                    let rest = std::str::from_utf8(&bytes[end..]).unwrap_or("x");
+                    if crate::visible::only_end_of_turn(rest) {
                         self.whole = Whole::Closed { start, end };
                         return;
                     }
