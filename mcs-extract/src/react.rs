@@ -222,10 +222,12 @@ fn read_call(cx: &Cx<'_>, text: &str, line_start: usize, open: bool) -> Read {
     let mut input_end = first_end;
     let mut next = text.len() + 1;
     let mut ended = !open;
-    for (start, end, _) in lines {
+    for (start, end, whole) in lines {
         let line = text[start..end].trim_start();
+        // A blank line still being written may become text.
+        let blank = whole && line.trim().is_empty();
         if STOP_LABELS.iter().any(|label| line.starts_with(label))
-            || (line.trim().is_empty() && whole_from.is_some_and(|from| start >= from))
+            || (blank && whole_from.is_some_and(|from| start >= from))
         {
             next = start;
             ended = true;

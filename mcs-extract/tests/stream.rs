@@ -599,3 +599,13 @@ fn a_glimmer_message_with_a_broken_first_invoke_streams_as_it_reads() {
         }
     }
 }
+
+/// Found by the mutated outputs run long: a ReAct input whose last line, still being
+/// written, was blank so far. It ended the input as a blank line does, and the text after
+/// it was shown; a line ends an input only once it is whole.
+#[test]
+fn a_react_input_whose_last_line_is_blank_so_far_streams_as_it_reads() {
+    let text = "Thought: I need to use a tool to email the summary.\nAction: send_email\nAction Input:\"{\n   to\": [\"ops@example.com\", \"lead@example.com\"],\n  \"subject\": \"Nightly build\",\n  \"body\": \"Build #812 passed.\\nNo";
+    let cut = text.find(" \"body\"").unwrap() + 1;
+    check(text, &[&text[..cut], &text[cut..]], "react").unwrap();
+}
