@@ -574,7 +574,16 @@ fn a_fragment_soup_in_an_open_fence_streams_as_it_reads() {
     let text = "```json\n<function_calls><|python_tag|><tool_call><function=<function name=\"<seed:tool_call><｜DSML｜function_calls><|channel|>commentary {\"name\": \"get_weather\"</tool_calls><tool_call>";
     let cut = text.find("n_calls><|channel|>").unwrap();
     let again = check(text, &[&text[..cut], &text[cut..]], "fence and opener soup");
-    let problems: Vec<String> = [fence, openers, again]
+    // Broken bare JSON before Kimi K3 channel tokens: the stream reports it with a shorter
+    // snippet than the batch path (it fails at 1860e94 too).
+    let text = "{\"name\": \"get_weather\"<|open|>response<|sep|><|close|>response<|sep|><|action_end|><function_calls>";
+    let cut = text.find("<|action_end|>").unwrap();
+    let channels = check(
+        text,
+        &[&text[..cut], &text[cut..]],
+        "broken JSON before channels",
+    );
+    let problems: Vec<String> = [fence, openers, again, channels]
         .into_iter()
         .filter_map(Result::err)
         .collect();
