@@ -193,6 +193,16 @@ pub(crate) fn whole_value(
 
 /// Extraction from text.
 fn extract_text(text: &str, tools: &[Tool], index: Option<ToolIndex<'_>>) -> Extraction {
+    // A byte-order mark a file or a Windows tool put first is no part of the answer: read
+    // as blank space (offsets stay those of the text).
+    let blanked;
+    let text = match text.strip_prefix('\u{feff}') {
+        Some(rest) => {
+            blanked = format!("   {rest}");
+            blanked.as_str()
+        }
+        None => text,
+    };
     // A text that is one JSON value is parsed once, else left to the full scan.
     if let Some(extraction) = whole_value(text, tools, index) {
         return extraction;

@@ -639,8 +639,9 @@ fn plamo_request(cx: &mut Cx<'_>, begin: usize) -> usize {
 /// Functionary v3.2 `>>>NAME⏎{json}`; `>>>all` starts ordinary text.
 pub(crate) fn functionary(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usize> {
     let text = cx.text;
-    // Only at the start of a line: `>>>` inside a line is a quote or a Python prompt.
-    if start > 0 && byte_at(text, start - 1) != Some(b'\n') {
+    // Only at the start of a line (or of the output, after blank space): `>>>` inside a
+    // line is a quote or a Python prompt.
+    if start > 0 && byte_at(text, start - 1) != Some(b'\n') && !text[..start].trim().is_empty() {
         return None;
     }
     let end = name_end(text, after);

@@ -594,6 +594,22 @@ fn every_output_with_crlf_line_ends_reads_as_with_lf() {
     );
 }
 
+/// Every corpus output reads the same after a byte-order mark (a file's, a Windows tool's):
+/// a pasted provider message, a blockquote, Functionary's `>>>` at the start.
+#[test]
+fn every_output_reads_the_same_after_a_byte_order_mark() {
+    let differ = read_otherwise(
+        |text| (!text.starts_with('\u{feff}')).then(|| format!("\u{feff}{text}")),
+        Value::clone,
+    );
+    assert!(
+        differ.is_empty(),
+        "{} outputs read otherwise after a byte-order mark:\n{}",
+        differ.len(),
+        differ.join("\n")
+    );
+}
+
 /// Every corpus output without reasoning of its own reads the same after a reasoning
 /// block: reasoning is not the answer, whatever the answer is (a pasted provider message,
 /// bare JSON, markup).

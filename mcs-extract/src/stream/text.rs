@@ -196,7 +196,15 @@ impl TextStream {
             return self.feed_bytes(&bytes, events);
         }
         self.raw.push_str(delta);
-        self.visible.push_str(delta);
+        // A byte-order mark first is no part of the answer: read as blank space, as
+        // `extract` reads it.
+        match delta.strip_prefix('\u{feff}') {
+            Some(rest) if self.visible.is_empty() => {
+                self.visible.push_str("   ");
+                self.visible.push_str(rest);
+            }
+            _ => self.visible.push_str(delta),
+        }
         if self.settled_text && quiet(delta) {
             // Plain text after plain text: shown as it comes (but for letters that may
             // begin `functools[` or `to=functions.`); the readers read it with the next
