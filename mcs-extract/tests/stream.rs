@@ -583,7 +583,16 @@ fn a_fragment_soup_in_an_open_fence_streams_as_it_reads() {
         &[&text[..cut], &text[cut..]],
         "broken JSON before channels",
     );
-    let problems: Vec<String> = [fence, openers, again, channels]
+    // The simplest yet (session 37's last long run): an open fence, Claude's wrapper, Hermes
+    // openers, then bare JSON cut by the end; cut inside the run of openers.
+    let text = "```json\n<function_calls><tool_call><tool_call><tool_call><tool_call><tool_call><tool_call><tool_call><tool_call><tool_call><tool_call|>{\"name\": \"get_weather\"";
+    let cut = text.find("ol_call><tool_call|>").unwrap();
+    let simplest = check(
+        text,
+        &[&text[..cut], &text[cut..]],
+        "fence, wrapper, openers",
+    );
+    let problems: Vec<String> = [fence, openers, again, channels, simplest]
         .into_iter()
         .filter_map(Result::err)
         .collect();
