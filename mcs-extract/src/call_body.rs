@@ -372,14 +372,6 @@ pub(crate) fn arguments_until(
     (outcome, end)
 }
 
-/// The first of `tokens` in `text` after `pos`: a [`arguments_until`] stop.
-pub(crate) fn first_of(text: &str, pos: usize, tokens: &[&str]) -> Option<usize> {
-    tokens
-        .iter()
-        .filter_map(|token| find_in(text, pos, text.len(), token))
-        .min()
-}
-
 /// [`arguments_at`]'s reading; `None` for where it ends when the arguments are not JSON.
 fn read_arguments(
     cx: &Cx<'_>,

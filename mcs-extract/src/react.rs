@@ -16,7 +16,7 @@ use super::horizon;
 use super::json::{Parsed, parse_value, parse_whole};
 use super::reasoning::{Prefixes, partial_start};
 use super::record::{Broken, Cx, Finding, Outcome, RawCall};
-use super::scan::{clean_name, find_in, find_with, skip_ws, starts_at};
+use super::scan::{clean_name, find_in, find_with, first_of, skip_ws, starts_at};
 use mcs_core::Tool;
 use mcs_core::call::CallFormat;
 
@@ -440,17 +440,13 @@ fn qwen_agent(cx: &Cx<'_>, pos: usize, limit: usize) -> Option<MarkedCalls> {
     if find_in(text, back, pos, RESULT).is_some() {
         return None;
     }
-    // The next marker after `from`, and where it starts; the end of the text when there
-    // is none (which a stream may not have yet).
+    // Where the next marker after `from` starts; the end of the text when there is none
+    // (which a stream may not have yet).
     let next_marker = |from: usize| {
-        [FUNCTION, ARGS, RESULT, RETURN]
-            .iter()
-            .filter_map(|marker| find_in(text, from, limit, marker).map(|at| (at, *marker)))
-            .min()
-            .or_else(|| {
-                horizon::reached(cx.text, limit);
-                None
-            })
+        first_of(text, from, &[FUNCTION, ARGS, RESULT, RETURN]).unwrap_or_else(|| {
+            horizon::reached(cx.text, limit);
+            limit
+        })
     };
     let label_end = |at: usize, marker: &str| {
         let p = at + marker.len();
@@ -458,13 +454,8 @@ fn qwen_agent(cx: &Cx<'_>, pos: usize, limit: usize) -> Option<MarkedCalls> {
         if starts_at(text, q, ":") { q + 1 } else { p }
     };
     let name_start = label_end(pos, FUNCTION);
-    let line_end = find_in(text, name_start, limit, "\n");
-    let (next_at, next) = next_marker(name_start).unwrap_or((limit, ""));
-    let name_end = line_end.unwrap_or(limit).min(next_at);
-    if line_end.is_none() && next.is_empty() {
-        // The name may still be being written.
-        horizon::reached(cx.text, limit);
-    }
+    let line_end = find_in(text, name_start, limit, "\n").unwrap_or(limit);
+    let name_end = line_end.min(next_marker(name_start));
     let name = clean_name(without_end_of_turn(&text[name_start..name_end]).trim());
     if !super::scan::plausible_name(&name) {
         return None;
@@ -493,7 +484,7 @@ fn qwen_agent(cx: &Cx<'_>, pos: usize, limit: usize) -> Option<MarkedCalls> {
             return Some((calls, at.min(limit)));
         }
         let input_start = label_end(at, ARGS);
-        let (input_end, _) = next_marker(input_start).unwrap_or((limit, ""));
+        let input_end = next_marker(input_start);
         let input = without_end_of_turn(&text[input_start..input_end]).trim();
         // Input that runs to the end of the output, there still empty or inside its JSON,
         // was cut off.

@@ -151,6 +151,14 @@ pub(crate) fn find_in(text: &str, pos: usize, limit: usize, needle: &str) -> Opt
     find_with(text, pos, limit, &memchr::memmem::Finder::new(needle))
 }
 
+/// Where the first of `needles` in `text` after `pos` starts.
+pub(crate) fn first_of(text: &str, pos: usize, needles: &[&str]) -> Option<usize> {
+    needles
+        .iter()
+        .filter_map(|needle| find_in(text, pos, text.len(), needle))
+        .min()
+}
+
 /// [`find_in`] with a searcher built once, for the searches every gap of every output
 /// makes (building one costs about what searching a short gap does).
 pub(crate) fn find_with(

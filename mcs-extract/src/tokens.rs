@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value};
 
-use super::call_body::{after_close, arguments_until, first_of, invalid_json, json_body};
+use super::call_body::{after_close, arguments_until, invalid_json, json_body};
 use super::call_shape::strong_calls;
 use super::horizon;
 use super::json::describe_at;
@@ -12,8 +12,8 @@ use super::pythonic;
 use super::record::Outcome;
 use super::record::{Broken, Cx, RawCall};
 use super::scan::{
-    byte_at, clean_name, element_end, ends_by, find_cached, find_in, floor_boundary, name_end,
-    past_close, plausible_name, skip_ws, starts_at, to_end,
+    byte_at, clean_name, element_end, ends_by, find_cached, find_in, first_of, floor_boundary,
+    name_end, past_close, plausible_name, skip_ws, starts_at, to_end,
 };
 use super::xml;
 use mcs_core::call::CallFormat;
@@ -341,6 +341,20 @@ fn kimi_name(cx: &Cx<'_>, id: &str) -> Option<String> {
     Some(name.to_owned())
 }
 
+/// The first DeepSeek token at or after `from`: where it starts, its normalized name and
+/// where it ends.
+fn next_deepseek_token(text: &str, from: usize) -> Option<(usize, String, usize)> {
+    let mut search = from;
+    while let Some(offset) = memchr::memchr(b'<', &text.as_bytes()[search..]) {
+        let at = search + offset;
+        if let Some((name, end)) = deepseek_token(text, at) {
+            return Some((at, name, end));
+        }
+        search = at + 1;
+    }
+    None
+}
+
 /// A DeepSeek special token at `pos` (`<｜…｜>`, also with ASCII bars): its name with `▁`,
 /// spaces and `-` turned into `_`, and its end.
 fn deepseek_token(text: &str, pos: usize) -> Option<(String, usize)> {
@@ -430,20 +444,11 @@ fn deepseek_call(cx: &mut Cx<'_>, begin: usize, begin_end: usize) -> usize {
         return step3_call(cx, first);
     }
     // The separator token: the first special token after the call's start.
-    let mut sep = None;
-    let mut search = begin_end;
-    let mut ran_out = true;
-    while let Some(offset) = memchr::memchr(b'<', &text.as_bytes()[search..]) {
-        let at = search + offset;
-        if let Some((name, end)) = deepseek_token(text, at) {
-            if name == "tool_sep" {
-                sep = Some((at, end));
-            }
-            ran_out = false;
-            break;
-        }
-        search = at + 1;
-    }
+    let first_token = next_deepseek_token(text, begin_end);
+    let ran_out = first_token.is_none();
+    let sep = first_token
+        .filter(|(_, name, _)| name == "tool_sep")
+        .map(|(at, _, end)| (at, end));
     let Some((sep_start, sep_end)) = sep else {
         let detail = "`<｜tool▁call▁begin｜>` is not followed by `<｜tool▁sep｜>`".to_owned();
         let broken = if ran_out {
@@ -481,17 +486,14 @@ fn deepseek_call(cx: &mut Cx<'_>, begin: usize, begin_end: usize) -> usize {
     }
     let (outcome, end) = arguments_until(cx, args_at, &name, None, |text, pos| {
         let mut from = pos;
-        while let Some(offset) = memchr::memchr(b'<', &text.as_bytes()[from..]) {
-            let at = from + offset;
-            if deepseek_token(text, at).is_some_and(|(token, _)| {
-                matches!(
-                    token.as_str(),
-                    "tool_call_end" | "tool_call_begin" | "tool_calls_end"
-                )
-            }) {
+        while let Some((at, token, end)) = next_deepseek_token(text, from) {
+            if matches!(
+                token.as_str(),
+                "tool_call_end" | "tool_call_begin" | "tool_calls_end"
+            ) {
                 return Some(at);
             }
-            from = at + 1;
+            from = end;
         }
         None
     });

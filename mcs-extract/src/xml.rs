@@ -18,13 +18,13 @@ use std::borrow::Cow;
 
 use serde_json::{Map, Value};
 
-use super::call_body::{arguments_at, arguments_until, first_of};
+use super::call_body::{arguments_at, arguments_until};
 use super::coerce::{Untyped, convert};
 use super::json::describe_at;
 use super::record::{Broken, Cx, Item, Outcome, RawCall};
 use super::scan::{
-    byte_at, clean_name, ends_by, find_cached, find_in, past_close, plausible_name, skip_ws,
-    starts_at, to_end,
+    byte_at, clean_name, ends_by, find_cached, find_in, first_of, past_close, plausible_name,
+    skip_ws, starts_at, to_end,
 };
 use mcs_core::call::CallFormat;
 
@@ -542,12 +542,7 @@ pub(crate) fn namespaced_invokes(cx: &mut Cx<'_>, start: usize, after: usize) ->
         "user" => {
             // Whether the message holds nothing else is known once it ends: until then,
             // nothing in it is decided.
-            let message_end = |from: usize| {
-                GLIMMER_ENDS
-                    .iter()
-                    .filter_map(|token| find_in(text, from, text.len(), token))
-                    .min()
-            };
+            let message_end = |from: usize| first_of(text, from, &GLIMMER_ENDS);
             if message_end(after).is_none() {
                 super::horizon::reached(text, text.len());
             }

@@ -554,47 +554,51 @@ fn an_opener_with_nothing_after_it_is_a_call_cut_off() {
     }
 }
 
-/// Known and not yet fixed (found by `MCS_STREAM_CASES=300000`, session 36): in an
-/// unclosed ```` ```json ```` fence, a Gemma 4 opener with no call after it, then more
-/// openers, the stream reports a bare JSON object that the batch path does not, when the
-/// output is cut in the last `<tool_call>`. Every output of the corpus streams as it reads.
+/// Known and not yet fixed (found by `MCS_STREAM_CASES=300000`, sessions 36 and 37): after
+/// a soup of openers that hold no call, often in an unclosed ```` ```json ```` fence, the
+/// stream reports broken bare JSON that the batch path does not, or with another snippet,
+/// when the output is cut inside the soup. Each fails at 1860e94 too. Every output of the
+/// corpus streams as it reads.
 #[test]
 #[ignore = "a known difference between the stream and the batch path, see the comment"]
 fn a_fragment_soup_in_an_open_fence_streams_as_it_reads() {
-    let text = "```json\n<|tool_call><tool_call></parameter>{\"city\": \"Paris\"}<tool_call><|python_tag|>Action: <tool_call><|message|>{\"name\": \"arguments\": <|tool_call>\n";
-    let cut = text.find("Action: <to").unwrap() + "Action: <to".len();
-    let fence = check(text, &[&text[..cut], &text[cut..]], "fence soup");
-    // The same kind, found by a longer run (session 37) and cut down: openers that hold no
-    // call, then bare JSON cut by the end; the stream reports the JSON, the batch path
-    // does not. It fails at 1860e94 too.
-    let text = "><function_calls><｜DSML｜ calls>call tool=\"<seed:tool_call><tool_call><｜DSML｜tool_calls>```tool_code\n{\"name\": \"get_weather\"";
-    let cut = text.find("{").unwrap();
-    let openers = check(text, &[&text[..cut], &text[cut..]], "opener soup");
-    // And again, an open ```` ```json ```` fence before the soup.
-    let text = "```json\n<function_calls><|python_tag|><tool_call><function=<function name=\"<seed:tool_call><｜DSML｜function_calls><|channel|>commentary {\"name\": \"get_weather\"</tool_calls><tool_call>";
-    let cut = text.find("n_calls><|channel|>").unwrap();
-    let again = check(text, &[&text[..cut], &text[cut..]], "fence and opener soup");
-    // Broken bare JSON before Kimi K3 channel tokens: the stream reports it with a shorter
-    // snippet than the batch path (it fails at 1860e94 too).
-    let text = "{\"name\": \"get_weather\"<|open|>response<|sep|><|close|>response<|sep|><|action_end|><function_calls>";
-    let cut = text.find("<|action_end|>").unwrap();
-    let channels = check(
-        text,
-        &[&text[..cut], &text[cut..]],
-        "broken JSON before channels",
-    );
-    // The simplest yet (session 37's last long run): an open fence, Claude's wrapper, Hermes
-    // openers, then bare JSON cut by the end; cut inside the run of openers.
-    let text = "```json\n<function_calls><tool_call><tool_call><tool_call><tool_call><tool_call><tool_call><tool_call><tool_call><tool_call><tool_call|>{\"name\": \"get_weather\"";
-    let cut = text.find("ol_call><tool_call|>").unwrap();
-    let simplest = check(
-        text,
-        &[&text[..cut], &text[cut..]],
-        "fence, wrapper, openers",
-    );
-    let problems: Vec<String> = [fence, openers, again, channels, simplest]
-        .into_iter()
-        .filter_map(Result::err)
+    // (what, output, where the second piece starts: at the first match of this)
+    let soups = [
+        (
+            "fence soup",
+            "```json\n<|tool_call><tool_call></parameter>{\"city\": \"Paris\"}<tool_call><|python_tag|>Action: <tool_call><|message|>{\"name\": \"arguments\": <|tool_call>\n",
+            "ol_call><|message|>",
+        ),
+        (
+            "opener soup",
+            "><function_calls><｜DSML｜ calls>call tool=\"<seed:tool_call><tool_call><｜DSML｜tool_calls>```tool_code\n{\"name\": \"get_weather\"",
+            "{\"name\"",
+        ),
+        (
+            "fence and opener soup",
+            "```json\n<function_calls><|python_tag|><tool_call><function=<function name=\"<seed:tool_call><｜DSML｜function_calls><|channel|>commentary {\"name\": \"get_weather\"</tool_calls><tool_call>",
+            "n_calls><|channel|>",
+        ),
+        // Reported with a shorter snippet when streamed.
+        (
+            "broken JSON before channels",
+            "{\"name\": \"get_weather\"<|open|>response<|sep|><|close|>response<|sep|><|action_end|><function_calls>",
+            "<|action_end|>",
+        ),
+        // The simplest yet: an open fence, Claude's wrapper, Hermes openers, then bare JSON
+        // cut by the end, cut inside the run of openers.
+        (
+            "fence, wrapper, openers",
+            "```json\n<function_calls><tool_call><tool_call><tool_call><tool_call><tool_call><tool_call><tool_call><tool_call><tool_call><tool_call|>{\"name\": \"get_weather\"",
+            "ol_call><tool_call|>",
+        ),
+    ];
+    let problems: Vec<String> = soups
+        .iter()
+        .filter_map(|(what, text, second)| {
+            let cut = text.find(second).unwrap_or_default();
+            check(text, &[&text[..cut], &text[cut..]], what).err()
+        })
         .collect();
     assert!(problems.is_empty(), "{}", problems.join("\n\n"));
 }
