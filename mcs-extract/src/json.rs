@@ -15,7 +15,7 @@ use std::fmt;
 use serde_json::{Map, Number, Value};
 
 use super::scan::{byte_at, to_end};
-use super::{horizon, work};
+use super::{horizon, visible, work};
 
 /// How the message of an error starts when a string was read to its end but holds what no
 /// reading can settle (backslashes that escape nothing beside ones that write a control
@@ -119,7 +119,17 @@ pub(crate) fn parse_python_value(text: &str, start: usize) -> Result<Parsed, Jso
 
 fn parse_in(text: &str, start: usize, python: bool) -> Result<Parsed, JsonError> {
     let touches = horizon::touches();
-    let read = read_value(text, start, python);
+    let mut read = read_value(text, start, python);
+    // A value broken off by the end of the model's turn (`{"city": "Paris"<|im_end|>`,
+    // the token a server left in) ran into the end of the output.
+    if let Err(error) = &mut read
+        && let Some(rest) = text.get(error.pos..)
+        && !rest.trim_start().is_empty()
+        && visible::only_end_of_turn(rest)
+    {
+        horizon::reached(text, text.len());
+        error.message = ErrorMessage::Text("the model's turn ended before the value closed".into());
+    }
     if horizon::touches() != touches {
         let first = start
             + text

@@ -16,7 +16,7 @@ use super::horizon;
 use super::json::{Parsed, parse_value, parse_whole};
 use super::reasoning::{Prefixes, partial_start};
 use super::record::{Broken, Cx, Finding, Outcome, RawCall};
-use super::scan::{clean_name, find_in, find_with, first_of, skip_ws, starts_at};
+use super::scan::{byte_at, clean_name, find_in, find_with, first_of, skip_ws, starts_at};
 use mcs_core::Tool;
 use mcs_core::call::CallFormat;
 
@@ -238,11 +238,19 @@ fn read_call(cx: &Cx<'_>, text: &str, line_start: usize, open: bool) -> Read {
     if !ended {
         return Read::Undecided;
     }
-    let outcome = arguments(
-        tool,
-        &name,
-        without_end_of_turn(&text[input_start..input_end]),
-    );
+    // JSON the output ends inside of (`{"city": "Par`) was cut off.
+    let outcome = if input_end == cx.text.len() && json_cut_off(text, input_start) {
+        Err(Broken::cut(
+            Some(name.clone()),
+            format!("the output ends inside the Action Input of `{name}`"),
+        ))
+    } else {
+        arguments(
+            tool,
+            &name,
+            without_end_of_turn(&text[input_start..input_end]),
+        )
+    };
     let finding = Finding {
         start: action_start,
         end: input_end,
@@ -270,6 +278,16 @@ fn input_whole_from(text: &str, start: usize) -> Option<usize> {
         return parse_value(text, first).ok().map(|parsed| parsed.end);
     }
     Some(first)
+}
+
+/// Whether the input at `start` is a JSON object the output ends inside of (or the end of
+/// the model's turn does: `{"city": "Paris"<|im_end|>`).
+fn json_cut_off(text: &str, start: usize) -> bool {
+    let at = skip_ws(text, start);
+    byte_at(text, at) == Some(b'{') && {
+        let touches = horizon::touches();
+        parse_value(text, at).is_err() && horizon::touches() != touches
+    }
 }
 
 /// The arguments of an `Action Input`: a JSON object, or free text for a single-input
@@ -489,13 +507,7 @@ fn qwen_agent(cx: &Cx<'_>, pos: usize, limit: usize) -> Option<MarkedCalls> {
         // Input that runs to the end of the output, there still empty or inside its JSON,
         // was cut off.
         let runs_out = input_end == cx.text.len();
-        let json_at = skip_ws(text, input_start);
-        let cut = runs_out
-            && (input.is_empty()
-                || (input.starts_with('{') && {
-                    let touches = horizon::touches();
-                    parse_value(text, json_at).is_err() && horizon::touches() != touches
-                }));
+        let cut = runs_out && (input.is_empty() || json_cut_off(text, input_start));
         let outcome = match cx.tool(&name) {
             _ if cut => Err(Broken::cut(
                 Some(name.clone()),
