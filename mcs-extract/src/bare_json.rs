@@ -76,7 +76,7 @@ pub(crate) fn calls_in_gap(
         let touches = horizon::touches();
         if !worth_reading(text, at) {
             if open && horizon::touches() != touches {
-                return (findings, at);
+                return (findings, undecided_from(cx, at));
             }
             state.pos = at + 1;
             continue;
@@ -84,26 +84,29 @@ pub(crate) fn calls_in_gap(
         let read = parse_value(text, at);
         let cut_off = horizon::touches() != touches;
         if open && cut_off {
-            return (findings, at);
+            return (findings, undecided_from(cx, at));
         }
         match read {
             Ok(parsed) => {
                 state.pos = parsed.end;
-                findings.extend(json_finding(
-                    cx,
-                    &parsed.value,
-                    at,
-                    parsed.end,
-                    parsed.repaired,
-                ));
+                findings.extend(
+                    json_finding(cx, &parsed.value, at, parsed.end, parsed.repaired)
+                        .or_else(|| glued_call(cx, &parsed.value, at, parsed.end, parsed.repaired)),
+                );
             }
             Err(error) => {
-                let name = looks_like_call(cx, at, error.pos);
+                let glued = glued_name(cx, at);
+                let name = looks_like_call(cx, at, error.pos).or_else(|| {
+                    glued
+                        .as_ref()
+                        .filter(|_| cut_off)
+                        .map(|(_, name, _)| name.clone())
+                });
                 // `"days": <number of days>` is a template of the format.
                 let template = !cut_off && markdown::placeholder_at(text, error.pos);
                 // Whether it looks like a call can depend on what follows.
                 if open && horizon::touches() != touches {
-                    return (findings, at);
+                    return (findings, undecided_from(cx, at));
                 }
                 state.pos = at + 1;
                 // A list of calls the output ends inside of: the whole calls before the
@@ -115,6 +118,10 @@ pub(crate) fn calls_in_gap(
                     continue;
                 }
                 if let Some(name) = name.filter(|_| !template) {
+                    let (start, format) = match glued.filter(|(_, glued, _)| *glued == name) {
+                        Some((start, _, format)) => (start, format),
+                        None => (at, CallFormat::Json),
+                    };
                     let broken = if cut_off {
                         let detail = format!(
                             "the output ends inside the call, at {}: {}",
@@ -134,9 +141,9 @@ pub(crate) fn calls_in_gap(
                         floor_boundary(text, error.pos.max(at + 1))
                     };
                     findings.push(Finding {
-                        start: at,
+                        start,
                         end: resume,
-                        items: vec![(at, CallFormat::Json, Err(broken))],
+                        items: vec![(start, format, Err(broken))],
                     });
                     state.pos = resume;
                 }
@@ -145,7 +152,9 @@ pub(crate) fn calls_in_gap(
         }
     }
     state.pos = end;
-    (findings, end)
+    // A name still being written may be glued to the arguments to come.
+    let hold = if open { glued_hold(text, end) } else { end };
+    (findings, hold)
 }
 
 /// The calls of a list the output ends inside of, at `start`: a bare list (`[{…}, {…`) or
@@ -237,6 +246,117 @@ fn json_finding(
     };
     let items = outcomes.into_iter().map(|o| (start, format, o)).collect();
     Some(Finding { start, end, items })
+}
+
+/// Where the text stops being decided when the value at `at` is: at the name glued to it,
+/// if one is (see [`glued_call`]).
+fn undecided_from(cx: &Cx<'_>, at: usize) -> usize {
+    glued_name(cx, at).map_or(at, |(start, _, _)| start)
+}
+
+/// A call whose markers a server stripped as special tokens, leaving the tool's name glued
+/// to its arguments: Mistral's `[TOOL_CALLS]get_weather[ARGS]{…}` as `get_weather{…}`,
+/// Kimi's `<|tool_call_begin|>functions.get_weather:0<|tool_call_argument_begin|>{…}` as
+/// `functions.get_weather:0{…}`. Only a tool of the list, glued to an object.
+fn glued_call(
+    cx: &Cx<'_>,
+    value: &Value,
+    at: usize,
+    end: usize,
+    repaired: bool,
+) -> Option<Finding> {
+    if !value.is_object() {
+        return None;
+    }
+    let (start, name, format) = glued_name(cx, at)?;
+    if markdown::names_example(cx.text, start) {
+        return None;
+    }
+    let call = serde_json::json!({"name": name, "arguments": value});
+    let outcomes = calls_in(&call, cx, Trust::Weak, repaired)?;
+    let items = outcomes.into_iter().map(|o| (start, format, o)).collect();
+    Some(Finding { start, end, items })
+}
+
+/// The known tool whose name stands glued to the brace at `at` (see [`glued_call`]): where
+/// the name starts, the name, and the format it was stripped from.
+fn glued_name(cx: &Cx<'_>, at: usize) -> Option<(usize, String, CallFormat)> {
+    let before = &cx.text[floor_boundary(cx.text, at.saturating_sub(300))..at];
+    let token_len = before
+        .bytes()
+        .rev()
+        .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b':'))
+        .count();
+    let token = &before[before.len() - token_len..];
+    // Kimi's index after the name (`:0`).
+    let token = match token.rsplit_once(':') {
+        Some((head, index)) if !index.is_empty() && index.bytes().all(|b| b.is_ascii_digit()) => {
+            head
+        }
+        _ => token,
+    };
+    let run_start = at - token_len;
+    let (name, format, start) = match token.rsplit_once('.') {
+        // Kimi's call starts at `functions.`: what is glued before it is the text's
+        // (`…the repository root.functions.list_directory:0{…}`).
+        Some((head, name)) if head.ends_with("functions") => {
+            let start = run_start + head.len() - "functions".len();
+            (name, CallFormat::KimiK2, start)
+        }
+        // Mistral's name is where its `[TOOL_CALLS]` was, at the start of a line.
+        None if line_start(cx.text, run_start) => (token, CallFormat::Mistral, run_start),
+        _ => return None,
+    };
+    cx.is_known(name).then(|| (start, name.to_owned(), format))
+}
+
+/// Whether only blank space stands before `pos` on its line.
+fn line_start(text: &str, pos: usize) -> bool {
+    text[..pos]
+        .bytes()
+        .rev()
+        .find(|b| !matches!(b, b' ' | b'\t'))
+        .is_none_or(|b| b == b'\n')
+}
+
+/// Where the text of a growing gap that ends at `end` is decided: before a last word that
+/// may become a name glued to arguments ([`glued_word`]); else at `end`.
+fn glued_hold(text: &str, end: usize) -> usize {
+    match glued_word(text, end) {
+        Some(start) => {
+            horizon::reached(text, end);
+            start
+        }
+        None => end,
+    }
+}
+
+/// Where a name glued to arguments ([`glued_call`]) may start in the last word of
+/// `text[..end]`, which the text to come may make one: the word, when it starts its line;
+/// Kimi's `functions.…` in it, written or begun at its end.
+pub(crate) fn glued_word(text: &str, end: usize) -> Option<usize> {
+    let run = text.as_bytes()[..end]
+        .iter()
+        .rev()
+        .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b':'))
+        .count();
+    let start = end - run;
+    let word = &text[start..end];
+    if run == 0 {
+        return None;
+    }
+    if line_start(text, start) {
+        return Some(start);
+    }
+    // Kimi's call starts at `functions.`, written or begun at the word's end.
+    const KIMI: &str = "functions.";
+    if let Some(at) = word.rfind(KIMI) {
+        return Some(start + at);
+    }
+    (1..KIMI.len())
+        .rev()
+        .find(|&len| word.ends_with(&KIMI[..len]))
+        .map(|len| end - len)
 }
 
 /// Whether byte `start` stands inside a sentence: after words on its line (within the 200

@@ -266,10 +266,28 @@ pub(crate) fn made_up_result(cx: &mut Cx<'_>, start: usize, after: usize) -> Opt
         return None;
     }
     if cx.context(at) != Context::Prose {
-        return None;
+        // A result quoted (`Here is what the tool returned, verbatim:`) is text up to its
+        // closer, or to the end of an output that ends inside it: what it holds, a call a
+        // web page planted, is quoted with it.
+        let closer = result_closer(&text[at..after])?;
+        let end = find_cached(text, after, text.len(), &closer)
+            .map_or_else(|| to_end(text), |at| at + closer.len());
+        cx.show(start..end);
+        return Some(end);
     }
     horizon::reached(text, text.len());
     Some(text.len())
+}
+
+/// The closer of a result block whose opener is a tag (`<tool_response>` →
+/// `</tool_response>`, Gemma's `<|tool_response>` → `<tool_response|>`); `None` for the
+/// others, which no closer ends.
+fn result_closer(opener: &str) -> Option<String> {
+    let name = opener.strip_prefix('<')?.strip_suffix('>')?;
+    Some(match name.strip_prefix('|') {
+        Some(name) => format!("<{name}|>"),
+        None => format!("</{name}>"),
+    })
 }
 
 /// A prose channel: its text is shown, and holds no call.

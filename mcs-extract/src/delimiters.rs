@@ -301,7 +301,8 @@ pub(crate) fn partial_delimiter(text: &str, from: usize) -> usize {
 /// retry. One that sits mid-sentence opens a call only when what follows it begins like
 /// one (see [`begins_like_call`]); otherwise it is a mention ("the tag `<tool_call>` opens
 /// a call") and stays ordinary text. Real calls mid-line (text, then `<tool_call>{…}`;
-/// Harmony's `<|channel|>commentary to=functions.…`) all begin like calls.
+/// Harmony's `<|channel|>commentary to=functions.…`) all begin like calls. One right after
+/// a quotation mark is quoted.
 ///
 /// Two kinds of delimiter are judged differently: those that end inside the call itself
 /// (`to=functions.`, `<function=`, `functools[`) have committed to one already, and those
@@ -317,6 +318,14 @@ pub(crate) fn opens_call(cx: &Cx<'_>, start: usize, end: usize) -> bool {
         .is_none_or(|b| *b == b'\n');
     if line_start {
         return true;
+    }
+    // Right after a quotation mark it is quoted (`the footer says "<tool_call>{…}"`).
+    if text[..start]
+        .chars()
+        .next_back()
+        .is_some_and(|c| matches!(c, '"' | '“' | '„' | '«' | '「' | '『'))
+    {
+        return false;
     }
     let content = match bytes[start..end] {
         [.., b'.' | b'=' | b'['] => return true,

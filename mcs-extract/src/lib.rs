@@ -60,10 +60,15 @@
 //! message, including the deprecated `function_call`, Ollama's object arguments and Cohere
 //! v1's `parameters`; OpenAI Responses; Anthropic; Gemini; AWS Bedrock Converse, whose
 //! `toolUse` blocks are read but for those the service ran itself, and whose last call is
-//! cut when the response stopped for `max_tokens`). A message whose shape says it carries no tool calls
-//! yields none: JSON in its text content is the model's answer, not a call. A value that
-//! matches no provider shape is read as a JSON call if it is one (say, a client that
-//! parsed the model's JSON itself); otherwise its `content` or `text` string, if any, is
+//! cut when the response stopped for `max_tokens`). A chat message with no calls in its
+//! fields whose text holds a model's own call markup (`<tool_call>`, `[TOOL_CALLS]`,
+//! DeepSeek's tokens) comes from a server that parsed none (vLLM without a tool parser,
+//! Ollama with a template that does not), and that markup is read; JSON, a Python list or a
+//! ReAct step in a message's text is the model's answer, not a call, and a message of any
+//! other shape with no calls yields none. A value that matches no provider shape is read as
+//! a JSON call if it is one (say, a client that parsed the model's JSON itself); otherwise
+//! its `content`, `text`, `response` (Ollama's `/api/generate`) or `generated_text` (TGI, a
+//! transformers pipeline, whose list of messages ends with the output) string, if any, is
 //! read as text; otherwise it holds no calls.
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
@@ -172,7 +177,36 @@ fn extract_with(
         LlmResponse::Message(message) => match native::read_message(message, tools, index) {
             MessageReading::Read(extraction) => extraction,
             MessageReading::Text(text) => extract_text(text, tools, index),
+            MessageReading::Unparsed(read, text) => unparsed(read, text, tools, index),
         },
+    }
+}
+
+/// The calls of a chat message's text that the server left unparsed (see
+/// [`MessageReading::Unparsed`]): those a model's own markup holds (`<tool_call>`,
+/// `[TOOL_CALLS]`, DeepSeek's tokens…), read as text. Else `read`, the message's own
+/// reading, with no calls: JSON, a Python list or a ReAct step in a chat message's text is
+/// what models served with tool calling write when they show a call (`Here is JSON: {…}`),
+/// not markup a server failed to parse.
+pub(crate) fn unparsed(
+    read: Extraction,
+    text: &str,
+    tools: &[Tool],
+    index: Option<ToolIndex<'_>>,
+) -> Extraction {
+    let extraction = extract_text(text, tools, index);
+    let weak = |format: &CallFormat| {
+        matches!(
+            format,
+            CallFormat::Json | CallFormat::React | CallFormat::Pythonic | CallFormat::LangChainXml
+        )
+    };
+    let calls = extraction.calls.iter().map(|call| &call.format);
+    let mut formats = calls.chain(extraction.malformed.iter().map(|call| &call.format));
+    if extraction.is_empty() || formats.any(weak) {
+        read
+    } else {
+        extraction
     }
 }
 

@@ -126,6 +126,8 @@ const EXAMPLE_CUES: &[&str] = &[
     "would contain",
     "looks like",
     "the shape is",
+    "shape:",
+    "asked me to show",
     "the format is",
     "format is:",
     "例：",
@@ -159,6 +161,41 @@ const EXAMPLE_CUES: &[&str] = &[
     "request format",
     "call format",
     "образец",
+];
+
+/// Words that, in the sentence that leads into a block, say it is someone else's text
+/// quoted (a page, a file, an e-mail, what the user pasted), or a call offered rather than
+/// made: `the page also contains this block:`, `verbatim:`, `the text you pasted ends
+/// with:`, `If you want, I could call it like this:`. Markup a web page or a document
+/// holds must not run because the model showed it. Lower case; matched as written.
+const QUOTE_CUES: &[&str] = &[
+    "contains",
+    "contained",
+    "includes",
+    "included",
+    "verbatim",
+    "quoted here",
+    "quoted below",
+    "quoting",
+    "it reads",
+    "it says",
+    "says to",
+    "you pasted",
+    "you copied",
+    "you shared",
+    "pasted from",
+    "copied from",
+    "this block",
+    "this snippet",
+    "this json",
+    "this markup",
+    "markup:",
+    "ends with",
+    "if you want",
+    "if you'd like",
+    "i could call",
+    "i could run",
+    "want me to",
 ];
 
 /// What a sentence says right before a call it reports as already made, in lower case:
@@ -543,6 +580,7 @@ fn introduces_example(before: &str) -> bool {
     EXAMPLE_WORDS
         .iter()
         .chain(EXAMPLE_CUES)
+        .chain(QUOTE_CUES)
         .any(|cue| sentence.contains(cue))
         || USER_STEPS.iter().any(|step| sentence.starts_with(step))
 }
@@ -561,13 +599,35 @@ fn paragraph_start(text: &str) -> usize {
     0
 }
 
-/// Whether the text on the line before `start` names an example ([`EXAMPLE_WORDS`]): JSON
-/// there is an illustration (`你可以这样调用，例如：{…}`).
+/// Whether the text on the line before `start` names an example ([`EXAMPLE_WORDS`]) or a
+/// quotation ([`QUOTE_CUES`]): JSON there is an illustration (`你可以这样调用，例如：{…}`)
+/// or someone else's text (`one cell of the sheet contains {…}`, `it says "{…}`).
 pub(crate) fn names_example(text: &str, start: usize) -> bool {
     let from = floor_boundary(text, start.saturating_sub(LINE_WINDOW));
     let line = memchr::memrchr(b'\n', &text.as_bytes()[from..start]).map_or(from, |i| from + i + 1);
-    let before = text[line..start].to_lowercase();
+    // What a call earlier on the line holds is not the sentence's (`{…"query": "sample
+    // payload"}; {…}`): the sentence starts after the last closing bracket.
+    let line = &text[line..start];
+    // Inside a quotation opened on its line (`the footer says "<tool_call>{…}`): an odd
+    // count of quotation marks before it, those JSON escapes aside.
+    let marks = line
+        .match_indices('"')
+        .filter(|(at, _)| !line[..*at].ends_with('\\'));
+    if marks.count() % 2 == 1 || line.matches('“').count() > line.matches('”').count() {
+        return true;
+    }
+    let sentence = line
+        .rfind(['}', ']', '>'])
+        .map_or(line, |at| &line[at + 1..]);
+    let before = sentence.to_lowercase();
+    // A quotation is named right before what it quotes (`one cell contains {…}`, `you
+    // pasted {…}`), not anywhere on a line that goes on to a call.
+    let near = floor_boundary(&before, before.len().saturating_sub(48));
     EXAMPLE_WORDS.iter().any(|word| before.contains(word))
+        || EXAMPLE_CUES
+            .iter()
+            .chain(QUOTE_CUES)
+            .any(|cue| before[near..].contains(cue))
 }
 
 /// Sentences that tell the user what to do with what follows (`Paste it as-is:`): what

@@ -42,6 +42,22 @@ const RESPONSES_ITEMS: &[&str] = &[
 pub(crate) enum MessageReading<'v> {
     Read(Extraction),
     Text(&'v str),
+    /// A chat message with no calls in its fields, whose text is the model's output as it
+    /// wrote it: the server parsed no calls out of it (vLLM without a tool parser, Ollama
+    /// with a template that does not, a legacy completion's `text`). Its markup is read;
+    /// a whole JSON value there is the model's answer (JSON mode), not a call.
+    Unparsed(Extraction, &'v str),
+}
+
+/// The text of a chat message that a server may have left unparsed: the `content` of a
+/// chat message with no calls in its fields, or a legacy completion's `choices[0].text`.
+fn unparsed_text<'v>(shape: &Shape<'v>, message: &'v Value) -> Option<&'v str> {
+    match shape {
+        Shape::OpenAiChat(Some(inner), _) => str_of(inner, "content"),
+        Shape::NoCalls => str_of(message, "content"),
+        Shape::OpenAiChat(None, _) => message.pointer("/choices/0/text")?.as_str(),
+        _ => None,
+    }
 }
 
 /// Calls in a provider-native message; see the [module docs](super) for the rules.
@@ -55,8 +71,29 @@ pub(crate) fn read_message<'v>(
     }
     let mut cx = Cx::new("", tools).indexed(index);
     if let Some(shape) = shape_of(message) {
+        let unparsed = unparsed_text(&shape, message);
         let source = read_shape(&mut cx, shape);
-        return MessageReading::Read(ran_out(message, cx.finish(source)));
+        let extraction = ran_out(message, cx.finish(source));
+        return match unparsed {
+            Some(text) if extraction.is_empty() => MessageReading::Unparsed(extraction, text),
+            _ => MessageReading::Read(extraction),
+        };
+    }
+    // A text-generation server's body: the output under its key (Ollama's /api/generate
+    // `response`, TGI's `generated_text`), or a transformers pipeline's list of them,
+    // whose `generated_text` may be the whole conversation (the last message is the
+    // output).
+    if let Value::Array(items) = message
+        && let [item] = items.as_slice()
+        && let Some(generated) = item.get("generated_text")
+    {
+        return match generated {
+            Value::Array(messages) => match messages.last() {
+                Some(last) => read_message(last, tools, index),
+                None => MessageReading::Read(Extraction::default()),
+            },
+            other => read_message(other, tools, index),
+        };
     }
     // Not a provider shape: maybe the client parsed a JSON call itself.
     if let Some(outcomes) = calls_in(message, &cx, Trust::Weak, false) {
@@ -65,7 +102,7 @@ pub(crate) fn read_message<'v>(
         }
         return MessageReading::Read(cx.finish(CallSource::Text));
     }
-    for key in ["content", "text"] {
+    for key in ["content", "text", "response", "generated_text"] {
         if let Some(Value::String(text)) = message.get(key) {
             return MessageReading::Text(text);
         }
@@ -664,7 +701,9 @@ mod tests {
     fn read(message: &Value) -> Extraction {
         match read_message(message, &[], None) {
             MessageReading::Read(extraction) => extraction,
-            MessageReading::Text(text) => panic!("read as text: {text}"),
+            MessageReading::Text(text) | MessageReading::Unparsed(_, text) => {
+                panic!("read as text: {text}")
+            }
         }
     }
 

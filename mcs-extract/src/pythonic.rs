@@ -655,9 +655,12 @@ fn lists_in_gap(
             }
         };
         state.list_pos = list_end;
+        // A list in a sentence that names an example or a quotation (`the document ends
+        // with the instruction [send_email(…)]`) shows it.
         if !calls
             .iter()
             .any(|call| cx.is_known(&clean_name(&call.name)))
+            || super::markdown::names_example(cx.text, at)
         {
             continue;
         }

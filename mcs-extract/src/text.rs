@@ -150,23 +150,15 @@ impl TextScan {
                 whole || waits.is_none() || recorded.first().is_some_and(|first| first.settled);
             if !exists {
                 // Not known yet whether a call starts here: the gap may run on past it.
-                let gap = horizon::open(&text[..start]);
-                let (spans, hold) = self.gap.advance(cx, start, true);
-                drop(gap);
-                step.markup.extend(spans);
-                step.decided = hold.min(start);
-                step.pending = Some(Pending {
-                    start,
-                    settled: Vec::new(),
-                });
-                step.waits = waits;
-                return step;
+                return self.hold(cx, start, waits, step);
             }
             // A call in inline code, a blockquote, a table, a program or a fenced block
             // introduced as an example is a sample or a quotation, and so is one whose
             // arguments are placeholders (`"<city>"`). In any fenced block, what does not
             // read as a call to one of the tools is a sample of the format (`{"name":
-            // <function-name>, …}`), not an attempt worth a retry. Told from the text up to
+            // <function-name>, …}`), not an attempt worth a retry. A delimiter inside a sample
+            // (DeepSeek's `<｜tool▁call▁begin｜>` in its `<｜tool▁calls▁begin｜>`) is the
+            // sample's. Told from the text up to
             // the region's end alone, so that a stream tells it alike.
             let placeholders = recorded.iter().all(|r| {
                 matches!(&r.item, Item::Call(call) if cx.is_sample_call(&call.name, &call.arguments))
@@ -174,6 +166,7 @@ impl TextScan {
             let sample = read.is_some()
                 && !recorded.is_empty()
                 && (placeholders
+                    || cx.in_sample(start)
                     || match cx.context(start) {
                         Context::Quoted => true,
                         Context::Fence => recorded.iter().all(|r| match &r.item {
@@ -189,6 +182,10 @@ impl TextScan {
                 // with an ASCII byte, so the next byte is a boundary. What a sample holds is
                 // the sample's, not a call in the text around it.
                 if let Some(end) = read.filter(|_| sample) {
+                    // Where a sample ends decides the delimiters after it: not yet known.
+                    if !whole && waits.is_some() {
+                        return self.hold(cx, start, waits, step);
+                    }
                     cx.sample(start..end);
                 }
                 self.pos = start + 1;
@@ -227,6 +224,28 @@ impl TextScan {
                 }
             }
         }
+    }
+
+    /// Ends a read of a growing text before the delimiter at `start`, whose region the text
+    /// to come decides: the gap before it is read, and the rest waits.
+    fn hold(
+        &mut self,
+        cx: &mut Cx<'_>,
+        start: usize,
+        waits: Option<Waits>,
+        mut step: Step,
+    ) -> Step {
+        let gap = horizon::open(&cx.text[..start]);
+        let (spans, hold) = self.gap.advance(cx, start, true);
+        drop(gap);
+        step.markup.extend(spans);
+        step.decided = hold.min(start);
+        step.pending = Some(Pending {
+            start,
+            settled: Vec::new(),
+        });
+        step.waits = waits;
+        step
     }
 }
 

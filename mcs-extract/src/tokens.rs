@@ -101,7 +101,21 @@ pub(crate) fn harmony(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usi
     let name = clean_name(&text[after..end]);
     // The header runs to `<|message|>`; it may hold a channel and `<|constrain|>json`.
     let header_limit = floor_boundary(text, (end + 256).min(text.len()));
-    let Some(message) = find_in(text, end, header_limit, "<|message|>") else {
+    let message = find_in(text, end, header_limit, "<|message|>");
+    // The server stripped the special tokens: `to=functions.NAME json{…}` (`<|constrain|>`
+    // and `<|message|>` gone, `json` left), the arguments right after the header.
+    if message.is_none() && plausible_name(&name) {
+        let mut p = skip_ws(text, end);
+        if starts_at(text, p, "json") {
+            p = skip_ws(text, p + "json".len());
+        }
+        if byte_at(text, p) == Some(b'{') {
+            let (outcome, end) = arguments_until(cx, p, &name, None, |_, _| None);
+            cx.outcome(start, format, outcome);
+            return Some(end);
+        }
+    }
+    let Some(message) = message else {
         if ends_by(text, header_limit) {
             let detail = format!("the output ends in the header addressed to `{name}`");
             cx.malformed(start, format, Broken::cut(Some(name), detail));

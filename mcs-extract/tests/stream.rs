@@ -554,15 +554,13 @@ fn an_opener_with_nothing_after_it_is_a_call_cut_off() {
     }
 }
 
-/// Known and not yet fixed (found by `MCS_STREAM_CASES=300000`, sessions 36 and 37): after
-/// a soup of openers that hold no call, often in an unclosed ```` ```json ```` fence, the
-/// stream reports broken bare JSON that the batch path does not, or with another snippet,
-/// when the output is cut inside the soup. Each fails at 1860e94 too. Every output of the
-/// corpus streams as it reads.
+/// Found by `MCS_STREAM_CASES=300000` (sessions 36 and 37): after a soup of openers that
+/// hold no call, in an unclosed ```` ```json ```` fence or not, the stream reported broken
+/// bare JSON that the batch path did not, when the output was cut inside the soup. Since
+/// session 38 a sample's region is settled before the delimiters after it are read.
 #[test]
-#[ignore = "a known difference between the stream and the batch path, see the comment"]
-fn a_fragment_soup_in_an_open_fence_streams_as_it_reads() {
-    // (what, output, where the second piece starts: at the first match of this)
+fn opener_soups_stream_as_they_read() {
+    // (what, output, where the second piece starts: at the last match of this)
     let soups = [
         (
             "fence soup",
@@ -579,28 +577,52 @@ fn a_fragment_soup_in_an_open_fence_streams_as_it_reads() {
             "```json\n<function_calls><|python_tag|><tool_call><function=<function name=\"<seed:tool_call><｜DSML｜function_calls><|channel|>commentary {\"name\": \"get_weather\"</tool_calls><tool_call>",
             "n_calls><|channel|>",
         ),
-        // Reported with a shorter snippet when streamed.
-        (
-            "broken JSON before channels",
-            "{\"name\": \"get_weather\"<|open|>response<|sep|><|close|>response<|sep|><|action_end|><function_calls>",
-            "<|action_end|>",
-        ),
-        // The simplest yet: an open fence, Claude's wrapper, Hermes openers, then bare JSON
-        // cut by the end, cut inside the run of openers.
+        // An open fence, Claude's wrapper, Hermes openers, then bare JSON cut by the end,
+        // cut inside the run of openers.
         (
             "fence, wrapper, openers",
             "```json\n<function_calls><tool_call><tool_call><tool_call><tool_call><tool_call><tool_call><tool_call><tool_call><tool_call><tool_call|>{\"name\": \"get_weather\"",
             "ol_call><tool_call|>",
         ),
     ];
-    let problems: Vec<String> = soups
+    assert_eq!(soup_problems(&soups), Vec::<String>::new());
+}
+
+/// Known and not yet fixed (found by `MCS_STREAM_CASES=300000`, sessions 37 and 38): the
+/// stream reports a broken call that the batch path does not, or with another snippet, when
+/// the output is cut inside a soup of openers. Both fail at 0377757 too.
+#[test]
+#[ignore = "a known difference between the stream and the batch path, see the comment"]
+fn soups_that_stream_otherwise() {
+    let soups = [
+        // Reported with a shorter snippet when streamed.
+        (
+            "broken JSON before channels",
+            "{\"name\": \"get_weather\"<|open|>response<|sep|><|close|>response<|sep|><|action_end|><function_calls>",
+            "<|action_end|>",
+        ),
+        // A DSML opener followed by `:`, then DeepSeek's tokens, cut inside the last
+        // end-of-turn token: the stream reports the DSML call broken, the batch path does not.
+        (
+            "DSML opener before an end-of-turn token",
+            "<|eot_id|><tool_call>&quot;</TOOLCALL><｜DSML｜tool_calls>:<｜tool▁calls▁begin｜><｜tool▁call▁end｜><|python_start|><｜tool▁calls▁begin｜><|eot_id|>",
+            "d|>",
+        ),
+    ];
+    let problems = soup_problems(&soups);
+    assert!(problems.is_empty(), "{}", problems.join("\n\n"));
+}
+
+/// What is wrong with streaming each soup in two pieces, the second starting at the last
+/// match of its marker.
+fn soup_problems(soups: &[(&str, &str, &str)]) -> Vec<String> {
+    soups
         .iter()
         .filter_map(|(what, text, second)| {
-            let cut = text.find(second).unwrap_or_default();
+            let cut = text.rfind(second).unwrap_or_default();
             check(text, &[&text[..cut], &text[cut..]], what).err()
         })
-        .collect();
-    assert!(problems.is_empty(), "{}", problems.join("\n\n"));
+        .collect()
 }
 
 /// Found by the mutated outputs run long: a Glimmer message to one tool whose first invoke

@@ -81,7 +81,7 @@ pub use mcs_core::stream::{
     Delta, Execution, StreamEvent, StreamOptions, StreamOutput, ToolLookup,
 };
 use mcs_core::{Tool, message_text};
-use native::NativeStream;
+use native::{NativeStream, push_calls};
 use text::TextStream;
 
 /// What a [`StreamReader`] ends with.
@@ -252,23 +252,7 @@ impl StreamReader {
                     None => crate::extract((&message).into(), &self.tools),
                 };
                 push_text(&mut events, StreamEvent::Text, &message_text(&message));
-                for (index, call) in extraction.calls.iter().enumerate() {
-                    events.push(StreamEvent::CallBegun {
-                        index,
-                        name: call.name.clone(),
-                    });
-                    events.push(StreamEvent::Call {
-                        index,
-                        call: call.clone(),
-                    });
-                }
-                let offset = extraction.calls.len();
-                for (index, call) in extraction.malformed.iter().enumerate() {
-                    events.push(StreamEvent::CallFailed {
-                        index: offset + index,
-                        call: call.clone(),
-                    });
-                }
+                push_calls(&mut events, &extraction);
                 (extraction, StreamOutput::Message(message))
             }
         };

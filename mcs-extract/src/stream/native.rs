@@ -131,7 +131,11 @@ impl NativeStream {
     pub(crate) fn finish(&mut self, events: &mut Vec<StreamEvent>) -> (Value, Extraction) {
         self.report(true, events);
         let message = self.message(self.calls.len());
-        let mut extraction = self.read(&message);
+        let (mut extraction, unparsed) = self.read(&message, true);
+        // Calls read from text the server left unparsed come only now.
+        if unparsed {
+            push_calls(events, &extraction);
+        }
         // A stream that stopped for length, or without saying why, cut off its last call:
         // arguments that do not read are that, not a mistake of the model.
         if self.was_cut() {
@@ -146,11 +150,19 @@ impl NativeStream {
         self.finish.as_deref().is_none_or(stopped_early)
     }
 
-    fn read(&self, message: &Value) -> Extraction {
+    /// The message's calls, and whether they were read from text the server left unparsed
+    /// (only with `unparsed_text`).
+    fn read(&self, message: &Value, unparsed_text: bool) -> (Extraction, bool) {
         let index = self.lookup.as_deref().map(|l| l as ToolIndex<'_>);
         match read_message(message, &self.tools, index) {
-            MessageReading::Read(extraction) => extraction,
-            MessageReading::Text(_) => Extraction::default(),
+            MessageReading::Read(extraction) => (extraction, false),
+            MessageReading::Text(_) => (Extraction::default(), false),
+            MessageReading::Unparsed(read, _) if !unparsed_text => (read, false),
+            MessageReading::Unparsed(read, text) => {
+                let extraction = crate::unparsed(read, text, &self.tools, index);
+                let unparsed = !extraction.is_empty();
+                (extraction, unparsed)
+            }
         }
     }
 
@@ -177,7 +189,9 @@ impl NativeStream {
             self.reported += 1;
             // Read in the message with the calls before it, so that what it says is what the
             // whole message will say.
-            let mut extraction = self.read(&self.message(index + 1));
+            // The calls in the message's fields: text the server left unparsed is read at
+            // the end.
+            let (mut extraction, _) = self.read(&self.message(index + 1), false);
             let item = if extraction.calls.len() > self.read_ok {
                 self.read_ok += 1;
                 extraction.calls.pop().ok_or(())
@@ -1190,4 +1204,26 @@ fn bedrock_kind(event: &Value) -> Option<(BedrockEvent, &Value)> {
         return None;
     };
     Some((kind, event))
+}
+
+/// The events of calls read at the end, all at once: each call begun and read, then each
+/// malformed one failed.
+pub(super) fn push_calls(events: &mut Vec<StreamEvent>, extraction: &Extraction) {
+    for (index, call) in extraction.calls.iter().enumerate() {
+        events.push(StreamEvent::CallBegun {
+            index,
+            name: call.name.clone(),
+        });
+        events.push(StreamEvent::Call {
+            index,
+            call: call.clone(),
+        });
+    }
+    let offset = extraction.calls.len();
+    for (index, call) in extraction.malformed.iter().enumerate() {
+        events.push(StreamEvent::CallFailed {
+            index: offset + index,
+            call: call.clone(),
+        });
+    }
 }

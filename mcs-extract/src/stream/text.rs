@@ -215,7 +215,12 @@ impl TextStream {
                 self.shown_any = true;
                 StreamEvent::Text
             };
-            let upto = spelled_start(&self.raw, self.shown);
+            // And for a word that may become Kimi's `functions.NAME:0` glued to its
+            // arguments, its markers stripped.
+            let glued = crate::bare_json::glued_word(&self.raw, self.raw.len());
+            let upto = spelled_start(&self.raw, self.shown)
+                .min(glued.unwrap_or(usize::MAX))
+                .max(self.shown);
             push_text(events, make, &self.raw[self.shown..upto]);
             self.shown = upto;
             return;
