@@ -281,13 +281,8 @@ fn glued_call(
 /// The known tool whose name stands glued to the brace at `at` (see [`glued_call`]): where
 /// the name starts, the name, and the format it was stripped from.
 fn glued_name(cx: &Cx<'_>, at: usize) -> Option<(usize, String, CallFormat)> {
-    let before = &cx.text[floor_boundary(cx.text, at.saturating_sub(300))..at];
-    let token_len = before
-        .bytes()
-        .rev()
-        .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b':'))
-        .count();
-    let token = &before[before.len() - token_len..];
+    let run_start = name_run_start(cx.text, at);
+    let token = &cx.text[run_start..at];
     // Kimi's index after the name (`:0`).
     let token = match token.rsplit_once(':') {
         Some((head, index)) if !index.is_empty() && index.bytes().all(|b| b.is_ascii_digit()) => {
@@ -295,7 +290,6 @@ fn glued_name(cx: &Cx<'_>, at: usize) -> Option<(usize, String, CallFormat)> {
         }
         _ => token,
     };
-    let run_start = at - token_len;
     let (name, format, start) = match token.rsplit_once('.') {
         // Kimi's call starts at `functions.`: what is glued before it is the text's
         // (`…the repository root.functions.list_directory:0{…}`).
@@ -310,13 +304,30 @@ fn glued_name(cx: &Cx<'_>, at: usize) -> Option<(usize, String, CallFormat)> {
     cx.is_known(name).then(|| (start, name.to_owned(), format))
 }
 
-/// Whether only blank space stands before `pos` on its line.
+/// Where the run of bytes a glued name is written with (`get_weather`,
+/// `functions.get_weather:0`) that ends at `end` starts, looked for in the 300 bytes before
+/// it (a name has at most 256).
+fn name_run_start(text: &str, end: usize) -> usize {
+    let from = floor_boundary(text, end.saturating_sub(300));
+    let run = text.as_bytes()[from..end]
+        .iter()
+        .rev()
+        .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b':'))
+        .count();
+    end - run
+}
+
+/// Whether only blank space stands before `pos` on its line (within the KiB before it).
 fn line_start(text: &str, pos: usize) -> bool {
-    text[..pos]
-        .bytes()
+    let from = pos.saturating_sub(1024);
+    match text.as_bytes()[from..pos]
+        .iter()
         .rev()
         .find(|b| !matches!(b, b' ' | b'\t'))
-        .is_none_or(|b| b == b'\n')
+    {
+        Some(b) => *b == b'\n',
+        None => from == 0,
+    }
 }
 
 /// Where the text of a growing gap that ends at `end` is decided: before a last word that
@@ -335,14 +346,9 @@ fn glued_hold(text: &str, end: usize) -> usize {
 /// `text[..end]`, which the text to come may make one: the word, when it starts its line;
 /// Kimi's `functions.…` in it, written or begun at its end.
 pub(crate) fn glued_word(text: &str, end: usize) -> Option<usize> {
-    let run = text.as_bytes()[..end]
-        .iter()
-        .rev()
-        .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b':'))
-        .count();
-    let start = end - run;
+    let start = name_run_start(text, end);
     let word = &text[start..end];
-    if run == 0 {
+    if word.is_empty() {
         return None;
     }
     if line_start(text, start) {

@@ -69,7 +69,8 @@
 //! a JSON call if it is one (say, a client that parsed the model's JSON itself); otherwise
 //! its `content`, `text`, `response` (Ollama's `/api/generate`) or `generated_text` (TGI, a
 //! transformers pipeline, whose list of messages ends with the output) string, if any, is
-//! read as text; otherwise it holds no calls.
+//! read as text, as is a legacy completion's `choices[0].text`; otherwise it holds no
+//! calls.
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 //!

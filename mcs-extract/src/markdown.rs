@@ -166,7 +166,8 @@ const EXAMPLE_CUES: &[&str] = &[
 /// Words that, in the sentence that leads into a block, say it is someone else's text
 /// quoted (a page, a file, an e-mail, what the user pasted), or a call offered rather than
 /// made: `the page also contains this block:`, `verbatim:`, `the text you pasted ends
-/// with:`, `If you want, I could call it like this:`. Markup a web page or a document
+/// with:`, `If you want, I could call it like this:` (not `if you want` alone: `If you want
+/// the forecast too, I'll add the days:` leads into a call). Markup a web page or a document
 /// holds must not run because the model showed it. Lower case; matched as written.
 const QUOTE_CUES: &[&str] = &[
     "contains",
@@ -191,11 +192,8 @@ const QUOTE_CUES: &[&str] = &[
     "this markup",
     "markup:",
     "ends with",
-    "if you want",
-    "if you'd like",
     "i could call",
     "i could run",
-    "want me to",
 ];
 
 /// What a sentence says right before a call it reports as already made, in lower case:
@@ -605,8 +603,6 @@ fn paragraph_start(text: &str) -> usize {
 pub(crate) fn names_example(text: &str, start: usize) -> bool {
     let from = floor_boundary(text, start.saturating_sub(LINE_WINDOW));
     let line = memchr::memrchr(b'\n', &text.as_bytes()[from..start]).map_or(from, |i| from + i + 1);
-    // What a call earlier on the line holds is not the sentence's (`{…"query": "sample
-    // payload"}; {…}`): the sentence starts after the last closing bracket.
     let line = &text[line..start];
     // Inside a quotation opened on its line (`the footer says "<tool_call>{…}`): an odd
     // count of quotation marks before it, those JSON escapes aside.
@@ -616,6 +612,8 @@ pub(crate) fn names_example(text: &str, start: usize) -> bool {
     if marks.count() % 2 == 1 || line.matches('“').count() > line.matches('”').count() {
         return true;
     }
+    // What a call earlier on the line holds is not the sentence's (`{…"query": "sample
+    // payload"}; {…}`): the sentence starts after the last closing bracket.
     let sentence = line
         .rfind(['}', ']', '>'])
         .map_or(line, |at| &line[at + 1..]);

@@ -42,20 +42,20 @@ const RESPONSES_ITEMS: &[&str] = &[
 pub(crate) enum MessageReading<'v> {
     Read(Extraction),
     Text(&'v str),
-    /// A chat message with no calls in its fields, whose text is the model's output as it
-    /// wrote it: the server parsed no calls out of it (vLLM without a tool parser, Ollama
-    /// with a template that does not, a legacy completion's `text`). Its markup is read;
-    /// a whole JSON value there is the model's answer (JSON mode), not a call.
+    /// A chat message with no calls in its fields (the reading), and its text: the server
+    /// may have parsed no calls out of it (vLLM without a tool parser, Ollama with a
+    /// template that does not), and then its markup holds them. JSON, a Python list or a
+    /// ReAct step there is the model's answer, not a call (see `unparsed` in the crate
+    /// root).
     Unparsed(Extraction, &'v str),
 }
 
 /// The text of a chat message that a server may have left unparsed: the `content` of a
-/// chat message with no calls in its fields, or a legacy completion's `choices[0].text`.
+/// chat message with no calls in its fields.
 fn unparsed_text<'v>(shape: &Shape<'v>, message: &'v Value) -> Option<&'v str> {
     match shape {
         Shape::OpenAiChat(Some(inner), _) => str_of(inner, "content"),
         Shape::NoCalls => str_of(message, "content"),
-        Shape::OpenAiChat(None, _) => message.pointer("/choices/0/text")?.as_str(),
         _ => None,
     }
 }
@@ -71,6 +71,12 @@ pub(crate) fn read_message<'v>(
     }
     let mut cx = Cx::new("", tools).indexed(index);
     if let Some(shape) = shape_of(message) {
+        // A legacy completion's text is the model's output, whole.
+        if let Shape::OpenAiChat(None, _) = shape
+            && let Some(Value::String(text)) = message.pointer("/choices/0/text")
+        {
+            return MessageReading::Text(text);
+        }
         let unparsed = unparsed_text(&shape, message);
         let source = read_shape(&mut cx, shape);
         let extraction = ran_out(message, cx.finish(source));
