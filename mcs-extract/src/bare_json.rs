@@ -282,6 +282,9 @@ fn glued_call(
 /// the name starts, the name, and the format it was stripped from.
 fn glued_name(cx: &Cx<'_>, at: usize) -> Option<(usize, String, CallFormat)> {
     let run_start = name_run_start(cx.text, at);
+    if run_start == at {
+        return None;
+    }
     let token = &cx.text[run_start..at];
     // Kimi's index after the name (`:0`).
     let token = match token.rsplit_once(':') {
@@ -308,11 +311,19 @@ fn glued_name(cx: &Cx<'_>, at: usize) -> Option<(usize, String, CallFormat)> {
 /// `functions.get_weather:0`) that ends at `end` starts, looked for in the 300 bytes before
 /// it (a name has at most 256).
 fn name_run_start(text: &str, end: usize) -> usize {
+    let name_byte = |b: &u8| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b':');
+    // Most braces follow a space or a sign: nothing to look back at.
+    if !end
+        .checked_sub(1)
+        .is_some_and(|last| name_byte(&text.as_bytes()[last]))
+    {
+        return end;
+    }
     let from = floor_boundary(text, end.saturating_sub(300));
     let run = text.as_bytes()[from..end]
         .iter()
         .rev()
-        .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b':'))
+        .take_while(|b| name_byte(b))
         .count();
     end - run
 }

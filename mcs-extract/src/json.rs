@@ -124,7 +124,7 @@ fn parse_in(text: &str, start: usize, python: bool) -> Result<Parsed, JsonError>
     // the token a server left in) ran into the end of the output.
     if let Err(error) = &mut read
         && let Some(rest) = text.get(error.pos..)
-        && !rest.trim_start().is_empty()
+        && rest.trim_start().starts_with('<')
         && visible::only_end_of_turn(rest)
     {
         horizon::reached(text, text.len());
