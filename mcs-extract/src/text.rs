@@ -158,8 +158,8 @@ impl TextScan {
             // read as a call to one of the tools is a sample of the format (`{"name":
             // <function-name>, …}`), not an attempt worth a retry. A delimiter inside a sample
             // (DeepSeek's `<｜tool▁call▁begin｜>` in its `<｜tool▁calls▁begin｜>`) is the
-            // sample's. Told from the text up to
-            // the region's end alone, so that a stream tells it alike.
+            // sample's. Told from the text up to the region's end alone, so that a stream
+            // tells it alike.
             let placeholders = recorded.iter().all(|r| {
                 matches!(&r.item, Item::Call(call) if cx.is_sample_call(&call.name, &call.arguments))
             });
