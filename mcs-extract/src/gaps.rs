@@ -47,7 +47,9 @@ impl GapScan {
     /// Reads the gap on up to `end` and records what is final in `cx`. With `open`, the
     /// gap may go on after `end` (the text still grows, or a call may start there); else
     /// it ends there. Returns the spans of the findings recorded, and the offset from
-    /// which the text of the gap is not decided yet (`end` when all of it is).
+    /// which the text of the gap is not decided yet (`end` when all of it is). A gap that
+    /// ends still waits when recording a finding read past the end of a text that grows
+    /// (the snippet of a broken call, when the text after it is short so far).
     pub(crate) fn advance(
         &mut self,
         cx: &mut Cx<'_>,
@@ -90,6 +92,7 @@ impl GapScan {
         // (those they read again next time); what recording them reads (a snippet of the
         // text after a broken call) may still, and then they wait too.
         let mut hold = hold;
+        let mut waits = false;
         let mut placed = 0;
         for finding in &self.pending[..ready] {
             if finding.start < self.covered {
@@ -117,7 +120,7 @@ impl GapScan {
             for (at, format, outcome) in finding.items.iter().cloned() {
                 cx.outcome(at, format, outcome);
             }
-            if open
+            if (open || cx.is_growing())
                 && cx
                     .recorded_since(mark)
                     .iter()
@@ -125,6 +128,7 @@ impl GapScan {
             {
                 cx.take_since(mark);
                 hold = hold.min(finding.start);
+                waits = true;
                 break;
             }
             placed += 1;
@@ -140,6 +144,8 @@ impl GapScan {
             spans,
             if open {
                 hold.max(self.covered.min(end))
+            } else if waits {
+                hold
             } else {
                 end
             },

@@ -32,7 +32,10 @@
 //! text that is a whole provider payload (an OpenAI chat completion, an Ollama `/api/chat`
 //! response, an OpenAI Responses body, an Anthropic message, a Gemini response, content,
 //! `parts` list or lone `functionCall` part) is read as that message is (see below); the
-//! source stays [`CallSource::Text`], because the answer goes back as text.
+//! source stays [`CallSource::Text`], because the answer goes back as text. A text that
+//! starts as a chat template's transcript (a beginning-of-text token, or a system or user
+//! turn's header: a prompt decoded with its answer) is read from the model's last turn
+//! only: the turns before it are the prompt's, and the calls in them ran already.
 //!
 //! The rules that keep prose and data from being taken for calls:
 //!
@@ -81,8 +84,9 @@
 //!
 //! 1. Reading text: `scan` (positions, names, reasoning), `json` (a lenient JSON
 //!    reader), `coerce` (typing raw text values with a schema), `visible` (special
-//!    tokens left out of what is shown), `work` (the count of bytes examined, in debug
-//!    builds).
+//!    tokens left out of what is shown), `transcript` (where the model's turn starts in
+//!    a prompt handed back with its answer), `work` (the count of bytes examined, in
+//!    debug builds).
 //! 2. Results and recording: `extraction` (what [`extract`] returns) and `record`
 //!    (`Cx` (in `record`), through which every call attempt is recorded).
 //! 3. Call shapes: `call_shape` (which JSON values are calls) and `call_body` (the
@@ -129,6 +133,7 @@ pub mod stream;
 mod tagged;
 pub(crate) mod text;
 mod tokens;
+mod transcript;
 mod visible;
 mod work;
 mod xml;
@@ -235,6 +240,16 @@ fn extract_text(text: &str, tools: &[Tool], index: Option<ToolIndex<'_>>) -> Ext
         Some(rest) => {
             blanked = format!("   {rest}");
             blanked.as_str()
+        }
+        None => text,
+    };
+    // A transcript handed back whole (a prompt decoded with its answer) is read from the
+    // model's last turn: the turns before it are the prompt's.
+    let echoed;
+    let text = match transcript::model_turn(text) {
+        Some(start) => {
+            echoed = transcript::blank_before(text, start);
+            echoed.as_str()
         }
         None => text,
     };

@@ -506,6 +506,11 @@ impl<'t> Cx<'t> {
         self.open && horizon::touches() != self.run_start
     }
 
+    /// Whether the text may still grow.
+    pub(crate) fn is_growing(&self) -> bool {
+        self.open
+    }
+
     /// Reads the text as one that may still grow (see [`discarded`](Self::discarded)).
     pub(crate) fn growing(mut self, open: bool) -> Self {
         self.open = open;

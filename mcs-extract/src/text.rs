@@ -191,8 +191,13 @@ impl TextScan {
                 self.pos = start + 1;
                 continue;
             };
-            let (spans, _) = self.gap.advance(cx, start, false);
+            let (spans, decided) = self.gap.advance(cx, start, false);
             step.markup.extend(spans);
+            if decided < start {
+                // Recording the gap before the region read past the end of the text so
+                // far: both wait.
+                return self.hold(cx, start, waits, step);
+            }
             match waits {
                 Some(waits) if !whole => {
                     // A call whose start is read for good but whose end is still coming.

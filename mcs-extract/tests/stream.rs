@@ -424,7 +424,7 @@ fn nothing_cut_off_is_read_as_a_call() {
             && !text.contains("<|think:start|>")
             && !text.contains("<|plamo:begin_think:plamo|>")
             && !text.contains("<think:");
-        if whole.calls.is_empty() || prompted {
+        if whole.calls.is_empty() || prompted || common::starts_as_transcript(text) {
             continue;
         }
         for (at, _) in text.char_indices() {
@@ -584,23 +584,30 @@ fn opener_soups_stream_as_they_read() {
             "```json\n<function_calls><tool_call><tool_call><tool_call><tool_call><tool_call><tool_call><tool_call><tool_call><tool_call><tool_call|>{\"name\": \"get_weather\"",
             "ol_call><tool_call|>",
         ),
-    ];
-    assert_eq!(soup_problems(&soups), Vec::<String>::new());
-}
-
-/// Known and not yet fixed (found by `MCS_STREAM_CASES=300000`, sessions 37 and 38): the
-/// stream reports a broken call that the batch path does not, or with another snippet, when
-/// the output is cut inside a soup of openers. Both fail at 0377757 too.
-#[test]
-#[ignore = "a known difference between the stream and the batch path, see the comment"]
-fn soups_that_stream_otherwise() {
-    let soups = [
-        // Reported with a shorter snippet when streamed.
+        // A broken call in the gap before a region, whose snippet ran into the end of the
+        // text so far: it was reported with a shorter snippet when streamed (session 39:
+        // the gap and the region wait).
         (
             "broken JSON before channels",
             "{\"name\": \"get_weather\"<|open|>response<|sep|><|close|>response<|sep|><|action_end|><function_calls>",
             "<|action_end|>",
         ),
+        (
+            "ReAct action before openers",
+            "Action: get_weather<tool_call><tool_call><|python_start|></parameter><function_calls>",
+            "<|python_start|>",
+        ),
+    ];
+    assert_eq!(soup_problems(&soups), Vec::<String>::new());
+}
+
+/// Known and not yet fixed (found by `MCS_STREAM_CASES=300000`, session 38): the stream
+/// reports a broken call that the batch path does not when the output is cut inside a soup
+/// of openers. It fails at 0377757 too.
+#[test]
+#[ignore = "a known difference between the stream and the batch path, see the comment"]
+fn soups_that_stream_otherwise() {
+    let soups = [
         // A DSML opener followed by `:`, then DeepSeek's tokens, cut inside the last
         // end-of-turn token: the stream reports the DSML call broken, the batch path does not.
         (
@@ -652,4 +659,65 @@ fn a_react_input_whose_last_line_is_blank_so_far_streams_as_it_reads() {
     let text = "Thought: I need to use a tool to email the summary.\nAction: send_email\nAction Input:\"{\n   to\": [\"ops@example.com\", \"lead@example.com\"],\n  \"subject\": \"Nightly build\",\n  \"body\": \"Build #812 passed.\\nNo";
     let cut = text.find(" \"body\"").unwrap() + 1;
     check(text, &[&text[..cut], &text[cut..]], "react").unwrap();
+}
+
+/// A transcript handed back as the output (a prompt decoded with its answer) is read at its
+/// end, from the model's last turn: no call of an earlier turn is reported on the way, and
+/// the text shown is the last turn's, not the prompt's.
+#[test]
+fn a_transcript_is_read_from_its_last_turn_at_its_end() {
+    let text = "<|im_start|>system\nCall tools as <tool_call>{\"name\": <name>}</tool_call>.<|im_end|>\n\
+                <|im_start|>user\nWeather in Porto?<|im_end|>\n<|im_start|>assistant\n\
+                <tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Porto\"}}\n</tool_call><|im_end|>\n\
+                <|im_start|>user\n<tool_response>\n{\"temp_c\": 19}\n</tool_response><|im_end|>\n\
+                <|im_start|>assistant\nAnd the time:\n<tool_call>\n{\"name\": \"get_time\", \"arguments\": {}}\n</tool_call><|im_end|>";
+    let pieces: Vec<&str> = split(
+        text,
+        &(1..text.len())
+            .step_by(7)
+            .filter(|&at| text.is_char_boundary(at))
+            .collect::<Vec<_>>(),
+    );
+    let mut reader = StreamReader::new(shared_tools().to_vec());
+    for piece in &pieces {
+        let events: Vec<StreamEvent> = reader.feed_text(piece).collect();
+        assert!(events.is_empty(), "decided before the end: {events:?}");
+    }
+    let end = reader.finish();
+    let calls: Vec<&str> = end
+        .events
+        .iter()
+        .filter_map(|event| match event {
+            StreamEvent::Call { call, .. } => Some(call.name.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(calls, ["get_time"]);
+    let shown: String = end
+        .events
+        .iter()
+        .filter_map(|event| match event {
+            StreamEvent::Text(text) => Some(text.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(shown.trim(), "And the time:");
+    assert_eq!(
+        end.output,
+        mcs_extract::stream::StreamOutput::Text(text.to_owned())
+    );
+    check(text, &pieces, "transcript").unwrap();
+    // A model's own turn that runs on into a made-up user turn is no transcript: its call
+    // is reported as it completes.
+    let own = "<|im_start|>assistant\n<tool_call>\n{\"name\": \"get_time\", \"arguments\": {}}\n</tool_call><|im_end|>\n<|im_start|>user\nhi";
+    let mut reader = StreamReader::new(shared_tools().to_vec())
+        .with_reasoning(mcs_extract::ReasoningStart::Outside);
+    let cut = own.find("<|im_end|>").unwrap();
+    let early: Vec<StreamEvent> = reader.feed_text(&own[..cut]).collect();
+    assert!(
+        early
+            .iter()
+            .any(|event| matches!(event, StreamEvent::Call { .. })),
+        "{early:?}"
+    );
 }

@@ -29,6 +29,14 @@
 //! right after an opening marker, with nothing of a call written yet, holds one such call
 //! cut off: reported, so that the model may write it again.
 //!
+//! # Transcripts
+//!
+//! An output that starts as a chat template's transcript (a beginning-of-text token, or a
+//! system or user turn's header: a prompt decoded with its answer) is read at its end, as
+//! [`extract`](crate::extract) reads it, from the model's last turn: until then no event is
+//! given, since a call of an earlier turn (one that ran already) cannot be told from the
+//! model's own before the transcript ends.
+//!
 //! # Reasoning whose opener was in the prompt
 //!
 //! DeepSeek-R1 and V4, QwQ, Qwen3 thinking models and Kimi K3 put the reasoning opener in

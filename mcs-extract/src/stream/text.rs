@@ -11,6 +11,7 @@ use crate::reasoning::{Progress, Reasoning, blank};
 use crate::record::Item;
 use crate::scan::{clean_name, plausible_name};
 use crate::text::{Step, TextScan, read_calls_ending_reasoning};
+use crate::transcript::{self, Opening};
 use crate::visible;
 use crate::{CallSource, Extraction, ReasoningStart, whole_value};
 use mcs_core::Tool;
@@ -85,6 +86,11 @@ pub(crate) struct TextStream {
     settled_text: bool,
     /// Whether the text after the last read is reasoning (shown as such when quiet).
     in_reasoning: bool,
+    /// Whether the output starts as a transcript (a prompt handed back with its answer),
+    /// which is read at the end, from the model's last turn (see `transcript`).
+    opening: Opening,
+    /// The output as it came, when the prompt's turns of a transcript were blanked in `raw`.
+    original: Option<String>,
 }
 
 /// Bytes that may start what the readers look for, in a line whose first word is decided
@@ -179,12 +185,14 @@ impl TextStream {
             partial: Vec::new(),
             settled_text: false,
             in_reasoning: false,
+            opening: Opening::Undecided,
+            original: None,
         }
     }
 
     /// The text so far.
     pub(crate) fn text(&self) -> &str {
-        &self.raw
+        self.original.as_deref().unwrap_or(&self.raw)
     }
 
     /// Takes in a piece of text.
@@ -270,6 +278,9 @@ impl TextStream {
             self.raw.push_str(&text);
             self.visible.push_str(&text);
         }
+        if self.opening != Opening::No {
+            self.read_as_transcript();
+        }
         if self.whole != Whole::No
             && let Some(extraction) = whole_value(&self.visible, &self.tools, self.index())
         {
@@ -303,8 +314,31 @@ impl TextStream {
             .map(|lookup| lookup as crate::ToolIndex<'_>)
     }
 
+    /// The end of a stream that may be a transcript: only its last turn of the model's is
+    /// read, as `extract` reads it; the turns before are blank, and not shown.
+    fn read_as_transcript(&mut self) {
+        self.opening = Opening::No;
+        if let Some(start) = transcript::model_turn(&self.visible) {
+            let raw = transcript::blank_before(&self.raw, start);
+            self.original = Some(std::mem::replace(&mut self.raw, raw));
+            self.visible = transcript::blank_before(&self.visible, start);
+            self.shown = start;
+            self.decided = start;
+        }
+    }
+
     /// Reads as far as the text decides, and makes the events of what was decided.
     fn advance(&mut self, end: bool, events: &mut Vec<StreamEvent>) {
+        if self.opening != Opening::No && !end {
+            // A transcript is read whole at the end: nothing is decided before.
+            if self.opening == Opening::Undecided {
+                self.opening = transcript::stream_opening(&self.visible);
+            }
+            if self.opening != Opening::No {
+                self.settled_text = false;
+                return;
+            }
+        }
         let progress = {
             let _horizon = horizon::open(&self.raw);
             self.reasoning.advance(&self.raw, self.raw.len(), end)

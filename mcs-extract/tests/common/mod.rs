@@ -53,6 +53,33 @@ pub(crate) fn tools() -> Vec<Tool> {
     ]
 }
 
+/// Whether `text` starts as a transcript does (a prompt decoded with its answer): with a
+/// beginning-of-text token or the header of a system or user turn. Only its last turn is
+/// the model's output, so a transcript cut after an earlier turn of the model's reads as
+/// one that ends there (a stream reads a transcript at its end).
+pub(crate) fn starts_as_transcript(text: &str) -> bool {
+    const OPENINGS: &[&str] = &[
+        "<|im_start|>system",
+        "<|im_start|>user",
+        "<|begin_of_text|>",
+        "<|start_header_id|>system",
+        "<|start_header_id|>user",
+        "<s>",
+        "<bos>",
+        "<｜begin▁of▁sentence｜>",
+        "<BOS_TOKEN>",
+        "[gMASK]",
+        "<|system|>",
+        "<|user|>",
+        "<|start|>system",
+        "<|start|>user",
+        "<|start_of_role|>system",
+        "<|start_of_role|>user",
+    ];
+    let text = text.trim_start();
+    OPENINGS.iter().any(|opening| text.starts_with(opening))
+}
+
 /// Tools declared as a model API takes them: a JSON array of `{"name", "description",
 /// "parameters"}`, the parameters an object schema.
 pub(crate) fn declared_tools(json: &str) -> Result<Vec<Tool>, String> {

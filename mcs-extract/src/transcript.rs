@@ -1,0 +1,359 @@
+//! Outputs that are whole transcripts: where, in a prompt handed back with its answer, the
+//! model's own turn starts.
+//!
+//! `tokenizer.decode(outputs[0])` decodes the prompt with what the model wrote after it, and a
+//! transformers pipeline returns the prompt with its answer unless told not to
+//! (`return_full_text=False`); servers echo the prompt when asked to. What comes back is the
+//! chat template's rendering of the whole conversation: a system turn whose format sample
+//! (`<tool_call>{"name": <function-name>, …}`) is no call, a user turn whose pasted JSON is
+//! the user's, earlier assistant turns whose calls ran and were answered — and, after the
+//! last of them, the model's output. Only that is read: the calls of earlier turns ran
+//! already, and running them again would repeat what they did.
+//!
+//! An output is taken for a transcript only when it starts as one: with a beginning-of-text
+//! token (`<s>`, `<|begin_of_text|>`, `<bos>`, …) or the header of a turn that is not the
+//! model's (`<|im_start|>system`, `<|start_header_id|>user<|end_header_id|>`, `[INST]`).
+//! A model's own output never starts so; one that runs on past its turn into a user turn it
+//! made up starts with its own turn and is read as before.
+
+/// What the text before a turn marker is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Role {
+    /// A turn that is not the model's starts here: system, user, a tool's result, the
+    /// tools' declarations.
+    Other,
+    /// The model's turn starts after this marker.
+    Model,
+}
+
+/// Markers followed by a role's name (`<|im_start|>user`), and what may close the header
+/// after the name.
+const NAMED: &[(&str, &[&str])] = &[
+    // ChatML (Qwen, Hermes, Yi, …).
+    ("<|im_start|>", &[]),
+    // Llama 3.
+    ("<|start_header_id|>", &["<|end_header_id|>"]),
+    // Harmony (gpt-oss): `<|start|>assistant<|channel|>…`, and a tool's message
+    // `<|start|>functions.NAME to=assistant`.
+    ("<|start|>", &[]),
+    // Gemma, and Gemma 4.
+    ("<start_of_turn>", &[]),
+    ("<|turn>", &[]),
+    // Granite.
+    ("<|start_of_role|>", &["<|end_of_role|>"]),
+];
+
+/// Markers that are a role on their own.
+const FIXED: &[(&str, Role)] = &[
+    // Phi, GLM, Zephyr.
+    ("<|system|>", Role::Other),
+    ("<|user|>", Role::Other),
+    ("<|observation|>", Role::Other),
+    ("<|tool|>", Role::Other),
+    ("<|assistant|>", Role::Model),
+    // Kimi: `<|im_assistant|>assistant<|im_middle|>`.
+    ("<|im_system|>", Role::Other),
+    ("<|im_user|>", Role::Other),
+    ("<|im_assistant|>", Role::Model),
+    // DeepSeek: the model goes on after a tool's output, with no header of its own.
+    ("<｜User｜>", Role::Other),
+    ("<｜Assistant｜>", Role::Model),
+    ("<｜tool▁outputs▁begin｜>", Role::Other),
+    ("<｜tool▁output▁begin｜>", Role::Other),
+    ("<｜tool▁outputs▁end｜>", Role::Model),
+    ("<｜tool▁output▁end｜>", Role::Model),
+    // Command-R and Command A.
+    ("<|SYSTEM_TOKEN|>", Role::Other),
+    ("<|USER_TOKEN|>", Role::Other),
+    ("<|CHATBOT_TOKEN|>", Role::Model),
+    // Mistral: the model writes after a user's turn or a tool's results closes.
+    ("[INST]", Role::Other),
+    ("[SYSTEM_PROMPT]", Role::Other),
+    ("[AVAILABLE_TOOLS]", Role::Other),
+    ("[TOOL_RESULTS]", Role::Other),
+    ("[/INST]", Role::Model),
+    ("[/TOOL_RESULTS]", Role::Model),
+];
+
+/// What closes a model marker's header besides its own closers: Kimi's role name and
+/// `<|im_middle|>`.
+const HEADER_TAIL: &[&str] = &["assistant<|im_middle|>", "<|im_middle|>"];
+
+/// The beginning-of-text tokens a decoded prompt starts with.
+const BEGIN: &[&str] = &[
+    "<s>",
+    "<|begin_of_text|>",
+    "<bos>",
+    "<｜begin▁of▁sentence｜>",
+    "<|startoftext|>",
+    "<BOS_TOKEN>",
+    "[gMASK]",
+    "<sop>",
+];
+
+/// Tokens that open every turn, before its role's marker (Command-R's
+/// `<|START_OF_TURN_TOKEN|><|USER_TOKEN|>`).
+const TURN_START: &[&str] = &["<|START_OF_TURN_TOKEN|>"];
+
+/// The names of the model's role after a [`NAMED`] marker.
+const MODEL_NAMES: &[&str] = &["assistant", "model"];
+
+/// Where the model's own turn starts in `text`, when `text` is a transcript (see the
+/// [module docs](self)): after the header of the last turn of the model's that follows a
+/// turn of another role, and blank space. `text.len()` when no turn of the model's follows
+/// the others (the text is all prompt); `None` when `text` is no transcript.
+pub(crate) fn model_turn(text: &str) -> Option<usize> {
+    let (begun, first) = opening(text);
+    if !begun && first.is_none_or(|(role, _, _)| role == Role::Model) {
+        return None;
+    }
+    let mut previous = None;
+    let mut start = None;
+    let mut saw_other = false;
+    let mut pos = 0;
+    while let Some((role, at, end)) = next_marker(text, pos) {
+        pos = end;
+        if role == Role::Model && previous == Some(Role::Other) {
+            start = Some(end);
+        } else if role == Role::Model && start.is_some_and(|start| blank(&text[start..at])) {
+            // A marker right after the one that opened the turn is part of its header
+            // (DeepSeek's `<｜tool▁output▁end｜><｜tool▁outputs▁end｜>`).
+            start = Some(end);
+        }
+        saw_other |= role == Role::Other;
+        previous = Some(role);
+    }
+    if !saw_other {
+        return None;
+    }
+    let start = start.unwrap_or(text.len());
+    Some(start + (text.len() - start - text[start..].trim_start().len()))
+}
+
+/// How a stream's text starts: whether a transcript's opening is there, and whether what
+/// is there could still become one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Opening {
+    /// The text starts as a transcript does: only [`model_turn`], on the whole text,
+    /// says where the model's turn starts.
+    Transcript,
+    /// The text does not start as a transcript.
+    No,
+    /// What there is could still become a transcript's opening.
+    Undecided,
+}
+
+/// How `text`, the start of a stream, opens.
+pub(crate) fn stream_opening(text: &str) -> Opening {
+    let (begun, first) = opening(text);
+    if begun {
+        return Opening::Transcript;
+    }
+    match first {
+        // A role's name that runs to the end may go on (`<|im_start|>a` → `assistant`).
+        Some((_, _, end))
+            if end == text.len() && text.ends_with(|c: char| c.is_ascii_alphanumeric()) =>
+        {
+            return Opening::Undecided;
+        }
+        Some((Role::Other, _, _)) => return Opening::Transcript,
+        Some((Role::Model, _, _)) => return Opening::No,
+        None => {}
+    }
+    // Nothing whole yet: the rest after blank space and beginning tokens may still become
+    // a marker.
+    let rest = &text[opening_tokens(text).1..];
+    let could = |marker: &str| marker.starts_with(rest) || rest.starts_with(marker);
+    let named = NAMED.iter().any(|(marker, _)| could(marker));
+    let fixed = FIXED.iter().any(|(marker, _)| could(marker));
+    let opener = BEGIN
+        .iter()
+        .chain(TURN_START)
+        .any(|token| token.starts_with(rest));
+    if rest.is_empty() || named || fixed || opener {
+        Opening::Undecided
+    } else {
+        Opening::No
+    }
+}
+
+/// Whether `text` starts with beginning-of-text tokens (after blank space), and the turn
+/// marker it starts with after them, if any: its role, where it starts and where its
+/// header ends.
+fn opening(text: &str) -> (bool, Option<(Role, usize, usize)>) {
+    let (begun, pos) = opening_tokens(text);
+    let first = marker_at(text, pos).map(|(role, end)| (role, pos, end));
+    (begun, first)
+}
+
+/// Whether `text` starts with beginning-of-text tokens, and where the text after them,
+/// the tokens that open a turn and blank space starts.
+fn opening_tokens(text: &str) -> (bool, usize) {
+    let mut pos = text.len() - text.trim_start().len();
+    let mut begun = false;
+    loop {
+        let token = if let Some(token) = BEGIN.iter().find(|token| starts_at(text, pos, token)) {
+            begun = true;
+            token
+        } else if let Some(token) = TURN_START.iter().find(|token| starts_at(text, pos, token)) {
+            token
+        } else {
+            return (begun, pos);
+        };
+        pos += token.len();
+        pos += text.len() - pos - text[pos..].trim_start().len();
+    }
+}
+
+/// The next turn marker at or after `from`: its role, start and the end of its header.
+fn next_marker(text: &str, from: usize) -> Option<(Role, usize, usize)> {
+    let bytes = text.as_bytes();
+    let mut pos = from;
+    while let Some(offset) = memchr::memchr2(b'<', b'[', bytes.get(pos..)?) {
+        let at = pos + offset;
+        if let Some((role, end)) = marker_at(text, at) {
+            return Some((role, at, end));
+        }
+        pos = at + 1;
+    }
+    None
+}
+
+/// The turn marker at `at`, if one is there: its role and where its header ends.
+fn marker_at(text: &str, at: usize) -> Option<(Role, usize)> {
+    for (marker, closers) in NAMED {
+        if !starts_at(text, at, marker) {
+            continue;
+        }
+        let name_start = at + marker.len();
+        let name_len = text[name_start..]
+            .find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.')))
+            .unwrap_or(text.len() - name_start);
+        if name_len == 0 {
+            return None;
+        }
+        let name = &text[name_start..name_start + name_len];
+        let mut end = name_start + name_len;
+        if let Some(closer) = closers.iter().find(|closer| starts_at(text, end, closer)) {
+            end += closer.len();
+        }
+        let role = if MODEL_NAMES.contains(&name) {
+            Role::Model
+        } else {
+            Role::Other
+        };
+        return Some((role, end));
+    }
+    let (marker, role) = FIXED
+        .iter()
+        .find(|(marker, _)| starts_at(text, at, marker))?;
+    let mut end = at + marker.len();
+    if *role == Role::Model {
+        let after = text[end..].trim_start_matches([' ', '\n']);
+        if let Some(tail) = HEADER_TAIL.iter().find(|tail| after.starts_with(**tail)) {
+            end = text.len() - after.len() + tail.len();
+        }
+    }
+    Some((*role, end))
+}
+
+/// Whether `needle` is at `pos` in `text`.
+fn starts_at(text: &str, pos: usize, needle: &str) -> bool {
+    text.as_bytes()
+        .get(pos..)
+        .is_some_and(|rest| rest.starts_with(needle.as_bytes()))
+}
+
+/// Whether `text` is blank space only.
+fn blank(text: &str) -> bool {
+    text.trim().is_empty()
+}
+
+/// `text` with its bytes before `start` blank (newlines kept), so that offsets stay those
+/// of `text`.
+pub(crate) fn blank_before(text: &str, start: usize) -> String {
+    let mut bytes = text.as_bytes().to_vec();
+    crate::reasoning::blank(&mut bytes, 0..start);
+    // Blanking whole characters' bytes keeps the text UTF-8.
+    String::from_utf8(bytes).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn turn(text: &str) -> Option<&str> {
+        model_turn(text).map(|start| &text[start..])
+    }
+
+    #[test]
+    fn the_last_turn_of_the_model_after_another_role() {
+        let chatml = "<|im_start|>system\nUse <tool_call>{\"name\": <name>}</tool_call>\
+                      <|im_end|>\n<|im_start|>user\nHi<|im_end|>\n<|im_start|>assistant\n\
+                      <tool_call>{}</tool_call><|im_end|>\n<|im_start|>user\n\
+                      <tool_response>1</tool_response><|im_end|>\n<|im_start|>assistant\nDone";
+        assert_eq!(turn(chatml), Some("Done"));
+        let llama = "<|begin_of_text|><|start_header_id|>user<|end_header_id|>\n\nHi<|eot_id|>\
+                     <|start_header_id|>assistant<|end_header_id|>\n\n{\"name\": \"f\"}";
+        assert_eq!(turn(llama), Some("{\"name\": \"f\"}"));
+        let mistral = "<s>[INST] a [/INST][TOOL_CALLS]x</s>[TOOL_RESULTS]1[/TOOL_RESULTS]ok</s>\
+                       [INST] b [/INST][TOOL_CALLS]y";
+        assert_eq!(turn(mistral), Some("[TOOL_CALLS]y"));
+        let deepseek = "<｜begin▁of▁sentence｜>sys<｜User｜>q<｜Assistant｜>call\
+                        <｜tool▁outputs▁begin｜><｜tool▁output▁begin｜>1<｜tool▁output▁end｜>\
+                        <｜tool▁outputs▁end｜>answer";
+        assert_eq!(turn(deepseek), Some("answer"));
+        let kimi = "<|im_user|>user<|im_middle|>q<|im_end|><|im_assistant|>assistant<|im_middle|>a";
+        assert_eq!(turn(kimi), Some("a"));
+        // Harmony: the model's turn holds several messages of its own.
+        let harmony = "<|start|>user<|message|>q<|end|><|start|>assistant<|channel|>analysis\
+                       <|message|>t<|end|><|start|>assistant<|channel|>commentary";
+        assert_eq!(
+            turn(harmony),
+            Some("<|channel|>analysis<|message|>t<|end|><|start|>assistant<|channel|>commentary")
+        );
+        // All prompt: nothing of the model's.
+        assert_eq!(
+            turn("<|im_start|>user\n{\"name\": \"f\"}<|im_end|>"),
+            Some("")
+        );
+    }
+
+    #[test]
+    fn outputs_that_do_not_start_as_transcripts() {
+        for text in [
+            "<tool_call>{}</tool_call>",
+            "<|im_start|>assistant\n<tool_call>{}</tool_call><|im_end|>\n<|im_start|>user\nx",
+            "Here: <|im_start|>user",
+            "<s>[TOOL_CALLS]x",
+            "",
+        ] {
+            assert_eq!(model_turn(text), None, "{text}");
+        }
+    }
+
+    #[test]
+    fn a_stream_waits_until_its_start_decides() {
+        assert_eq!(stream_opening(""), Opening::Undecided);
+        assert_eq!(stream_opening("  <|im_st"), Opening::Undecided);
+        assert_eq!(stream_opening("<|im_start|>"), Opening::Undecided);
+        assert_eq!(stream_opening("<|im_start|>us"), Opening::Undecided);
+        assert_eq!(stream_opening("<|im_start|>user"), Opening::Undecided);
+        assert_eq!(stream_opening("<|im_start|>user\n"), Opening::Transcript);
+        assert_eq!(stream_opening("<|im_start|>assistant\n"), Opening::No);
+        assert_eq!(stream_opening("<s"), Opening::Undecided);
+        assert_eq!(stream_opening("<s>"), Opening::Transcript);
+        assert_eq!(stream_opening("<tool_call>"), Opening::No);
+        assert_eq!(stream_opening("Hello"), Opening::No);
+        assert_eq!(stream_opening("[INST"), Opening::Undecided);
+        assert_eq!(stream_opening("<|START_OF_TURN"), Opening::Undecided);
+        assert_eq!(
+            stream_opening("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>"),
+            Opening::No
+        );
+        assert_eq!(
+            stream_opening("<|START_OF_TURN_TOKEN|><|USER_TOKEN|>"),
+            Opening::Transcript
+        );
+    }
+}
