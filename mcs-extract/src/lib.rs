@@ -33,9 +33,10 @@
 //! response, an OpenAI Responses body, an Anthropic message, a Gemini response, content,
 //! `parts` list or lone `functionCall` part) is read as that message is (see below); the
 //! source stays [`CallSource::Text`], because the answer goes back as text. A text that
-//! starts as a chat template's transcript (a beginning-of-text token, or a system or user
-//! turn's header: a prompt decoded with its answer) is read from the model's last turn
-//! only: the turns before it are the prompt's, and the calls in them ran already.
+//! starts as a chat template's transcript (a beginning-of-text token, a system or user
+//! turn's header, or that role's name alone on the first line: a prompt decoded with its
+//! answer) is read from the model's last turn only: the turns before it are the prompt's,
+//! and the calls in them ran already.
 //!
 //! The rules that keep prose and data from being taken for calls:
 //!

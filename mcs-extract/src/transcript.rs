@@ -13,6 +13,10 @@
 //! An output is taken for a transcript only when it starts as one: with a beginning-of-text
 //! token (`<s>`, `<|begin_of_text|>`, `<bos>`, …) or the header of a turn that is not the
 //! model's (`<|im_start|>system`, `<|start_header_id|>user<|end_header_id|>`, `[INST]`).
+//! Decoded with `skip_special_tokens=True`, ChatML's and Gemma's headers leave their roles'
+//! names on lines of their own (`system`, `user`, `assistant`, `model`): an output whose
+//! first line is `system` or `user` is a transcript when a line `assistant` or `model`
+//! follows one of another role.
 //! A model's own output never starts so; one that runs on past its turn into a user turn it
 //! made up starts with its own turn and is read as before.
 
@@ -104,15 +108,43 @@ const MODEL_NAMES: &[&str] = &["assistant", "model"];
 /// the others (the text is all prompt); `None` when `text` is no transcript.
 pub(crate) fn model_turn(text: &str) -> Option<usize> {
     let (begun, first) = opening(text);
-    if !begun && first.is_none_or(|(role, _, _)| role == Role::Model) {
+    if begun || first.is_some_and(|(role, _, _)| role == Role::Other) {
+        let mut pos = 0;
+        let markers = std::iter::from_fn(|| {
+            let marker = next_marker(text, pos)?;
+            pos = marker.2;
+            Some(marker)
+        });
+        let (saw_other, start) = last_model_turn(text, markers);
+        return saw_other.then(|| after_blank(text, start.unwrap_or(text.len())));
+    }
+    // Special tokens skipped when decoding (`skip_special_tokens=True`): ChatML's and
+    // Gemma's roles stay as words on lines of their own. Without a turn of the model's
+    // after them, an output whose first line is `user` is read as it is.
+    if first.is_some() || first_line_role(text) != Some(Role::Other) {
         return None;
     }
+    let mut at = 0;
+    let markers = text.split_inclusive('\n').filter_map(|line| {
+        let start = at;
+        at += line.len();
+        line_role(line).map(|role| (role, start, at))
+    });
+    let (_, start) = last_model_turn(text, markers);
+    start.map(|start| after_blank(text, start))
+}
+
+/// Over the turn markers of a transcript, in order (role, start, end of header): whether a
+/// turn of another role is among them, and where the last turn of the model's that follows
+/// one starts.
+fn last_model_turn(
+    text: &str,
+    markers: impl Iterator<Item = (Role, usize, usize)>,
+) -> (bool, Option<usize>) {
     let mut previous = None;
     let mut start = None;
     let mut saw_other = false;
-    let mut pos = 0;
-    while let Some((role, at, end)) = next_marker(text, pos) {
-        pos = end;
+    for (role, at, end) in markers {
         if role == Role::Model && previous == Some(Role::Other) {
             start = Some(end);
         } else if role == Role::Model && start.is_some_and(|start| blank(&text[start..at])) {
@@ -123,11 +155,38 @@ pub(crate) fn model_turn(text: &str) -> Option<usize> {
         saw_other |= role == Role::Other;
         previous = Some(role);
     }
-    if !saw_other {
-        return None;
-    }
-    let start = start.unwrap_or(text.len());
-    Some(start + (text.len() - start - text[start..].trim_start().len()))
+    (saw_other, start)
+}
+
+/// `at`, past the blank space that follows it.
+fn after_blank(text: &str, at: usize) -> usize {
+    at + (text.len() - at - text[at..].trim_start().len())
+}
+
+/// The roles that stand as words on lines of their own when a template's special tokens
+/// were skipped in decoding.
+const LINE_ROLES: &[(&str, Role)] = &[
+    ("system", Role::Other),
+    ("user", Role::Other),
+    ("tool", Role::Other),
+    ("assistant", Role::Model),
+    ("model", Role::Model),
+];
+
+/// The role `line` (with its line break) names on its own, if it does.
+fn line_role(line: &str) -> Option<Role> {
+    let word = line.trim_end_matches(['\n', '\r', ' ', '\t']);
+    LINE_ROLES
+        .iter()
+        .find(|(name, _)| *name == word)
+        .map(|(_, role)| *role)
+}
+
+/// The role the first line of `text` names on its own, once that line is whole.
+fn first_line_role(text: &str) -> Option<Role> {
+    let text = text.trim_start();
+    let line = &text[..text.find('\n')? + 1];
+    line_role(line)
 }
 
 /// How a stream's text starts: whether a transcript's opening is there, and whether what
@@ -162,15 +221,22 @@ pub(crate) fn stream_opening(text: &str) -> Opening {
     }
     // Nothing whole yet: the rest after blank space and beginning tokens may still become
     // a marker.
+    match first_line_role(text) {
+        Some(Role::Other) => return Opening::Transcript,
+        Some(Role::Model) => return Opening::No,
+        None => {}
+    }
     let rest = &text[opening_tokens(text).1..];
-    let could = |marker: &str| marker.starts_with(rest) || rest.starts_with(marker);
+    let could = |marker: &str| marker.starts_with(rest);
     let named = NAMED.iter().any(|(marker, _)| could(marker));
     let fixed = FIXED.iter().any(|(marker, _)| could(marker));
-    let opener = BEGIN
-        .iter()
-        .chain(TURN_START)
-        .any(|token| token.starts_with(rest));
-    if rest.is_empty() || named || fixed || opener {
+    let opener = BEGIN.iter().chain(TURN_START).any(|token| could(token));
+    // A first line still being written that may be a role's name alone.
+    let line = !rest.contains('\n')
+        && LINE_ROLES
+            .iter()
+            .any(|(name, _)| name.starts_with(rest.trim_end_matches([' ', '\t', '\r'])));
+    if rest.is_empty() || named || fixed || opener || line {
         Opening::Undecided
     } else {
         Opening::No
@@ -317,6 +383,30 @@ mod tests {
             turn("<|im_start|>user\n{\"name\": \"f\"}<|im_end|>"),
             Some("")
         );
+    }
+
+    #[test]
+    fn roles_on_lines_of_their_own_when_special_tokens_were_skipped() {
+        let chatml = "system\nUse <tool_call>{\"name\": <name>}</tool_call>\nuser\nHi\nassistant\n\
+                      <tool_call>{}</tool_call>\nuser\n<tool_response>1</tool_response>\n\
+                      assistant\nDone";
+        assert_eq!(turn(chatml), Some("Done"));
+        let gemma = "user\nWeather in Kyiv?\nmodel\n```tool_code\nget_weather(city=\"Kyiv\")\n```";
+        assert_eq!(
+            turn(gemma),
+            Some("```tool_code\nget_weather(city=\"Kyiv\")\n```")
+        );
+        // No turn of the model's after the others: read as it is.
+        assert_eq!(turn("user\n<tool_call>{}</tool_call>"), None);
+        assert_eq!(
+            turn("assistant\n<tool_call>{}</tool_call>\nuser\nx\nassistant\ny"),
+            None
+        );
+        assert_eq!(stream_opening("use"), Opening::Undecided);
+        assert_eq!(stream_opening("user"), Opening::Undecided);
+        assert_eq!(stream_opening("user\n"), Opening::Transcript);
+        assert_eq!(stream_opening("users "), Opening::No);
+        assert_eq!(stream_opening("assistant\n"), Opening::No);
     }
 
     #[test]

@@ -54,7 +54,8 @@ pub(crate) fn tools() -> Vec<Tool> {
 }
 
 /// Whether `text` starts as a transcript does (a prompt decoded with its answer): with a
-/// beginning-of-text token or the header of a system or user turn. Only its last turn is
+/// beginning-of-text token, the header of a system or user turn, or that role's name alone
+/// on the first line (decoded skipping special tokens). Only its last turn is
 /// the model's output, so a transcript cut after an earlier turn of the model's reads as
 /// one that ends there (a stream reads a transcript at its end).
 pub(crate) fn starts_as_transcript(text: &str) -> bool {
@@ -77,7 +78,10 @@ pub(crate) fn starts_as_transcript(text: &str) -> bool {
         "<|start_of_role|>user",
     ];
     let text = text.trim_start();
+    // Decoded skipping special tokens: a role's name alone on the first line.
+    let first_line = text.lines().next().unwrap_or_default().trim_end();
     OPENINGS.iter().any(|opening| text.starts_with(opening))
+        || (["system", "user"].contains(&first_line) && text.contains('\n'))
 }
 
 /// Tools declared as a model API takes them: a JSON array of `{"name", "description",
