@@ -1,7 +1,9 @@
 //! Where a piece of an answer stands in its markdown: a call written in inline code, a
 //! blockquote, a table or a block of program code is a sample, a quotation or part of a
 //! program the user asked for — shown, never run; so is one led into as an example (`The
-//! call format is:`) or in a section headed as examples (`## Usage`).
+//! call format is:`) or in a section headed as examples (`## Usage`), or written inside an
+//! HTML `<pre>` element (a page's or a snippet's preformatted text: models never wrap
+//! their calls in one).
 //!
 //! Decided from the text before the piece alone, so that a stream decides it as the whole
 //! output does; and a call whose arguments hold placeholders (`"<city>"`, `"..."`) shows
@@ -253,6 +255,10 @@ pub(crate) struct Fences {
     /// How many of [`claimed`](Self::claimed) had the markers and headings found before
     /// them taken out.
     applied: usize,
+    /// HTML `<pre>` tags, in order: where each starts, and whether it opens the element.
+    pre: Vec<(usize, bool)>,
+    /// Where the search for `<pre>` tags goes on (a tag may straddle the end of a search).
+    pre_from: usize,
 }
 
 impl Fences {
@@ -302,6 +308,7 @@ impl Fences {
             }
         }
         self.searched = text.len();
+        self.search_pre(text);
         // Headings: whole lines only, so a stream sees each once it is written.
         let mut at = self.lines_from;
         while let Some(newline) = memchr::memchr(b'\n', &bytes[at..]) {
@@ -313,6 +320,47 @@ impl Fences {
             at += newline + 1;
         }
         self.lines_from = at;
+    }
+
+    /// Finds the HTML `<pre>` and `</pre>` tags of `text` past `pre_from`: a tag counts once
+    /// the byte after its name is there, and is `>`, `/` or blank space (`<pre
+    /// class="x">`, not `<prefix>`).
+    fn search_pre(&mut self, text: &str) {
+        let bytes = text.as_bytes();
+        let from = self.pre_from;
+        let mut next_from = text.len().saturating_sub(5).max(from);
+        for start in memchr::memchr_iter(b'<', &bytes[from..]).map(|at| from + at) {
+            let rest = &bytes[start + 1..];
+            let (opens, name) = match rest.strip_prefix(b"/") {
+                Some(rest) => (false, rest),
+                None => (true, rest),
+            };
+            if !b"pre".starts_with(&name[..name.len().min(3)]) {
+                continue;
+            }
+            let Some(&after) = name.get(3) else {
+                // Cut by the end of the text: searched again when it grows.
+                next_from = next_from.min(start);
+                break;
+            };
+            if matches!(after, b'>' | b'/' | b' ' | b'\t' | b'\n' | b'\r') {
+                self.pre.push((start, opens));
+                next_from = next_from.max(start + 1);
+            }
+        }
+        self.pre_from = next_from;
+    }
+
+    /// Whether `pos` is inside an HTML `<pre>` element opened before it, outside the calls
+    /// read before it.
+    fn in_pre(&self, pos: usize) -> bool {
+        let before = self.pre.partition_point(|&(at, _)| at < pos);
+        self.pre[..before]
+            .iter()
+            .rev()
+            .take(64)
+            .find(|&&(at, _)| !self.in_claimed(at, false))
+            .is_some_and(|&(_, opens)| opens)
     }
 
     /// Notes that `span` of `text` was read as a call: a fence marker or a heading in it is
@@ -433,7 +481,7 @@ impl Fences {
             };
         }
         let lead = line.trim_start();
-        if lead.starts_with('>') || lead.starts_with('|') {
+        if lead.starts_with('>') || lead.starts_with('|') || self.in_pre(pos) {
             return Context::Quoted;
         }
         // A call that starts its line, led into as an example or in a section headed so
@@ -862,6 +910,29 @@ mod tests {
         }
         assert_eq!(whole.markers.len(), 8);
         assert_eq!(whole.headings, [(0, true), (40, false)]);
+    }
+
+    #[test]
+    fn pre_tags_found_as_a_text_grows_are_those_of_the_whole() {
+        let text = "<pre>a</pre> <prefix> <pre class=\"x\">\n</pre\n>pre <pre/><pre";
+        let whole = Fences::new(text);
+        assert_eq!(
+            whole.pre,
+            [(0, true), (6, false), (22, true), (38, false), (49, true)]
+        );
+        for step in 1..=6 {
+            let mut grown = Fences::default();
+            let mut end = 0;
+            while end < text.len() {
+                end = (end + step).min(text.len());
+                grown.extend(&text[..end]);
+            }
+            assert_eq!(grown.pre, whole.pre, "grown {step} bytes at a time");
+        }
+        let inside = "<pre>\n<tool_call>";
+        assert_eq!(context(inside, inside.len() - 11), Context::Quoted);
+        let after = "<pre>x</pre>\n<tool_call>";
+        assert_eq!(context(after, after.len() - 11), Context::Prose);
     }
 
     #[test]
