@@ -40,6 +40,8 @@ const NAMED: &[(&str, &[&str])] = &[
     // Harmony (gpt-oss): `<|start|>assistant<|channel|>…`, and a tool's message
     // `<|start|>functions.NAME to=assistant`.
     ("<|start|>", &[]),
+    // Llama 4.
+    ("<|header_start|>", &["<|header_end|>"]),
     // Gemma, and Gemma 4.
     ("<start_of_turn>", &[]),
     ("<|turn>", &[]),
@@ -83,8 +85,15 @@ const FIXED: &[(&str, Role)] = &[
 /// `<|im_middle|>`.
 const HEADER_TAIL: &[&str] = &["assistant<|im_middle|>", "<|im_middle|>"];
 
-/// The beginning-of-text tokens a decoded prompt starts with.
+/// The beginning-of-text tokens a decoded prompt starts with, and the padding a batch puts
+/// before a prompt (left padding: a model's own output never starts with it).
 const BEGIN: &[&str] = &[
+    "<|endoftext|>",
+    "<pad>",
+    "<|pad|>",
+    "<|finetune_right_pad_id|>",
+    "[PAD]",
+    "<｜▁pad▁｜>",
     "<s>",
     "<|begin_of_text|>",
     "<bos>",
@@ -115,7 +124,7 @@ pub(crate) fn model_turn(text: &str) -> Option<usize> {
             pos = marker.2;
             Some(marker)
         });
-        let (saw_other, start) = last_model_turn(text, markers);
+        let (saw_other, start) = last_model_turn(markers);
         return saw_other.then(|| after_blank(text, start.unwrap_or(text.len())));
     }
     // Special tokens skipped when decoding (`skip_special_tokens=True`): ChatML's and
@@ -128,32 +137,34 @@ pub(crate) fn model_turn(text: &str) -> Option<usize> {
     let markers = text.split_inclusive('\n').filter_map(|line| {
         let start = at;
         at += line.len();
-        line_role(line).map(|role| (role, start, at))
+        if let Some(role) = line_role(line) {
+            return Some((role, start, at));
+        }
+        // Llama 3's headers leave the role's name glued to the end of the turn before
+        // it, then a blank line: `What's the weather?assistant⏎⏎`.
+        let blank_after = text[at..].starts_with('\n') || text[at..].starts_with("\r\n");
+        let line = line.strip_suffix('\n')?.trim_end_matches('\r');
+        let (name, role) = GLUED_ROLES.iter().find(|(name, _)| line.ends_with(name))?;
+        blank_after.then(|| (*role, start + line.len() - name.len(), at))
     });
-    let (_, start) = last_model_turn(text, markers);
+    let (_, start) = last_model_turn(markers);
     start.map(|start| after_blank(text, start))
 }
 
 /// Over the turn markers of a transcript, in order (role, start, end of header): whether a
-/// turn of another role is among them, and where the last turn of the model's that follows
-/// one starts.
-fn last_model_turn(
-    text: &str,
-    markers: impl Iterator<Item = (Role, usize, usize)>,
-) -> (bool, Option<usize>) {
-    let mut previous = None;
+/// turn of another role is among them, and where the model's last message after one
+/// starts. Its last message, not the first after the prompt: a Harmony turn's analysis
+/// message before its call is reasoning, and templates that render a tool's result under
+/// the model's own header (Falcon 3) put the model's next message after another header.
+fn last_model_turn(markers: impl Iterator<Item = (Role, usize, usize)>) -> (bool, Option<usize>) {
     let mut start = None;
     let mut saw_other = false;
-    for (role, at, end) in markers {
-        if role == Role::Model && previous == Some(Role::Other) {
-            start = Some(end);
-        } else if role == Role::Model && start.is_some_and(|start| blank(&text[start..at])) {
-            // A marker right after the one that opened the turn is part of its header
-            // (DeepSeek's `<｜tool▁output▁end｜><｜tool▁outputs▁end｜>`).
-            start = Some(end);
+    for (role, _, end) in markers {
+        match role {
+            Role::Other => saw_other = true,
+            Role::Model if saw_other => start = Some(end),
+            Role::Model => {}
         }
-        saw_other |= role == Role::Other;
-        previous = Some(role);
     }
     (saw_other, start)
 }
@@ -171,6 +182,15 @@ const LINE_ROLES: &[(&str, Role)] = &[
     ("tool", Role::Other),
     ("assistant", Role::Model),
     ("model", Role::Model),
+];
+
+/// The roles whose names Llama 3's headers leave glued to the end of the turn before them.
+const GLUED_ROLES: &[(&str, Role)] = &[
+    ("system", Role::Other),
+    ("user", Role::Other),
+    ("ipython", Role::Other),
+    ("tool", Role::Other),
+    ("assistant", Role::Model),
 ];
 
 /// The role `line` (with its line break) names on its own, if it does.
@@ -330,11 +350,6 @@ fn starts_at(text: &str, pos: usize, needle: &str) -> bool {
         .is_some_and(|rest| rest.starts_with(needle.as_bytes()))
 }
 
-/// Whether `text` is blank space only.
-fn blank(text: &str) -> bool {
-    text.trim().is_empty()
-}
-
 /// `text` with its bytes before `start` blank (newlines kept), so that offsets stay those
 /// of `text`.
 pub(crate) fn blank_before(text: &str, start: usize) -> String {
@@ -371,13 +386,20 @@ mod tests {
         assert_eq!(turn(deepseek), Some("answer"));
         let kimi = "<|im_user|>user<|im_middle|>q<|im_end|><|im_assistant|>assistant<|im_middle|>a";
         assert_eq!(turn(kimi), Some("a"));
-        // Harmony: the model's turn holds several messages of its own.
+        // Harmony: the model's turn holds several messages of its own; the last is read.
         let harmony = "<|start|>user<|message|>q<|end|><|start|>assistant<|channel|>analysis\
                        <|message|>t<|end|><|start|>assistant<|channel|>commentary";
-        assert_eq!(
-            turn(harmony),
-            Some("<|channel|>analysis<|message|>t<|end|><|start|>assistant<|channel|>commentary")
-        );
+        assert_eq!(turn(harmony), Some("<|channel|>commentary"));
+        // Falcon 3 renders a tool's result under the model's header.
+        let falcon = "<|user|>\nq<|assistant|>\n<tool_response>1</tool_response>\n<|assistant|>\nb";
+        assert_eq!(turn(falcon), Some("b"));
+        // Left padding of a batch, and Llama 4's headers.
+        let padded =
+            "<|endoftext|><|endoftext|><|im_start|>user\nq<|im_end|>\n<|im_start|>assistant\na";
+        assert_eq!(turn(padded), Some("a"));
+        let llama4 = "<|begin_of_text|><|header_start|>user<|header_end|>\n\nq<|eot|>\
+                      <|header_start|>assistant<|header_end|>\n\na";
+        assert_eq!(turn(llama4), Some("a"));
         // All prompt: nothing of the model's.
         assert_eq!(
             turn("<|im_start|>user\n{\"name\": \"f\"}<|im_end|>"),
@@ -396,6 +418,10 @@ mod tests {
             turn(gemma),
             Some("```tool_code\nget_weather(city=\"Kyiv\")\n```")
         );
+        // Llama 3's headers leave the roles' names glued to the turns before them.
+        let llama = "system\n\nCutting Knowledge Date: December 2023\n\nuser\n\nq?assistant\n\n\
+                     {\"name\": \"f\"}ipython\n\n\"1\"assistant\n\nok.user\n\nr?assistant\n\nlast";
+        assert_eq!(turn(llama), Some("last"));
         // No turn of the model's after the others: read as it is.
         assert_eq!(turn("user\n<tool_call>{}</tool_call>"), None);
         assert_eq!(
