@@ -105,6 +105,12 @@ pub(crate) fn harmony(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usi
     // The server stripped the special tokens: `to=functions.NAME json{…}` (`<|constrain|>`
     // and `<|message|>` gone, `json` left), the arguments right after the header.
     if message.is_none() && plausible_name(&name) {
+        // `to=functions.NAME<|channel|>commentary` stripped glues the channel to the name.
+        let name = ["commentary", "analysis", "final"]
+            .iter()
+            .filter_map(|channel| name.strip_suffix(channel))
+            .find(|stem| !cx.is_known(&name) && cx.is_known(stem))
+            .map_or(name.clone(), str::to_owned);
         let mut p = skip_ws(text, end);
         if starts_at(text, p, "json") {
             p = skip_ws(text, p + "json".len());
