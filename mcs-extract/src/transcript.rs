@@ -11,14 +11,19 @@
 //! already, and running them again would repeat what they did.
 //!
 //! An output is taken for a transcript only when it starts as one: with a beginning-of-text
-//! token (`<s>`, `<|begin_of_text|>`, `<bos>`, …) or the header of a turn that is not the
-//! model's (`<|im_start|>system`, `<|start_header_id|>user<|end_header_id|>`, `[INST]`).
-//! Decoded with `skip_special_tokens=True`, ChatML's and Gemma's headers leave their roles'
-//! names on lines of their own (`system`, `user`, `assistant`, `model`): an output whose
-//! first line is `system` or `user` is a transcript when a line `assistant` or `model`
-//! follows one of another role.
+//! token (`<s>`, `<|begin_of_text|>`, `<bos>`, …) or a batch's left padding, or the header
+//! of a turn that is not the model's (`<|im_start|>system`,
+//! `<|start_header_id|>user<|end_header_id|>`, `[INST]`). Decoded with
+//! `skip_special_tokens=True`, ChatML's and Gemma's headers leave their roles' names on
+//! lines of their own (`system`, `user`, `assistant`, `model`), and Llama 3's glued to the
+//! end of the turn before them, then a blank line: an output whose first line is `system`
+//! or `user` is a transcript when a turn of the model's follows one of another role.
 //! A model's own output never starts so; one that runs on past its turn into a user turn it
 //! made up starts with its own turn and is read as before.
+//!
+//! What is read is the model's last message after a turn of another role: a Harmony turn's
+//! analysis message before its call is reasoning, and Falcon 3 renders a tool's result
+//! under the model's own header.
 
 /// What the text before a turn marker is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -111,10 +116,10 @@ const TURN_START: &[&str] = &["<|START_OF_TURN_TOKEN|>"];
 /// The names of the model's role after a [`NAMED`] marker.
 const MODEL_NAMES: &[&str] = &["assistant", "model"];
 
-/// Where the model's own turn starts in `text`, when `text` is a transcript (see the
-/// [module docs](self)): after the header of the last turn of the model's that follows a
-/// turn of another role, and blank space. `text.len()` when no turn of the model's follows
-/// the others (the text is all prompt); `None` when `text` is no transcript.
+/// Where the model's own output starts in `text`, when `text` is a transcript (see the
+/// [module docs](self)): after the header of the model's last message that comes after a
+/// turn of another role, and blank space. `text.len()` when no message of the model's
+/// follows the others (the text is all prompt); `None` when `text` is no transcript.
 pub(crate) fn model_turn(text: &str) -> Option<usize> {
     let (begun, first) = opening(text);
     if begun || first.is_some_and(|(role, _, _)| role == Role::Other) {
