@@ -122,11 +122,11 @@ const MODEL_NAMES: &[&str] = &["assistant", "model"];
 /// follows the others (the text is all prompt); `None` when `text` is no transcript.
 pub(crate) fn model_turn(text: &str) -> Option<usize> {
     let (begun, first) = opening(text);
-    if begun || first.is_some_and(|(role, _, _)| role == Role::Other) {
+    if begun || first.is_some_and(|(role, _)| role == Role::Other) {
         let mut pos = 0;
         let markers = std::iter::from_fn(|| {
             let marker = next_marker(text, pos)?;
-            pos = marker.2;
+            pos = marker.1;
             Some(marker)
         });
         let (saw_other, start) = last_model_turn(markers);
@@ -140,31 +140,30 @@ pub(crate) fn model_turn(text: &str) -> Option<usize> {
     }
     let mut at = 0;
     let markers = text.split_inclusive('\n').filter_map(|line| {
-        let start = at;
         at += line.len();
         if let Some(role) = line_role(line) {
-            return Some((role, start, at));
+            return Some((role, at));
         }
         // Llama 3's headers leave the role's name glued to the end of the turn before
         // it, then a blank line: `What's the weather?assistant⏎⏎`.
         let blank_after = text[at..].starts_with('\n') || text[at..].starts_with("\r\n");
         let line = line.strip_suffix('\n')?.trim_end_matches('\r');
-        let (name, role) = GLUED_ROLES.iter().find(|(name, _)| line.ends_with(name))?;
-        blank_after.then(|| (*role, start + line.len() - name.len(), at))
+        let (_, role) = GLUED_ROLES.iter().find(|(name, _)| line.ends_with(name))?;
+        blank_after.then_some((*role, at))
     });
     let (_, start) = last_model_turn(markers);
     start.map(|start| after_blank(text, start))
 }
 
-/// Over the turn markers of a transcript, in order (role, start, end of header): whether a
+/// Over the turn markers of a transcript, in order (role, end of header): whether a
 /// turn of another role is among them, and where the model's last message after one
 /// starts. Its last message, not the first after the prompt: a Harmony turn's analysis
 /// message before its call is reasoning, and templates that render a tool's result under
 /// the model's own header (Falcon 3) put the model's next message after another header.
-fn last_model_turn(markers: impl Iterator<Item = (Role, usize, usize)>) -> (bool, Option<usize>) {
+fn last_model_turn(markers: impl Iterator<Item = (Role, usize)>) -> (bool, Option<usize>) {
     let mut start = None;
     let mut saw_other = false;
-    for (role, _, end) in markers {
+    for (role, end) in markers {
         match role {
             Role::Other => saw_other = true,
             Role::Model if saw_other => start = Some(end),
@@ -235,13 +234,13 @@ pub(crate) fn stream_opening(text: &str) -> Opening {
     }
     match first {
         // A role's name that runs to the end may go on (`<|im_start|>a` → `assistant`).
-        Some((_, _, end))
+        Some((_, end))
             if end == text.len() && text.ends_with(|c: char| c.is_ascii_alphanumeric()) =>
         {
             return Opening::Undecided;
         }
-        Some((Role::Other, _, _)) => return Opening::Transcript,
-        Some((Role::Model, _, _)) => return Opening::No,
+        Some((Role::Other, _)) => return Opening::Transcript,
+        Some((Role::Model, _)) => return Opening::No,
         None => {}
     }
     // Nothing whole yet: the rest after blank space and beginning tokens may still become
@@ -269,18 +268,16 @@ pub(crate) fn stream_opening(text: &str) -> Opening {
 }
 
 /// Whether `text` starts with beginning-of-text tokens (after blank space), and the turn
-/// marker it starts with after them, if any: its role, where it starts and where its
-/// header ends.
-fn opening(text: &str) -> (bool, Option<(Role, usize, usize)>) {
+/// marker it starts with after them, if any: its role and where its header ends.
+fn opening(text: &str) -> (bool, Option<(Role, usize)>) {
     let (begun, pos) = opening_tokens(text);
-    let first = marker_at(text, pos).map(|(role, end)| (role, pos, end));
-    (begun, first)
+    (begun, marker_at(text, pos))
 }
 
 /// Whether `text` starts with beginning-of-text tokens, and where the text after them,
 /// the tokens that open a turn and blank space starts.
 fn opening_tokens(text: &str) -> (bool, usize) {
-    let mut pos = text.len() - text.trim_start().len();
+    let mut pos = after_blank(text, 0);
     let mut begun = false;
     loop {
         let token = if let Some(token) = BEGIN.iter().find(|token| starts_at(text, pos, token)) {
@@ -292,18 +289,18 @@ fn opening_tokens(text: &str) -> (bool, usize) {
             return (begun, pos);
         };
         pos += token.len();
-        pos += text.len() - pos - text[pos..].trim_start().len();
+        pos = after_blank(text, pos);
     }
 }
 
-/// The next turn marker at or after `from`: its role, start and the end of its header.
-fn next_marker(text: &str, from: usize) -> Option<(Role, usize, usize)> {
+/// The next turn marker at or after `from`: its role and the end of its header.
+fn next_marker(text: &str, from: usize) -> Option<(Role, usize)> {
     let bytes = text.as_bytes();
     let mut pos = from;
     while let Some(offset) = memchr::memchr2(b'<', b'[', bytes.get(pos..)?) {
         let at = pos + offset;
-        if let Some((role, end)) = marker_at(text, at) {
-            return Some((role, at, end));
+        if let Some(marker) = marker_at(text, at) {
+            return Some(marker);
         }
         pos = at + 1;
     }
