@@ -290,6 +290,25 @@ mod coercion {
     }
 
     #[test]
+    fn an_empty_text_is_an_empty_list_or_object_only_where_nothing_else_is_taken() {
+        let text = CoercionPolicy::TEXT;
+        let list = json!({"type": "array", "items": {"type": "string"}});
+        assert_eq!(coerce(" ", &list, &text), json!([]));
+        assert_eq!(coerce("", &json!({"type": "object"}), &text), json!({}));
+        // A string, null, or both shapes: the empty text is not one of them.
+        let or_string = json!({"anyOf": [list, {"type": "string"}]});
+        assert_eq!(coerce("", &or_string, &text), json!(""));
+        let or_null = json!({"type": ["array", "null"]});
+        assert_eq!(coerce("", &or_null, &text), json!(null));
+        let both = json!({"type": ["array", "object"]});
+        assert_eq!(coerce("", &both, &text), json!(""));
+        assert_eq!(coerce("", &json!({}), &text), json!(""));
+        // A JSON string is never read this way.
+        let quoted = coerce("", &list, &CoercionPolicy::JSON_STRING);
+        assert_eq!(quoted, json!(""));
+    }
+
+    #[test]
     fn a_json_string_the_schema_takes_as_a_string_is_never_read() {
         let either = json!({"type": ["string", "integer"]});
         assert_eq!(coerce("42", &either, &CoercionPolicy::TEXT), json!(42));

@@ -43,6 +43,11 @@ pub(crate) fn json_body(
             }
             return p + close.len();
         }
+        // The opener again (`[TOOL_CALLS] […][TOOL_CALLS] […]`): what follows is read
+        // from it, as calls of their own.
+        if close.is_none() && starts_at(text, p, opener) {
+            return p;
+        }
         // A full-width brace, as CJK input methods write it, opens an object too.
         let object = byte_at(text, p) == Some(b'{') || starts_at(text, p, "\u{FF5B}");
         match byte_at(text, p) {

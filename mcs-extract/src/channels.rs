@@ -191,24 +191,57 @@ fn arguments(cx: &Cx<'_>, name: &str, start: usize) -> (Outcome, usize) {
     (Ok(call), pos)
 }
 
-/// The channels whose text is the answer: opener and the markers that end them.
-const PROSE: &[(&str, &[&str])] = &[
-    (
-        "<|channel|>final<|message|>",
-        &["<|return|>", "<|end|>", "<|start|>", "<|call|>"],
-    ),
-    ("<|open|>response<|sep|>", &["<|close|>response<|sep|>"]),
-    ("<|open|>message<|sep|>", &["<|close|>message<|sep|>"]),
-    ("<|START_RESPONSE|>", &["<|END_RESPONSE|>"]),
+/// A channel whose text is the answer.
+struct Prose {
+    opener: &'static str,
+    /// The markers that close it.
+    closers: &'static [&'static str],
+    /// What ends it when its close was left out: the next section's opening, which is
+    /// read as its own.
+    next: &'static [&'static str],
+}
+
+/// The channels whose text is the answer.
+const PROSE: &[Prose] = &[
+    Prose {
+        opener: "<|channel|>final<|message|>",
+        closers: &["<|return|>", "<|end|>", "<|start|>", "<|call|>"],
+        next: &[],
+    },
+    // Kimi K3's sections follow one another: a section opened (`<|open|>tools<|sep|>`)
+    // ends an answer left open.
+    Prose {
+        opener: "<|open|>response<|sep|>",
+        closers: &["<|close|>response<|sep|>"],
+        next: &["<|open|>"],
+    },
+    Prose {
+        opener: "<|open|>message<|sep|>",
+        closers: &["<|close|>message<|sep|>"],
+        next: &["<|open|>"],
+    },
+    Prose {
+        opener: "<|START_RESPONSE|>",
+        closers: &["<|END_RESPONSE|>"],
+        next: &[],
+    },
     // ReAct's answer, and Semantic Kernel's stepwise planner's, end the turn: an action
     // written after one is not taken.
-    ("\nFinal Answer:", &[]),
-    ("[FINAL ANSWER]", &[]),
+    Prose {
+        opener: "\nFinal Answer:",
+        closers: &[],
+        next: &[],
+    },
+    Prose {
+        opener: "[FINAL ANSWER]",
+        closers: &[],
+        next: &[],
+    },
 ];
 
 /// The opening markers of prose channels.
 pub(crate) fn prose_openers() -> impl Iterator<Item = &'static str> + Clone {
-    PROSE.iter().map(|(opener, _)| *opener)
+    PROSE.iter().map(|prose| prose.opener)
 }
 
 /// What opens a tool's result in the formats' transcripts: a result block (`<tool_response>`
@@ -293,21 +326,49 @@ fn result_closer(opener: &str) -> Option<String> {
 /// A prose channel: its text is shown, and holds no call.
 pub(crate) fn prose_channel(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usize> {
     let text = cx.text;
-    let (opener, closers) = PROSE
+    let prose = PROSE
         .iter()
-        .find(|(opener, _)| starts_at(text, start, opener))?;
+        .find(|prose| starts_at(text, start, prose.opener))?;
     // An answer that runs to the end (`Final Answer:`) is the answer's only in its prose,
     // not in a fenced or quoted transcript.
-    let at = start + usize::from(opener.starts_with('\n'));
-    if closers.is_empty() && cx.context(at) != Context::Prose {
+    let at = start + usize::from(prose.opener.starts_with('\n'));
+    if prose.closers.is_empty() && cx.context(at) != Context::Prose {
         return None;
     }
-    let end = closers
+    // Where it ends, and how much of what ends it is its own.
+    let closed = prose
+        .closers
         .iter()
         .filter_map(|closer| {
             find_cached(text, after, text.len(), closer).map(|at| (at, closer.len()))
         })
         .min();
+    // Left open, it ends where the next section opens in its prose (one in a fence of it
+    // is a sample): before its close only when that close is a later answer's.
+    let next = prose
+        .next
+        .iter()
+        .filter_map(|marker| {
+            let mut search = after;
+            while let Some(at) = find_cached(text, search, text.len(), marker) {
+                if cx.context(at) == Context::Prose {
+                    return Some(at);
+                }
+                search = at + marker.len();
+            }
+            None
+        })
+        .min()
+        .filter(|&at| {
+            closed.is_none_or(|(close, _)| {
+                at < close && find_cached(text, at, close, prose.opener).is_some()
+            })
+        });
+    if next.is_some() && closed.is_none() {
+        // A close still to come would make the section that opened text of the answer.
+        horizon::reached(text, text.len());
+    }
+    let end = next.map(|at| (at, 0)).or(closed);
     let (content_end, region_end) = match end {
         Some((at, len)) => (at, at + len),
         None => (to_end(text), text.len()),

@@ -116,16 +116,9 @@ pub(crate) const DELIMITERS: &[(&str, Parser, Option<CallFormat>)] = &[
         tokens::function_gemma,
         Some(CallFormat::Gemma4),
     ),
-    (
-        "<function=",
-        xml::function_tag,
-        Some(CallFormat::Qwen3Coder),
-    ),
-    (
-        "<function name=",
-        xml::function_tag,
-        Some(CallFormat::Qwen3Coder),
-    ),
+    // `<function=NAME>`, `<function name="NAME">` (also MiniCPM 5's with a byte-level
+    // tokenizer's `Ġ` for the blank, or none): `xml::function_open` tells.
+    ("<function", xml::function_tag, Some(CallFormat::Qwen3Coder)),
     ("<seed:tool_call>", xml::seed_oss, Some(CallFormat::SeedOss)),
     (
         "<minimax:tool_call>",

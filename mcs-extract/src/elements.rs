@@ -172,10 +172,18 @@ fn element<'t>(tags: &[Tag<'t>], i: usize, depth: usize) -> Option<(Element<'t>,
 fn build(text: &str, element: &Element<'_>, schema: Option<&Value>) -> Value {
     let (from, to) = element.inner;
     let inner = &text[from.min(to)..to];
-    if element.children.is_empty() || schema.is_some_and(takes_string) {
+    let listed = element.children.iter().all(|child| child.name == "item");
+    // The alternative of the schema that takes what the children make; a schema that takes
+    // a string but not that keeps them as the text they are.
+    let shape = if listed { "array" } else { "object" };
+    let structured = schema.and_then(|schema| taking(schema, shape));
+    if element.children.is_empty()
+        || (structured.is_none() && schema.is_some_and(|schema| taking(schema, "string").is_some()))
+    {
         return Value::String(inner.to_owned());
     }
-    if element.children.iter().all(|child| child.name == "item") {
+    let schema = structured.or(schema);
+    if listed {
         let items = schema.and_then(|schema| schema.get("items"));
         return Value::Array(
             element
@@ -245,13 +253,17 @@ fn repeated_item_schema(schema: Option<&Value>, repeated: bool) -> Option<&Value
     }
 }
 
-/// Whether `schema` takes a string: its type, or one of its alternatives.
-fn takes_string(schema: &Value) -> bool {
-    declares(schema, "string")
-        || ["anyOf", "oneOf"].iter().any(|key| {
-            schema
-                .get(*key)
-                .and_then(Value::as_array)
-                .is_some_and(|alternatives| alternatives.iter().any(takes_string))
-        })
+/// The part of `schema` that takes a value of JSON type `kind`: itself, or the first of its
+/// alternatives (`anyOf`, `oneOf`, at any depth) that does.
+fn taking<'s>(schema: &'s Value, kind: &str) -> Option<&'s Value> {
+    if declares(schema, kind) {
+        return Some(schema);
+    }
+    ["anyOf", "oneOf"].iter().find_map(|key| {
+        schema
+            .get(*key)
+            .and_then(Value::as_array)?
+            .iter()
+            .find_map(|alternative| taking(alternative, kind))
+    })
 }

@@ -29,7 +29,7 @@ pub(crate) fn hermes(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usiz
     if starts_at(text, p, "<tool_call>") {
         return Some(p);
     }
-    if starts_at(text, p, "<function=") || starts_at(text, p, "<function name=") {
+    if xml::function_open(text, p).is_some() {
         let end = xml::function_blocks(cx, p, CallFormat::Qwen3Coder, &[CLOSE]);
         return Some(past_close(text, end, CLOSE));
     }
@@ -216,7 +216,7 @@ pub(crate) fn named_wrapper(cx: &mut Cx<'_>, start: usize, after: usize) -> Opti
     if starts_at(text, p, "<invoke") {
         return Some(xml::plain_invokes(cx, after, &close, CallFormat::MiniMaxM2));
     }
-    if starts_at(text, p, "<function=") || starts_at(text, p, "<function name=") {
+    if xml::function_open(text, p).is_some() {
         let end = xml::function_blocks(cx, p, CallFormat::Qwen3Coder, &[&close]);
         return Some(past_close(text, end, &close));
     }

@@ -559,7 +559,7 @@ mod plamo_tokens {
 /// <|plamo:end_tool_arguments:plamo|><|plamo:end_tool_request:plamo|>`; a request alone is
 /// read too.
 pub(crate) fn plamo(cx: &mut Cx<'_>, start: usize, _after: usize) -> Option<usize> {
-    use plamo_tokens::{REQUEST, REQUESTS, REQUESTS_END};
+    use plamo_tokens::{NAME, REQUEST, REQUESTS, REQUESTS_END};
     let text = cx.text;
     let in_section = starts_at(text, start, REQUESTS);
     let mut pos = if in_section {
@@ -573,7 +573,9 @@ pub(crate) fn plamo(cx: &mut Cx<'_>, start: usize, _after: usize) -> Option<usiz
         if in_section && starts_at(text, p, REQUESTS_END) {
             return Some(p + REQUESTS_END.len());
         }
-        if !starts_at(text, p, REQUEST) {
+        // A request's own token may be left out in the section: its name's opens it.
+        let request = starts_at(text, p, REQUEST) || (in_section && starts_at(text, p, NAME));
+        if !request {
             if found {
                 return Some(p);
             }
@@ -596,7 +598,8 @@ pub(crate) fn plamo(cx: &mut Cx<'_>, start: usize, _after: usize) -> Option<usiz
     }
 }
 
-/// One PLaMo 3 request from its token at `begin`; returns where it ends.
+/// One PLaMo 3 request from its token at `begin` (or, that token left out, from its name's);
+/// returns where it ends.
 fn plamo_request(cx: &mut Cx<'_>, begin: usize) -> usize {
     use plamo_tokens::{
         ARGUMENTS, ARGUMENTS_END, CONSTRAIN, MESSAGE, NAME, NAME_END, REQUEST, REQUEST_END,
@@ -617,7 +620,12 @@ fn plamo_request(cx: &mut Cx<'_>, begin: usize) -> usize {
             skip(at)
         }
     };
-    let p = skip_ws(text, begin + REQUEST.len());
+    let whole = starts_at(text, begin, REQUEST);
+    let p = if whole {
+        skip_ws(text, begin + REQUEST.len())
+    } else {
+        begin
+    };
     if !starts_at(text, p, NAME) {
         return broken(cx, None, p, &format!("`{NAME}`"));
     }
@@ -644,9 +652,12 @@ fn plamo_request(cx: &mut Cx<'_>, begin: usize) -> usize {
     if starts_at(text, q, MESSAGE) {
         q += MESSAGE.len();
     }
-    let (outcome, end) = arguments_until(cx, q, &name, None, |text, pos| {
+    let (mut outcome, end) = arguments_until(cx, q, &name, None, |text, pos| {
         first_of(text, pos, &[ARGUMENTS_END, REQUEST_END])
     });
+    if let Ok(call) = &mut outcome {
+        call.repaired |= !whole;
+    }
     cx.outcome(begin, format, outcome);
     let mut r = end;
     for token in [ARGUMENTS_END, REQUEST_END] {
@@ -694,8 +705,9 @@ pub(crate) fn functionary(cx: &mut Cx<'_>, start: usize, after: usize) -> Option
 pub(crate) fn gemma4(cx: &mut Cx<'_>, start: usize, after: usize) -> Option<usize> {
     let text = cx.text;
     let mut p = skip_ws(text, after);
-    // `<|tool_call>:call:NAME{…}`: a stray colon some outputs carry.
-    if starts_at(text, p, ":call:") {
+    // `<|tool_call>:call:NAME{…}`: a stray colon some outputs carry; `<|tool_call>:NAME{…}`
+    // has lost `call` before it (read as when `call:` is left out).
+    if starts_at(text, p, ":") {
         p += 1;
     }
     gemma_call_after(cx, start, p, &Gemma::GEMMA4)
@@ -815,7 +827,8 @@ fn gemma4_call(
         return skip(text, name_start);
     };
     let name = clean_name(&text[name_start..brace]);
-    let outcome = match gemma_value(text, brace, 0, dialect.quote) {
+    let mut bare = false;
+    let outcome = match gemma_value(text, brace, 0, dialect.quote, &mut bare) {
         _ if !plausible_name(&name) => {
             Err(Broken::new(None, "the call has no tool name".to_owned()))
         }
@@ -824,7 +837,7 @@ fn gemma4_call(
                 name,
                 arguments,
                 id: None,
-                repaired,
+                repaired: repaired || bare,
             };
             cx.outcome(start, format, Ok(call));
             return past_close(text, end, close);
@@ -866,12 +879,15 @@ enum GemmaError {
     At(usize, String),
 }
 
-/// The Gemma 4 value at `pos` and where it ends, its strings quoted by `quote`.
+/// The Gemma 4 value at `pos` and where it ends, its strings quoted by `quote`. A word
+/// left unquoted (`label:hello`, `{language:python}`) is the string it spells, as vLLM
+/// reads it; `bare` is set when one was.
 fn gemma_value(
     text: &str,
     pos: usize,
     depth: usize,
     quote: &str,
+    bare: &mut bool,
 ) -> Result<(Value, usize), GemmaError> {
     if depth > MAX_DEPTH {
         return Err(GemmaError::At(
@@ -902,7 +918,7 @@ fn gemma_value(
                     return Ok((Value::Object(map), q + 1));
                 }
                 let (key, after_key) = if starts_at(text, q, quote) {
-                    match gemma_value(text, q, depth + 1, quote)? {
+                    match gemma_value(text, q, depth + 1, quote, bare)? {
                         (Value::String(key), end) => (key, end),
                         _ => return Err(GemmaError::At(q, "a key must be a string".to_owned())),
                     }
@@ -929,7 +945,7 @@ fn gemma_value(
                         ));
                     }
                 }
-                let (value, end) = gemma_value(text, colon + 1, depth + 1, quote)?;
+                let (value, end) = gemma_value(text, colon + 1, depth + 1, quote, bare)?;
                 map.insert(key, value);
                 q = skip_ws(text, end);
                 match byte_at(text, q) {
@@ -956,7 +972,7 @@ fn gemma_value(
                 if byte_at(text, q) == Some(b']') {
                     return Ok((Value::Array(items), q + 1));
                 }
-                let (value, end) = gemma_value(text, q, depth + 1, quote)?;
+                let (value, end) = gemma_value(text, q, depth + 1, quote, bare)?;
                 items.push(value);
                 q = skip_ws(text, end);
                 match byte_at(text, q) {
@@ -983,11 +999,21 @@ fn gemma_value(
                     GemmaError::CutOff
                 })?;
             let token = text[p..end].trim();
-            let value = serde_json::from_str::<Value>(token)
+            if let Some(value) = serde_json::from_str::<Value>(token)
                 .ok()
                 .filter(|value| !value.is_object() && !value.is_array())
-                .ok_or_else(|| GemmaError::At(p, format!("`{token}` is not a value")))?;
-            Ok((value, end))
+            {
+                return Ok((value, end));
+            }
+            // Words on one line, without what would make them markup or a broken string.
+            let word = !token.is_empty()
+                && !token.contains(['\n', '"', '\'', '<', '>', '{', '[', ':', '`'])
+                && !token.contains(quote);
+            if !word {
+                return Err(GemmaError::At(p, format!("`{token}` is not a value")));
+            }
+            *bare = true;
+            Ok((Value::String(token.to_owned()), end))
         }
     }
 }

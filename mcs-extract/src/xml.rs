@@ -412,6 +412,7 @@ fn cut_off(cx: &Cx<'_>, name: &str, what: &str) -> Broken {
 
 /// `<function=…>` outside `<tool_call>` (Qwen3-Coder, Nemotron 3, Functionary v3.1).
 pub(crate) fn function_tag(cx: &mut Cx<'_>, start: usize, _after: usize) -> Option<usize> {
+    function_open(cx.text, start)?;
     let end = function_blocks(cx, start, CallFormat::Qwen3Coder, &["</tool_call>"]);
     Some(past_close(cx.text, end, "</tool_call>"))
 }
@@ -718,13 +719,10 @@ pub(crate) fn function_blocks(
     let mut pos = pos;
     loop {
         let p = skip_ws(text, pos);
-        let header_len = if starts_at(text, p, "<function=") {
-            "<function=".len()
-        } else if starts_at(text, p, "<function ") {
-            "<function".len()
-        } else {
+        let Some(opening) = function_open(text, p) else {
             return pos;
         };
+        let (header_len, named) = (opening.len, opening.named);
         let Some(gt) = find_in(text, p, (p + 512).min(text.len()), ">") else {
             let detail = "the `<function=` tag is not closed with `>`".to_owned();
             let broken = Broken::at(text, p + 512, None, detail);
@@ -732,7 +730,7 @@ pub(crate) fn function_blocks(
             return to_end(text);
         };
         let header = &text[p + header_len..gt];
-        let raw_name = if header_len == "<function".len() {
+        let raw_name = if named {
             attribute(header, "name").unwrap_or_default()
         } else {
             header
@@ -752,11 +750,19 @@ pub(crate) fn function_blocks(
             pos = past_close(text, end, "</function>");
             continue;
         }
-        let (outcome, end) = parameters(cx, &name, body, outer);
+        let (mut outcome, end) = parameters(cx, &name, body, outer);
+        if let Ok(call) = &mut outcome {
+            // An undecoded or lost blank in the tag was read past.
+            call.repaired |= opening.glued;
+        }
         pos = end;
         match outcome {
             _ if !plausible_name(&name) => {
-                let detail = format!("`{}` is not a tool name", header.trim());
+                let detail = if header.contains('\n') {
+                    "the `<function` tag is not closed with `>` on its line".to_owned()
+                } else {
+                    format!("`{}` is not a tool name", header.trim())
+                };
                 cx.malformed(p, format, Broken::new(None, detail));
             }
             outcome => cx.outcome(p, format, outcome),
@@ -767,13 +773,65 @@ pub(crate) fn function_blocks(
     }
 }
 
+/// What stands for the blank between a tag's name and its `name=` attribute when a
+/// byte-level tokenizer's text was not decoded (`Ġ`, MiniCPM 5 through vLLM), or where
+/// the blank was lost (`<functionname="get_weather">`): both as vLLM reads them.
+const NAME_ATTRIBUTE: [&str; 2] = ["\u{120}name=", "name="];
+
+/// How a tag opens: the length of the tag up to its header, whether the header is
+/// attributes, and whether a blank before them was not written as one ([`NAME_ATTRIBUTE`]).
+pub(crate) struct Opening {
+    pub(crate) len: usize,
+    pub(crate) named: bool,
+    glued: bool,
+}
+
+/// Whether a function tag opens at `pos`: `<function=NAME>`, or one with a `name`
+/// attribute (`<function name="NAME">`, also as [`NAME_ATTRIBUTE`] says).
+pub(crate) fn function_open(text: &str, pos: usize) -> Option<Opening> {
+    const TAG: &str = "<function";
+    if starts_at(text, pos, "<function=") {
+        let len = TAG.len() + 1;
+        return Some(Opening {
+            len,
+            named: false,
+            glued: false,
+        });
+    }
+    named_open(text, pos, TAG)
+}
+
+/// `tag` at `pos` when a blank follows it, or one of [`NAME_ATTRIBUTE`] does: its header
+/// from there holds `name=` first.
+fn named_open(text: &str, pos: usize, tag: &str) -> Option<Opening> {
+    if !starts_at(text, pos, tag) {
+        return None;
+    }
+    let after = pos + tag.len();
+    let opening = |len, glued| Opening {
+        len,
+        named: true,
+        glued,
+    };
+    if text[after..].starts_with([' ', '\t', '\n']) {
+        return Some(opening(tag.len(), false));
+    }
+    NAME_ATTRIBUTE
+        .iter()
+        .find(|marker| starts_at(text, after, marker))
+        .map(|marker| opening(tag.len() + marker.len() - "name=".len(), true))
+}
+
 /// The `<parameter=K>v</parameter>` list of a Qwen3-Coder function body from `start`, up
 /// to `</function>` (or, left out, the first of `outer`); returns the call and where the
 /// function ends. `</parameter>` may be missing: the value then runs to the next parameter
 /// or the function's end.
 fn parameters(cx: &Cx<'_>, name: &str, start: usize, outer: &[&str]) -> (Outcome, usize) {
     const CLOSE: &str = "</parameter>";
-    const PARAM: &str = "<param ";
+    // What a MiniCPM parameter tag starts with: `<param name=`, also as [`NAME_ATTRIBUTE`]
+    // writes it. One needle for all, so that the searches for what ends a value stay few
+    // enough to be remembered.
+    const PARAM: &str = "<param";
     const PARAM_CLOSE: &str = "</param>";
     const FUNCTION_CLOSE: &str = "</function>";
     let text = cx.text;
@@ -806,20 +864,18 @@ fn parameters(cx: &Cx<'_>, name: &str, start: usize, outer: &[&str]) -> (Outcome
             break;
         }
         // MiniCPM writes `<param name="K">v</param>` in `<function name="N">`.
-        let named = starts_at(text, p, PARAM);
+        let param = named_open(text, p, "<param");
+        let named = param.is_some();
         if !starts_at(text, p, "<parameter=") && !named {
             let detail = format!(
                 "unexpected {} in the body of `{name}` at {}, expected `<parameter=NAME>`",
                 describe_at(text, p),
                 cx.at(p)
             );
-            return (broken(detail), skip_function(text, p));
+            return (broken(detail), restart_or_skip(text, p));
         }
-        let key_start = p + if named {
-            PARAM.len()
-        } else {
-            "<parameter=".len()
-        };
+        let key_start = p + param.as_ref().map_or("<parameter=".len(), |open| open.len);
+        repaired |= param.is_some_and(|open| open.glued);
         let limit = (key_start + 256).min(text.len());
         // `<parameter=path⏎/etc/hosts⏎</parameter>`: the tag's `>` left out, its name ends
         // with its line (a repair).
@@ -963,6 +1019,27 @@ fn implicit_close(
 fn skip_function(text: &str, pos: usize) -> usize {
     find_cached(text, pos, text.len(), "</function>")
         .map_or_else(|| to_end(text), |at| at + "</function>".len())
+}
+
+/// Where a function body that went wrong at `pos` (text where a parameter should be) ends:
+/// at a call opened again on a line of its own before the body's `</function>`, else as
+/// [`skip_function`]. The model gave the broken call up and started over (`<function=x>⏎
+/// Wait, let me call the real tool:⏎<tool_call>⏎<function=get_weather>…`, vLLM issue
+/// 58227): the call it started over with is read.
+fn restart_or_skip(text: &str, pos: usize) -> usize {
+    let skip = skip_function(text, pos);
+    let mut search = pos;
+    while let Some(at) = ["<tool_call>", "<function="]
+        .iter()
+        .filter_map(|opener| find_cached(text, search, skip, opener))
+        .min()
+    {
+        if text[..at].trim_end_matches([' ', '\t']).ends_with('\n') {
+            return at;
+        }
+        search = at + 1;
+    }
+    skip
 }
 
 /// The markers of an `<invoke>` format.

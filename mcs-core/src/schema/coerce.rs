@@ -18,10 +18,11 @@ pub enum TextReading {
     ///
     /// In order: a value the schema enumerates (`enum`/`const`), matched exactly and then,
     /// for strings, ignoring case (`"Metric"` → `"metric"`); `null`/`None` where null is
-    /// allowed (and the empty text, where a string is not); `true`/`false` in any case where
-    /// a boolean is; an integer (`"3.0"` → `3`, `"1e3"` → `1000`); a number; JSON text where
-    /// an object or array is (or where the schema accepts anything); otherwise the text
-    /// itself, untouched. Surrounding whitespace is layout and ignored by every reading but
+    /// allowed (and the empty text, where a string is not); else the empty text as `[]` or
+    /// `{}` where a list or an object is taken, not both, and no string; `true`/`false` in
+    /// any case where a boolean is; an integer (`"3.0"` → `3`, `"1e3"` → `1000`); a number;
+    /// JSON text where an object or array is (or where the schema accepts anything);
+    /// otherwise the text itself, untouched. Surrounding whitespace is layout and ignored by every reading but
     /// the string.
     ///
     /// When the schema admits a string and another type, the other reading wins: `"42"` for
@@ -359,6 +360,15 @@ fn read_text(
         && (trimmed == "null" || trimmed == "None" || (trimmed.is_empty() && !kinds.string))
     {
         return Some((Value::Null, false));
+    }
+    // An empty element where only a list or only an object is taken: an empty one.
+    if trimmed.is_empty() && !kinds.string && !kinds.any && kinds.array != kinds.object {
+        let empty = if kinds.array {
+            Value::Array(Vec::new())
+        } else {
+            Value::Object(Map::new())
+        };
+        return Some((empty, false));
     }
     if kinds.boolean {
         if trimmed.eq_ignore_ascii_case("true") {
