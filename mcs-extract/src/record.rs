@@ -355,10 +355,11 @@ impl<'t> Cx<'t> {
 
     /// The arguments of `call` when a model wrapped them once more under a key the tool
     /// does not have (`{"arguments": {"city": …}}`, `{"input": "{\"city\": …}"}`, as
-    /// DeepSeek V3.2 does with a parameter named so): what the wrapper holds, when every
-    /// key of it is a parameter of the tool. `None` otherwise.
+    /// DeepSeek V3.2 does with a parameter named so; the schema's word, as MiniCPM 5
+    /// writes `<param name="properties">{'city': …}</param>`): what the wrapper holds,
+    /// when every key of it is a parameter of the tool. `None` otherwise.
     fn unwrapped(&self, call: &RawCall) -> Option<Value> {
-        const WRAPPERS: &[&str] = &["arguments", "parameters", "args", "input"];
+        const WRAPPERS: &[&str] = &["arguments", "parameters", "args", "input", "properties"];
         let tool = self.tool(&call.name)?;
         let object = call.arguments.as_object()?;
         let (key, inner) = object.iter().next().filter(|_| object.len() == 1)?;
@@ -366,7 +367,7 @@ impl<'t> Cx<'t> {
             return None;
         }
         let inner = match inner {
-            Value::String(text) => serde_json::from_str::<Value>(text).ok()?,
+            Value::String(text) => super::json::parse_whole(text).ok()?.0,
             other => other.clone(),
         };
         let fits = inner
