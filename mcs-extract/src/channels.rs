@@ -345,12 +345,13 @@ pub(crate) fn prose_channel(cx: &mut Cx<'_>, start: usize, after: usize) -> Opti
         .min();
     // Left open, it ends where the next section opens in its prose (one in a fence of it
     // is a sample): before its close only when that close is a later answer's.
+    let limit = closed.map_or(text.len(), |(close, _)| close);
     let next = prose
         .next
         .iter()
         .filter_map(|marker| {
             let mut search = after;
-            while let Some(at) = find_cached(text, search, text.len(), marker) {
+            while let Some(at) = find_cached(text, search, limit, marker) {
                 if cx.context(at) == Context::Prose {
                     return Some(at);
                 }
@@ -359,11 +360,7 @@ pub(crate) fn prose_channel(cx: &mut Cx<'_>, start: usize, after: usize) -> Opti
             None
         })
         .min()
-        .filter(|&at| {
-            closed.is_none_or(|(close, _)| {
-                at < close && find_cached(text, at, close, prose.opener).is_some()
-            })
-        });
+        .filter(|&at| closed.is_none() || find_cached(text, at, limit, prose.opener).is_some());
     if next.is_some() && closed.is_none() {
         // A close still to come would make the section that opened text of the answer.
         horizon::reached(text, text.len());

@@ -113,6 +113,21 @@ const EXAMPLE_WORDS: &[&str] = &[
     "beispiel",
     "exemple",
     "ejemplo",
+    "exemplo",
+    "esempio",
+    "przykład",
+    "приклад",
+    "örneğin",
+    "örnek",
+    "ví dụ",
+    "contoh",
+    "ตัวอย่าง",
+    "उदाहरण",
+    "উদাহরণ",
+    "דוגמ",
+    "たとえば",
+    "예를 들어",
+    "举例",
 ];
 
 /// Words that, in the paragraph that leads into a fenced block, say it shows an example
@@ -731,6 +746,17 @@ const HEADING_CUES: &[&str] = &[
     "ejemplo",
     "beispiel",
     "exemple",
+    "exemplo",
+    "esempio",
+    "przykład",
+    "приклад",
+    "örnek",
+    "ví dụ",
+    "contoh",
+    "ตัวอย่าง",
+    "उदाहरण",
+    "উদাহরণ",
+    "דוגמ",
 ];
 
 /// Headings that say so only when they are the whole title (`## Usage`, `## Format`):

@@ -434,11 +434,15 @@ pub(crate) fn strong_lines(cx: &mut Cx<'_>, pos: usize, limit: usize, format: Ca
                     pos = end;
                     continue;
                 }
+                // Its name, when it was written whole, says which tool it was meant for.
+                let name = clean_name(&text[call_at..ident_end(text, call_at)]);
+                let name = (plausible_name(&name) && ident_end(text, call_at) < text.len())
+                    .then_some(name);
                 let detail = format!("invalid call at {}: {message}", cx.at(at));
                 let broken = if horizon::touches() != touches {
-                    Broken::cut(None, detail)
+                    Broken::cut(name, detail)
                 } else {
-                    Broken::new(None, detail)
+                    Broken::new(name, detail)
                 };
                 cx.malformed(p, format, broken);
                 return to_end(text);

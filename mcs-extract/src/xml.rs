@@ -1542,7 +1542,10 @@ fn pairs(cx: &Cx<'_>, name: String, pos: usize, markup: &Pairs) -> (Outcome, usi
                     Some(key_at) => {
                         repaired = true;
                         pos = key_at;
-                        key_at
+                        // The line break before the next pair is the markup's.
+                        let value = &text[value_start..key_at];
+                        let value = value.strip_suffix('\n').unwrap_or(value);
+                        value_start + value.strip_suffix('\r').unwrap_or(value).len()
                     }
                     None => {
                         pos = next;
