@@ -312,11 +312,12 @@ pub(crate) fn opens_call(cx: &Cx<'_>, start: usize, end: usize) -> bool {
     if line_start {
         return true;
     }
-    // Right after a quotation mark it is quoted (`the footer says "<tool_call>{…}"`).
+    // Right after a quotation mark it is quoted (`the footer says "<tool_call>{…}"`, a
+    // program's `'<tool_call>\n{…}'`).
     if text[..start]
         .chars()
         .next_back()
-        .is_some_and(|c| matches!(c, '"' | '“' | '„' | '«' | '「' | '『'))
+        .is_some_and(|c| matches!(c, '"' | '\'' | '“' | '‘' | '„' | '«' | '「' | '『'))
     {
         return false;
     }

@@ -150,6 +150,14 @@ const EXAMPLE_CUES: &[&str] = &[
     "例：",
     "例:",
     "would be:",
+    "this renders",
+    "it renders",
+    "would render",
+    "rendered as",
+    "you can paste",
+    "you can copy",
+    "like the one below",
+    "like the ones below",
     "the raw transcript",
     "here's the transcript",
     "here is the transcript",
@@ -317,6 +325,27 @@ impl Fences {
             if (starts > 0 && bytes[starts - 1] != b'\n') || self.line_of_last == Some(starts) {
                 continue;
             }
+            // In an open block, only a run of its own character at least as long as its
+            // opener's closes it: a shorter one (```` ````markdown ```` around ```` ```xml
+            // ````) is text of the block, as CommonMark reads it.
+            let run = |at: usize| bytes[at..].iter().take_while(|&&b| b == bytes[at]).count();
+            if self.markers.len() % 2 == 1 {
+                let opener = self.markers[self.markers.len() - 1];
+                if bytes[at] == bytes[opener]
+                    && run(at) < run(opener)
+                    && at + run(at) == bytes.len()
+                {
+                    // The run may grow: this line is looked at again with more text.
+                    self.searched = at;
+                    self.search_pre(text);
+                    self.headings_from(text);
+                    return;
+                }
+                if bytes[at] != bytes[opener] || run(at) < run(opener) {
+                    self.line_of_last = Some(starts);
+                    continue;
+                }
+            }
             self.line_of_last = Some(starts);
             if !self.in_claimed(at, true) {
                 self.markers.push(at);
@@ -324,6 +353,12 @@ impl Fences {
         }
         self.searched = text.len();
         self.search_pre(text);
+        self.headings_from(text);
+    }
+
+    /// Finds the headings of `text` from the first line not yet looked at.
+    fn headings_from(&mut self, text: &str) {
+        let bytes = text.as_bytes();
         // Headings: whole lines only, so a stream sees each once it is written.
         let mut at = self.lines_from;
         while let Some(newline) = memchr::memchr(b'\n', &bytes[at..]) {
@@ -487,9 +522,12 @@ impl Fences {
                 && before[ends..].trim().is_empty()
                 && rest.starts_with('{');
             let program = PROGRAM_LANGUAGES.contains(&language.as_str()) && !opened_here && !data;
+            // An edit block (Aider's `<<<<<<< SEARCH` … `>>>>>>> REPLACE`, a merge
+            // conflict): the text of a file, whatever it holds.
+            let edit = !opened_here && before[ends..].trim_start().starts_with("<<<<<<< ");
             let opened = before[..at].rfind('\n').map_or(0, |i| i + 1);
             let example = introduces_example(&text[..opened]) || self.in_example_section(at);
-            return if program || example {
+            return if program || edit || example {
                 Context::Quoted
             } else {
                 Context::Fence
@@ -497,6 +535,10 @@ impl Fences {
         }
         let lead = line.trim_start();
         if lead.starts_with('>') || lead.starts_with('|') || self.in_pre(pos) {
+            return Context::Quoted;
+        }
+        // A line of a diff's hunk, unfenced: the text of a file.
+        if line.starts_with(['+', '-']) && in_hunk(&text[..pos - line.len()]) {
             return Context::Quoted;
         }
         // A call that starts its line, led into as an example or in a section headed so
@@ -528,6 +570,22 @@ impl Fences {
         }
         Context::Prose
     }
+}
+
+/// How many lines back [`in_hunk`] looks for a hunk's header.
+const MAX_HUNK_LINES: usize = 256;
+
+/// Whether the lines that end `before` are a unified diff's hunk: a `@@ -a,b +c,d @@`
+/// header, then only lines that start with a blank, `+`, `-` or `\` (or are empty), at most
+/// [`MAX_HUNK_LINES`] back.
+fn in_hunk(before: &str) -> bool {
+    before
+        .strip_suffix('\n')
+        .unwrap_or(before)
+        .rsplit('\n')
+        .take(MAX_HUNK_LINES)
+        .find(|line| !line.is_empty() && !line.starts_with([' ', '+', '-', '\\']))
+        .is_some_and(|line| line.starts_with("@@ -"))
 }
 
 /// The [`Context`] of `pos` in `text`.
@@ -934,8 +992,17 @@ mod tests {
                 "grown {step} bytes at a time"
             );
         }
-        assert_eq!(whole.markers.len(), 8);
+        // A run of another character, or a shorter one, does not close a block.
+        assert_eq!(whole.markers.len(), 5);
         assert_eq!(whole.headings, [(0, true), (40, false)]);
+        // A closing run cut short by the end of the text so far waits to be whole.
+        let text = "````\nx\n````\n<tool_call>";
+        let mut grown = Fences::default();
+        for end in 1..=text.len() {
+            grown.extend(&text[..end]);
+        }
+        assert_eq!(grown.markers, Fences::new(text).markers);
+        assert_eq!(grown.markers.len(), 2);
     }
 
     #[test]
@@ -987,6 +1054,41 @@ mod tests {
     }
 
     #[test]
+    fn a_shorter_fence_inside_a_longer_one_is_its_text() {
+        let nested = "Here it is:\n\n````markdown\n## Calls\n\n```xml\n<tool_call>{}</tool_call>\n```\n\n<tool_call>{}</tool_call>\n````\n<tool_call>{}</tool_call>";
+        let at_nth = |n: usize| {
+            let pos = nested.match_indices("<tool_call>").nth(n).unwrap().0;
+            Fences::new(nested).context(nested, pos)
+        };
+        // In the inner block, and after it in the outer one: the outer block's text (a
+        // markdown document's).
+        assert_eq!(at_nth(0), Context::Quoted);
+        assert_eq!(at_nth(1), Context::Quoted);
+        // After the outer block closes: prose again.
+        assert_eq!(at_nth(2), Context::Prose);
+        // A tilde run does not close a backtick block.
+        let mixed = "```\n~~~\n<tool_call>{}</tool_call>\n```\n<tool_call>";
+        let last = mixed.rfind("<tool_call>").unwrap();
+        assert_eq!(
+            context(mixed, mixed.find("<tool_call>").unwrap()),
+            Context::Fence
+        );
+        assert_eq!(context(mixed, last), Context::Prose);
+    }
+
+    #[test]
+    fn an_edit_block_and_a_diff_hunk_are_a_files_text() {
+        let aider =
+            "app.py\n```\n<<<<<<< SEARCH\n=======\n<tool_call>{}</tool_call>\n>>>>>>> REPLACE\n```";
+        assert_eq!(at(aider, "<tool_call>"), Context::Quoted);
+        let hunk = "Here is the patch:\n\n--- a/t.py\n+++ b/t.py\n@@ -1,2 +1,3 @@\n x = 1\n+<tool_call>{}</tool_call>\n";
+        assert_eq!(at(hunk, "<tool_call>"), Context::Quoted);
+        // A line that starts with `+` outside a hunk is prose.
+        let list = "Totals:\n+<tool_call>{}</tool_call>";
+        assert_eq!(at(list, "<tool_call>"), Context::Prose);
+    }
+
+    #[test]
     fn a_fence_introduced_as_an_example_is_quoted() {
         let shown = |lead: &str| {
             let text = format!("{lead}\n```\n<tool_call>{{}}</tool_call>\n```");
@@ -999,6 +1101,11 @@ mod tests {
             Context::Quoted
         );
         assert_eq!(shown("Checking the weather now:"), Context::Fence);
+        assert_eq!(shown("With that dict this renders:"), Context::Quoted);
+        assert_eq!(
+            shown("Every call is a block like the one below:"),
+            Context::Quoted
+        );
         // Only the paragraph that leads into the fence counts.
         assert_eq!(
             shown("An example came earlier.\n\nChecking the weather now:"),
