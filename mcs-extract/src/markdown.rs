@@ -92,8 +92,26 @@ const OBJECT_LANGUAGES: &[&str] = &[
     "typescript",
 ];
 
+/// The noun for an example in more languages, which their phrase for "for example" holds
+/// (Polish `na przykład`, Ukrainian `наприклад`, Hebrew `לדוגמה`): a cue in sentences
+/// ([`EXAMPLE_WORDS`]) and in headings ([`HEADING_CUES`]) alike. Lower case.
+const EXAMPLE_NOUNS: &[&str] = &[
+    "exemplo",
+    "esempio",
+    "przykład",
+    "приклад",
+    "örnek",
+    "ví dụ",
+    "contoh",
+    "ตัวอย่าง",
+    "उदाहरण",
+    "উদাহরণ",
+    "דוגמ",
+];
+
 /// Words that name an example, in lower case: JSON that follows them in the same sentence
-/// (`例如：{…}`, `for example, {…}`) is one, for a known tool too. See also [`EXAMPLE_CUES`].
+/// (`例如：{…}`, `for example, {…}`) is one, for a known tool too; also [`EXAMPLE_NOUNS`].
+/// See also [`EXAMPLE_CUES`].
 const EXAMPLE_WORDS: &[&str] = &[
     "example",
     "for instance",
@@ -113,18 +131,7 @@ const EXAMPLE_WORDS: &[&str] = &[
     "beispiel",
     "exemple",
     "ejemplo",
-    "exemplo",
-    "esempio",
-    "przykład",
-    "приклад",
     "örneğin",
-    "örnek",
-    "ví dụ",
-    "contoh",
-    "ตัวอย่าง",
-    "उदाहरण",
-    "উদাহরণ",
-    "דוגמ",
     "たとえば",
     "예를 들어",
     "举例",
@@ -698,6 +705,7 @@ fn introduces_example(before: &str) -> bool {
         .to_lowercase();
     EXAMPLE_WORDS
         .iter()
+        .chain(EXAMPLE_NOUNS)
         .chain(EXAMPLE_CUES)
         .chain(QUOTE_CUES)
         .any(|cue| sentence.contains(cue))
@@ -742,7 +750,10 @@ pub(crate) fn names_example(text: &str, start: usize) -> bool {
     // A quotation is named right before what it quotes (`one cell contains {…}`, `you
     // pasted {…}`), not anywhere on a line that goes on to a call.
     let near = floor_boundary(&before, before.len().saturating_sub(48));
-    EXAMPLE_WORDS.iter().any(|word| before.contains(word))
+    EXAMPLE_WORDS
+        .iter()
+        .chain(EXAMPLE_NOUNS)
+        .any(|word| before.contains(word))
         || EXAMPLE_CUES
             .iter()
             .chain(QUOTE_CUES)
@@ -804,17 +815,6 @@ const HEADING_CUES: &[&str] = &[
     "ejemplo",
     "beispiel",
     "exemple",
-    "exemplo",
-    "esempio",
-    "przykład",
-    "приклад",
-    "örnek",
-    "ví dụ",
-    "contoh",
-    "ตัวอย่าง",
-    "उदाहरण",
-    "উদাহরণ",
-    "דוגמ",
 ];
 
 /// Headings that say so only when they are the whole title (`## Usage`, `## Format`):
@@ -852,7 +852,11 @@ fn heading(line: &str) -> Option<bool> {
     let bare = title
         .trim_matches(|c: char| c.is_whitespace() || matches!(c, '*' | '_' | ':' | '#'))
         .trim_start_matches(|c: char| c.is_ascii_digit() || matches!(c, '.' | ')' | ' '));
-    Some(HEADING_CUES.iter().any(|cue| title.contains(cue)) || HEADING_TITLES.contains(&bare))
+    let cued = HEADING_CUES
+        .iter()
+        .chain(EXAMPLE_NOUNS)
+        .any(|cue| title.contains(cue));
+    Some(cued || HEADING_TITLES.contains(&bare))
 }
 
 #[cfg(test)]
