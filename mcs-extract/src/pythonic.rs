@@ -435,9 +435,9 @@ pub(crate) fn strong_lines(cx: &mut Cx<'_>, pos: usize, limit: usize, format: Ca
                     continue;
                 }
                 // Its name, when it was written whole, says which tool it was meant for.
-                let name = clean_name(&text[call_at..ident_end(text, call_at)]);
-                let name = (plausible_name(&name) && ident_end(text, call_at) < text.len())
-                    .then_some(name);
+                let name_end = ident_end(text, call_at);
+                let name = clean_name(&text[call_at..name_end]);
+                let name = (plausible_name(&name) && name_end < text.len()).then_some(name);
                 let detail = format!("invalid call at {}: {message}", cx.at(at));
                 let broken = if horizon::touches() != touches {
                     Broken::cut(name, detail)

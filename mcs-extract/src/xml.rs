@@ -61,6 +61,14 @@ pub(crate) fn raw_value(value: &str) -> &str {
         .unwrap_or(value)
 }
 
+/// Where a value from `from` to `to` ends without the line break (`\n` or `\r\n`) right
+/// before `to`: the markup's, when the value's close was left out before what follows.
+fn without_line_break(text: &str, from: usize, to: usize) -> usize {
+    let value = &text[from..to];
+    let value = value.strip_suffix('\n').unwrap_or(value);
+    from + value.strip_suffix('\r').unwrap_or(value).len()
+}
+
 /// The value of attribute `name` in a tag's text (`name="x"` or `name='x'`), with the XML
 /// entities of attribute values (`&quot;`, `&amp;`, …) decoded.
 pub(crate) fn attribute(tag: &str, name: &str) -> Option<String> {
@@ -1223,9 +1231,7 @@ fn invoke_parameters(
             // Its close left out: the line break before the marker that ended it is the
             // markup's.
             repaired = true;
-            value = value
-                .strip_suffix('\n')
-                .map_or(value, |v| v.strip_suffix('\r').unwrap_or(v));
+            value = &text[gt + 1..without_line_break(text, gt + 1, value_end)];
         }
         let raw = raw_value(value);
         // DSML says per value whether it is a string or JSON.
@@ -1543,9 +1549,7 @@ fn pairs(cx: &Cx<'_>, name: String, pos: usize, markup: &Pairs) -> (Outcome, usi
                         repaired = true;
                         pos = key_at;
                         // The line break before the next pair is the markup's.
-                        let value = &text[value_start..key_at];
-                        let value = value.strip_suffix('\n').unwrap_or(value);
-                        value_start + value.strip_suffix('\r').unwrap_or(value).len()
+                        without_line_break(text, value_start, key_at)
                     }
                     None => {
                         pos = next;
@@ -1563,9 +1567,7 @@ fn pairs(cx: &Cx<'_>, name: String, pos: usize, markup: &Pairs) -> (Outcome, usi
             ValueEnd::Unclosed(end) => {
                 pos = end;
                 repaired = true;
-                let value = &text[value_start..end];
-                let value = value.strip_suffix('\n').unwrap_or(value);
-                value_start + value.strip_suffix('\r').unwrap_or(value).len()
+                without_line_break(text, value_start, end)
             }
             ValueEnd::Foreign | ValueEnd::CutOff => {
                 let what = format!("in the value of `{key}`");
