@@ -158,7 +158,7 @@ fn arguments(cx: &Cx<'_>, name: &str, start: usize) -> (Outcome, usize) {
         };
         let value_start = sep + SEP.len();
         let after = [ARGUMENT_OPEN, CALL_CLOSE, CALL_OPEN, TOOLS_CLOSE];
-        let value_end = match value_end(text, value_start, ARGUMENT_CLOSE, &after, &[]) {
+        let value_end = match value_end(text, value_start, ARGUMENT_CLOSE, &after, &[], &[]) {
             ValueEnd::Closed { end, next } => {
                 pos = next;
                 end

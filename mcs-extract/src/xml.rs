@@ -176,6 +176,7 @@ pub(crate) fn value_end(
     close: &str,
     after: &[&str],
     instead: &[&str],
+    calls: &[&str],
 ) -> ValueEnd {
     let closes_at = |at: usize| {
         let q = skip_ws(text, at + close.len());
@@ -213,6 +214,9 @@ pub(crate) fn value_end(
                 .chain([&close])
                 .any(|marker| value[open..].contains(marker))
     };
+    if let Some(end) = nested_end(text, from, close, (after, calls), closes_at) {
+        return end;
+    }
     let mut search = from;
     let mut as_text = false;
     let mut crossed = None;
@@ -293,6 +297,84 @@ pub(crate) fn value_end(
         Some(end) if holds_markup(&text[from..end]) => ValueEnd::CutOff,
         Some(end) => ValueEnd::Unclosed(end),
         None => ValueEnd::CutOff,
+    }
+}
+
+/// Where a value that holds a whole call of its own format ends (a test fixture, a file of
+/// samples: `<parameter=content>⏎RAW = """<tool_call>⏎<function=f>⏎<parameter=city>⏎Paris⏎
+/// </parameter>…"""⏎</parameter>`): at the first close that balances the value's openings of
+/// its own tag (`<parameter` for `</parameter>`), when the structure goes on after it. `None`
+/// when the value does not start such a call before its first close: one of `calls`, the
+/// markers that open a call of the format (`<function`, `<invoke`, `<tool_call>`), with no
+/// closing marker of `after` before it (a value that ran into the next call lost its close,
+/// see [`value_end`]), then an opening of the value's own tag. A value that opens its own
+/// tag without such a call (`<parameter=days>` where the close before it was left out) is
+/// not nested. When no close balances, the value is still being written, or was cut.
+fn nested_end(
+    text: &str,
+    from: usize,
+    close: &str,
+    (after, calls): (&[&str], &[&str]),
+    closes_at: impl Fn(usize) -> bool,
+) -> Option<ValueEnd> {
+    let name = close.strip_prefix("</")?.strip_suffix('>')?;
+    if name.is_empty() {
+        return None;
+    }
+    let open = format!("<{name}");
+    // An opening of the value's own tag at `at`: `<parameter=`, `<parameter name=`,
+    // `<arg_value>`, not `<parameters>`.
+    let opening = |from: usize, limit: usize| {
+        let mut search = from;
+        while let Some(at) = find_in(text, search, limit, &open) {
+            let past = at + open.len();
+            if matches!(
+                byte_at(text, past),
+                Some(b'=' | b'>' | b' ' | b'\t' | b'\n')
+            ) {
+                return Some(at);
+            }
+            search = past;
+        }
+        None
+    };
+    // Each search below ends where this value's first opening of its own tag is, at the
+    // latest, so that a run of values read one after another is read in linear time.
+    let first_close = find_cached(text, from, text.len(), close)?;
+    let first_opening = opening(from, first_close)?;
+    let call = calls
+        .iter()
+        .filter_map(|marker| find_in(text, from, first_opening, marker))
+        .min()?;
+    let closed_before = after
+        .iter()
+        .filter(|marker| marker.starts_with("</"))
+        .any(|marker| find_in(text, from, call, marker).is_some());
+    if closed_before {
+        return None;
+    }
+    let mut depth = 0usize;
+    let mut pos = first_opening;
+    let mut next_close = Some(first_close);
+    loop {
+        let Some(at) = next_close else {
+            return Some(ValueEnd::CutOff);
+        };
+        if let Some(inner) = opening(pos, at) {
+            depth += 1;
+            pos = inner + open.len();
+            continue;
+        }
+        if depth > 0 {
+            depth -= 1;
+        } else if closes_at(at) {
+            return Some(ValueEnd::Closed {
+                end: at,
+                next: at + close.len(),
+            });
+        }
+        pos = at + close.len();
+        next_close = find_in(text, pos, text.len(), close);
     }
 }
 
@@ -939,6 +1021,7 @@ fn parameters(cx: &Cx<'_>, name: &str, start: usize, outer: &[&str]) -> (Outcome
             close,
             &after,
             &["<parameter=", PARAM, FUNCTION_CLOSE],
+            &["<function", "<tool_call>"],
         );
         if end == ValueEnd::Ambiguous {
             return ambiguous(name, &key, close, skip_function(text, value_start));
@@ -1214,7 +1297,14 @@ fn invoke_parameters(
             after.push(markup.wrapper_close);
         }
         let instead = [parameter, markup.invoke_close.as_str()];
-        let end = value_end(text, gt + 1, parameter_close, &after, &instead);
+        let end = value_end(
+            text,
+            gt + 1,
+            parameter_close,
+            &after,
+            &instead,
+            &[markup.invoke.as_str()],
+        );
         if end == ValueEnd::Ambiguous {
             return ambiguous(name, &key, parameter_close, skip(gt + 1));
         }
@@ -1537,7 +1627,14 @@ fn pairs(cx: &Cx<'_>, name: String, pos: usize, markup: &Pairs) -> (Outcome, usi
             || {
                 let mut after = vec![&*markup.key, close, &*markup.open];
                 after.extend(markup.section.as_ref().map(|(_, close)| &**close));
-                value_end(text, value_start, &markup.value_close, &after, &instead)
+                value_end(
+                    text,
+                    value_start,
+                    &markup.value_close,
+                    &after,
+                    &instead,
+                    &[&markup.open],
+                )
             },
             ValueEnd::Unclosed,
         ) {
@@ -1654,11 +1751,11 @@ mod tests {
         let text = "a</parameter> b</parameter>\n<parameter=x>";
         let after = ["<parameter=", "</function>"];
         assert_eq!(
-            value_end(text, 0, "</parameter>", &after, &[]),
+            value_end(text, 0, "</parameter>", &after, &[], &[]),
             ValueEnd::Closed { end: 15, next: 27 }
         );
         assert_eq!(
-            value_end("a</parameter> b", 0, "</parameter>", &after, &[]),
+            value_end("a</parameter> b", 0, "</parameter>", &after, &[], &[]),
             ValueEnd::CutOff
         );
         assert_eq!(
@@ -1667,15 +1764,49 @@ mod tests {
                 0,
                 "</parameter>",
                 &after,
-                &["<parameter="]
+                &["<parameter="],
+                &[]
             ),
             ValueEnd::Unclosed(2)
         );
         // At the end of the output, a close is a close.
         assert_eq!(
-            value_end("a</parameter>\n", 0, "</parameter>", &after, &[]),
+            value_end("a</parameter>\n", 0, "</parameter>", &after, &[], &[]),
             ValueEnd::Closed { end: 1, next: 13 }
         );
+    }
+
+    #[test]
+    fn a_value_that_opens_a_call_of_its_format_ends_where_its_openings_balance() {
+        let after = ["<parameter=", "</function>", "<function", "</tool_call>"];
+        let instead = ["<parameter=", "</function>"];
+        let calls = ["<function", "<tool_call>"];
+        let close = "</parameter>";
+        let end = |text: &str| value_end(text, 0, close, &after, &instead, &calls);
+        // A fixture: a whole call, then the value's own close.
+        let fixture = "RAW = \"\"\"<tool_call>\n<function=f>\n<parameter=city>\nParis\n</parameter>\n\
+                       <parameter=days>\n3\n</parameter>\n</function>\n</tool_call>\"\"\"\n";
+        let text = format!("{fixture}</parameter>\n</function>");
+        assert_eq!(
+            end(&text),
+            ValueEnd::Closed {
+                end: fixture.len(),
+                next: fixture.len() + close.len()
+            }
+        );
+        // Cut before its own close, the value is still being written: the fixture's last
+        // close is not taken for the value's.
+        let cut = &text[..text.rfind("</parameter>").unwrap()];
+        assert_eq!(end(cut), ValueEnd::CutOff);
+        // A value that opens the next parameter without a call before it lost its close:
+        // the close found is the next one's, which the caller tells (`implicit_close`).
+        assert_eq!(
+            end("Paris\n<parameter=days>\n3\n</parameter>\n</function>"),
+            ValueEnd::Closed { end: 25, next: 37 }
+        );
+        // A value that ran into the next call after closing its own is not nested.
+        let text = "a\n</function>\n<function=g>\n<parameter=q>\nb\n</parameter>\n</function>";
+        assert_ne!(end(text), ValueEnd::Closed { end: 47, next: 59 });
     }
 
     #[test]
@@ -1685,17 +1816,20 @@ mod tests {
         // The whole closing sequence inside the value, then prose, then the real close:
         // either close ends the value as well.
         let text = "a\n</parameter>\n</function>\n</tool_call>\nthen b\n</parameter>\n</function>";
-        assert_eq!(value_end(text, 0, close, &after, &[]), ValueEnd::Ambiguous);
+        assert_eq!(
+            value_end(text, 0, close, &after, &[], &[]),
+            ValueEnd::Ambiguous
+        );
         // A later close after the next element opened is that element's.
         let text = "a</parameter>\n<parameter=b>c</parameter>\n</function>";
         assert_eq!(
-            value_end(text, 0, close, &after, &[]),
+            value_end(text, 0, close, &after, &[], &[]),
             ValueEnd::Closed { end: 1, next: 13 }
         );
         // A later close that the structure does not allow is text after the call.
         let text = "a</parameter></function> and `</parameter>` in prose";
         assert_eq!(
-            value_end(text, 0, close, &after, &[]),
+            value_end(text, 0, close, &after, &[], &[]),
             ValueEnd::Closed { end: 1, next: 13 }
         );
         // A close followed by the call's close and then by a close of the value again
@@ -1703,7 +1837,7 @@ mod tests {
         // the call, so only the last ends the value.
         let text = "-<parameter=q>old</parameter>\n </function></parameter>\n</function>";
         assert_eq!(
-            value_end(text, 0, close, &after, &[]),
+            value_end(text, 0, close, &after, &[], &[]),
             ValueEnd::Closed { end: 42, next: 54 }
         );
     }
@@ -1712,7 +1846,7 @@ mod tests {
     fn a_missing_close_is_repaired_only_where_the_structure_goes_on() {
         let after = ["<parameter=", "</function>", "</tool_call>"];
         let instead = ["<parameter=", "</function>"];
-        let end = |text: &str| value_end(text, 0, "</parameter>", &after, &instead);
+        let end = |text: &str| value_end(text, 0, "</parameter>", &after, &instead, &[]);
         assert_eq!(
             end("Paris\n</function>\n</tool_call>"),
             ValueEnd::Unclosed(6)
@@ -1738,19 +1872,19 @@ mod tests {
         // Its close left out: the close found belongs to the next call's value.
         let text = "a\n</function>\n</tool_call>\n<tool_call>\n<function=f>\n<parameter=q>\nb\n</parameter>\n</function>";
         assert_eq!(
-            value_end(text, 0, close, &after, &[]),
+            value_end(text, 0, close, &after, &[], &[]),
             ValueEnd::Unclosed(2)
         );
         // A value that holds markup it closes again keeps it.
         let text = "a </function> then <function=g> done</function> end</parameter>\n</function>";
         assert_eq!(
-            value_end(text, 0, close, &after, &[]),
+            value_end(text, 0, close, &after, &[], &[]),
             ValueEnd::Closed { end: 51, next: 63 }
         );
         // A value that only mentions an opening marker keeps it.
         let text = "write <parameter=NAME> first</parameter>\n</function>";
         assert_eq!(
-            value_end(text, 0, close, &after, &[]),
+            value_end(text, 0, close, &after, &[], &[]),
             ValueEnd::Closed { end: 28, next: 40 }
         );
     }

@@ -274,6 +274,28 @@ fn hostile(repeats: usize) -> Vec<(&'static str, String)> {
             ),
         ),
         (
+            "missing parameter closes, one close at the end",
+            format!(
+                "<function=get_weather>\n{}</parameter>",
+                "<parameter=city>\nx\n".repeat(8 * n)
+            ),
+        ),
+        (
+            "values opening calls of their format",
+            format!(
+                "<function=send_email>\n{}</parameter>",
+                "<parameter=body>\n<function=f>\n<parameter=a>\n".repeat(4 * n)
+            ),
+        ),
+        (
+            "values holding whole calls of their format",
+            format!(
+                "<function=send_email>\n{}</function>",
+                "<parameter=body>\n<function=f>\n<parameter=a>\nx\n</parameter>\n</parameter>\n"
+                    .repeat(2 * n)
+            ),
+        ),
+        (
             "k2 pairs without ends",
             format!(
                 "<ifm|tool_calls>{}",
