@@ -181,13 +181,28 @@ impl Sources {
                 return Ok(current);
             };
             let next = self.resolve(reference, &current)?;
-            if seen.contains(&next) || seen.len() > MAX_REF_CHAIN {
-                let chain: Vec<String> = seen.iter().map(|loc| self.describe(loc)).collect();
+            if let Some(first) = seen.iter().position(|seen| *seen == next) {
+                let cycle: Vec<String> =
+                    seen[first..].iter().map(|loc| self.describe(loc)).collect();
                 return Err(self.error(
                     loc,
                     format!(
                         "reference cycle: {} → {}",
-                        chain.join(" → "),
+                        cycle.join(" → "),
+                        self.describe(&next)
+                    ),
+                ));
+            }
+            // A chain this long is no document's intent, and not a cycle either: say where
+            // it starts and where it was given up.
+            if seen.len() > MAX_REF_CHAIN {
+                return Err(self.error(
+                    loc,
+                    format!(
+                        "more than {MAX_REF_CHAIN} references in a row, given up: {} → {} → … → {} → {}",
+                        self.describe(&seen[0]),
+                        self.describe(&seen[1]),
+                        self.describe(&current),
                         self.describe(&next)
                     ),
                 ));

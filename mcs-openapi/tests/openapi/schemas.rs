@@ -188,6 +188,42 @@ components:
 }
 
 #[test]
+fn a_long_chain_of_references_is_no_cycle() {
+    // 100 schemas, each only a reference to the next, then a string: too long to follow,
+    // and said so, not called a cycle; and a cycle entered after two steps names only the
+    // cycle.
+    let chain: String = (0..100)
+        .map(|i| format!("    S{i}: {{$ref: '#/components/schemas/S{}'}}\n", i + 1))
+        .collect();
+    let body = "      requestBody:\n        content:\n          application/json:\n            schema: {$ref: '#/components/schemas/S0'}\n";
+    let error = read_with(
+        &doc(
+            &format!("  /a:\n    post:\n{body}"),
+            &format!("components:\n  schemas:\n{chain}    S100: {{type: string}}\n"),
+        ),
+        &ReadOptions::default(),
+    )
+    .unwrap_err();
+    assert!(
+        error.message.starts_with("more than 64 references in a row, given up: /components/schemas/S0 → /components/schemas/S1 → … →"),
+        "{error}"
+    );
+    assert!(error.message.len() < 300, "{error}");
+    let error = read_with(
+        &doc(
+            &format!("  /a:\n    post:\n{body}"),
+            "components:\n  schemas:\n    S0: {$ref: '#/components/schemas/S1'}\n    S1: {$ref: '#/components/schemas/S2'}\n    S2: {$ref: '#/components/schemas/S1'}\n",
+        ),
+        &ReadOptions::default(),
+    )
+    .unwrap_err();
+    assert!(
+        error.message.starts_with("reference cycle: /components/schemas/S1 → /components/schemas/S2 → /components/schemas/S1"),
+        "{error}"
+    );
+}
+
+#[test]
 fn reference_cycles_through_parameters_and_path_items_are_errors() {
     let parameters = read_with(
         &doc(
