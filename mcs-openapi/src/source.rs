@@ -302,7 +302,90 @@ pub(crate) fn parse(text: &str, name: &str, path: Option<&Path>) -> Result<Value
             ));
         }
         serde_yaml_ng::from_str(text)
+            .map(|YamlValue(value)| value)
             .map_err(|error| OpenApiError::new(name, "", format!("invalid YAML: {error}")))
+    }
+}
+
+/// A YAML document read as JSON values, as [`Value`]'s own `Deserialize` reads it, except
+/// for integers past 64 bits (`maximum: 99999999999999999999`): JSON documents hold those as
+/// floating-point numbers, and so do YAML ones here, where `Value` refuses the whole document.
+struct YamlValue(Value);
+
+impl<'de> serde::Deserialize<'de> for YamlValue {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(YamlVisitor).map(YamlValue)
+    }
+}
+
+struct YamlVisitor;
+
+impl<'de> serde::de::Visitor<'de> for YamlVisitor {
+    type Value = Value;
+
+    fn expecting(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter.write_str("a YAML value")
+    }
+
+    fn visit_bool<E>(self, value: bool) -> Result<Value, E> {
+        Ok(Value::Bool(value))
+    }
+
+    fn visit_i64<E>(self, value: i64) -> Result<Value, E> {
+        Ok(value.into())
+    }
+
+    fn visit_u64<E>(self, value: u64) -> Result<Value, E> {
+        Ok(value.into())
+    }
+
+    fn visit_i128<E>(self, value: i128) -> Result<Value, E> {
+        Ok(i64::try_from(value).map_or_else(|_| (value as f64).into(), Value::from))
+    }
+
+    fn visit_u128<E>(self, value: u128) -> Result<Value, E> {
+        Ok(u64::try_from(value).map_or_else(|_| (value as f64).into(), Value::from))
+    }
+
+    fn visit_f64<E>(self, value: f64) -> Result<Value, E> {
+        // Infinite and NaN have no JSON form: null, as `Value` reads them.
+        Ok(value.into())
+    }
+
+    fn visit_str<E>(self, value: &str) -> Result<Value, E> {
+        Ok(Value::String(value.to_owned()))
+    }
+
+    fn visit_string<E>(self, value: String) -> Result<Value, E> {
+        Ok(Value::String(value))
+    }
+
+    fn visit_none<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_some<D: serde::Deserializer<'de>>(self, deserializer: D) -> Result<Value, D::Error> {
+        serde::Deserialize::deserialize(deserializer).map(|YamlValue(value)| value)
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(4096));
+        while let Some(YamlValue(item)) = seq.next_element()? {
+            items.push(item);
+        }
+        Ok(Value::Array(items))
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let mut object = serde_json::Map::new();
+        while let Some((key, YamlValue(value))) = map.next_entry::<String, YamlValue>()? {
+            object.insert(key, value);
+        }
+        Ok(Value::Object(object))
     }
 }
 

@@ -2,7 +2,7 @@
 
 use mcs_openapi::{OpenApiError, ReadOptions, read_file, read_str};
 
-use super::read;
+use super::{op, read, schema};
 
 fn error(text: &str, source: &str) -> OpenApiError {
     read_str(text, source, None, &ReadOptions::default()).unwrap_err()
@@ -126,6 +126,29 @@ paths:
     );
     assert_eq!(document.api.operations.len(), 2);
     assert_eq!(document.api.operations[1].parameters[0].name, "limit");
+}
+
+#[test]
+fn yaml_integers_past_64_bits_are_numbers_as_in_json() {
+    // JSON documents hold such bounds as floating-point numbers; a YAML one was refused
+    // whole ("JSON number out of range").
+    let document = read(
+        r#"
+openapi: 3.0.0
+info: {title: t, version: v}
+paths:
+  /a:
+    get:
+      operationId: get
+      parameters:
+        - {name: n, in: query, schema: {type: integer, minimum: -99999999999999999999999, maximum: 99999999999999999999999999999}}
+      responses:
+        200: {description: ok}
+"#,
+    );
+    let n = &schema(op(&document, "get"))["properties"]["n"];
+    assert_eq!(n["maximum"].as_f64(), Some(1e29), "{n}");
+    assert_eq!(n["minimum"].as_f64(), Some(-1e23), "{n}");
 }
 
 #[test]
