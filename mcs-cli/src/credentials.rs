@@ -5,7 +5,9 @@
 use std::collections::HashMap;
 
 use clap::Args;
-use mcs::rest::{Api, Location, RestDriver, SchemeKind, Secret};
+use mcs::rest::{
+    Api, Credential, Location, RestDriver, SchemeKind, Secret, SecurityRequirement, SecurityScheme,
+};
 
 /// Read when no `--bearer-token-env` names another variable.
 pub(crate) const BEARER_ENV: &str = "MCS_BEARER_TOKEN";
@@ -40,14 +42,39 @@ pub(crate) struct CredentialArgs {
     /// or MCS_API_KEY
     #[arg(long, value_name = "KEY")]
     api_key: Option<String>,
+    /// The environment variable holding the credential of one security scheme of the
+    /// document, `SCHEME=VAR` (repeatable), for APIs that take two keys together (a client
+    /// id and a secret) or schemes that need different values: a key, a token, or
+    /// `user:password`, as the scheme says. Takes precedence over the variables above
+    #[arg(long = "credential-env", value_name = "SCHEME=VAR", value_parser = scheme_variable)]
+    credential_envs: Vec<(String, String)>,
 }
 
-/// Which kinds of credential the driver was given.
-#[derive(Clone, Copy, Debug, Default)]
+/// `SCHEME=VAR` split.
+fn scheme_variable(text: &str) -> Result<(String, String), String> {
+    match text.split_once('=') {
+        Some((scheme, variable)) if !scheme.trim().is_empty() && !variable.trim().is_empty() => {
+            Ok((scheme.trim().to_owned(), variable.trim().to_owned()))
+        }
+        _ => Err(
+            "expected SCHEME=VAR: a security scheme of the document and the environment \
+                  variable holding its credential, such as `ClientSecret=PLAID_SECRET`"
+                .to_owned(),
+        ),
+    }
+}
+
+/// The name of the scheme [`CredentialArgs::send_bearer_everywhere`] adds.
+const UNDECLARED_BEARER: &str = "bearer token (the document declares no scheme)";
+
+/// Which kinds of credential the driver was given, and which schemes a credential of
+/// their own.
+#[derive(Clone, Debug, Default)]
 pub(crate) struct Given {
     bearer: bool,
     api_key: bool,
     basic: bool,
+    schemes: Vec<String>,
 }
 
 impl CredentialArgs {
@@ -91,7 +118,112 @@ impl CredentialArgs {
             driver = driver.with_basic_auth(user, password);
             given.basic = true;
         }
+        for (name, variable) in &self.credential_envs {
+            let option = format!("--credential-env {name}={variable}");
+            let Some(scheme) = driver
+                .api()
+                .security_schemes
+                .iter()
+                .find(|s| *s.name == **name)
+            else {
+                let known: Vec<String> = driver
+                    .api()
+                    .security_schemes
+                    .iter()
+                    .map(|s| format!("`{}`", s.name))
+                    .collect();
+                return Err(if known.is_empty() {
+                    format!("{option}: the document declares no security scheme")
+                } else {
+                    format!(
+                        "{option}: the document has no security scheme `{name}` (it has {})",
+                        known.join(", ")
+                    )
+                });
+            };
+            let value = std::env::var(variable)
+                .ok()
+                .filter(|value| !value.is_empty())
+                .map(Secret::new)
+                .ok_or_else(|| {
+                    format!("{option}: the environment variable {variable} is not set (or empty)")
+                })?;
+            let credential = match &scheme.kind {
+                SchemeKind::Bearer | SchemeKind::OAuth2 | SchemeKind::OpenIdConnect => {
+                    Credential::Bearer(value)
+                }
+                SchemeKind::ApiKey { .. } => Credential::ApiKey(value),
+                SchemeKind::Basic => {
+                    let Some((user, password)) = value.expose().split_once(':') else {
+                        return Err(format!(
+                            "{option}: `{name}` is HTTP basic, so {variable} must hold \
+                             `user:password` (its value is not shown)"
+                        ));
+                    };
+                    Credential::Basic {
+                        user: user.to_owned(),
+                        password: Secret::new(password),
+                    }
+                }
+            };
+            driver = driver.with_credential(name.clone(), credential);
+            given.schemes.push(name.clone());
+        }
         Ok((driver, given))
+    }
+
+    /// Whether a bearer token is given (directly, or in the variable named or the default
+    /// one), without reading it.
+    fn gives_bearer(&self) -> bool {
+        self.bearer_token.is_some()
+            || std::env::var_os(self.bearer_token_env.as_deref().unwrap_or(BEARER_ENV))
+                .is_some_and(|value| !value.is_empty())
+    }
+
+    /// For a document that declares no security scheme at all (GitHub's own description
+    /// does not), a bearer token the user gave goes with every request as
+    /// `Authorization: Bearer`: `api` gains a scheme that every operation requires. Returns
+    /// whether it did, so that it can be said.
+    pub(crate) fn send_bearer_everywhere(&self, api: &mut Api) -> bool {
+        if !api.security_schemes.is_empty() || !self.gives_bearer() {
+            return false;
+        }
+        api.security_schemes.to_mut().push(SecurityScheme {
+            name: UNDECLARED_BEARER.into(),
+            kind: SchemeKind::Bearer,
+        });
+        for operation in api.operations.to_mut() {
+            operation.security = vec![SecurityRequirement {
+                schemes: vec![UNDECLARED_BEARER.into()].into(),
+            }]
+            .into();
+        }
+        true
+    }
+
+    /// The credentials given that no scheme of the document takes, in words, to warn of:
+    /// they are not sent.
+    pub(crate) fn unused(&self, api: &Api, given: &Given) -> Vec<String> {
+        let takes =
+            |kind: fn(&SchemeKind) -> bool| api.security_schemes.iter().any(|s| kind(&s.kind));
+        let mut unused = Vec::new();
+        if given.bearer
+            && !takes(|k| {
+                matches!(
+                    k,
+                    SchemeKind::Bearer | SchemeKind::OAuth2 | SchemeKind::OpenIdConnect
+                )
+            })
+        {
+            unused.push("a bearer token");
+        }
+        if given.api_key && !takes(|k| matches!(k, SchemeKind::ApiKey { .. })) {
+            unused.push("an API key");
+        }
+        if given.basic && !takes(|k| matches!(k, SchemeKind::Basic)) {
+            unused.push("a user and password");
+        }
+        unused.into_iter().map(str::to_owned).collect()
     }
 
     fn variable(&self, kind: &SchemeKind) -> (&str, &'static str) {
@@ -113,11 +245,16 @@ impl CredentialArgs {
 
     /// For each tool whose operation needs a credential it was not given, what to do about
     /// it, in words (the schemes, what each takes, and the variable to set).
-    pub(crate) fn missing(&self, api: &Api, given: Given) -> HashMap<String, String> {
-        let has = |kind: &SchemeKind| match kind {
-            SchemeKind::Bearer | SchemeKind::OAuth2 | SchemeKind::OpenIdConnect => given.bearer,
-            SchemeKind::Basic => given.basic,
-            SchemeKind::ApiKey { .. } => given.api_key,
+    pub(crate) fn missing(&self, api: &Api, given: &Given) -> HashMap<String, String> {
+        let has = |scheme: &SecurityScheme| {
+            given.schemes.iter().any(|name| *name == *scheme.name)
+                || match scheme.kind {
+                    SchemeKind::Bearer | SchemeKind::OAuth2 | SchemeKind::OpenIdConnect => {
+                        given.bearer
+                    }
+                    SchemeKind::Basic => given.basic,
+                    SchemeKind::ApiKey { .. } => given.api_key,
+                }
         };
         let scheme = |name: &str| api.security_schemes.iter().find(|s| *s.name == *name);
         let mut missing = HashMap::new();
@@ -130,7 +267,7 @@ impl CredentialArgs {
                 requirement
                     .schemes
                     .iter()
-                    .all(|name| scheme(name).is_some_and(|s| has(&s.kind)))
+                    .all(|name| scheme(name).is_some_and(has))
             });
             if satisfied {
                 continue;
@@ -141,14 +278,16 @@ impl CredentialArgs {
                     .schemes
                     .iter()
                     .filter_map(|name| scheme(name))
-                    .filter(|s| !has(&s.kind))
+                    .filter(|s| !has(s))
                     .map(|s| {
                         let (variable, option) = self.variable(&s.kind);
                         format!(
                             "`{}` takes {}: set {variable} in the environment `mcs serve` \
-                             runs in, or name another variable with {option}",
+                             runs in, name another variable with {option}, or give the \
+                             scheme its own with --credential-env {}=VAR",
                             s.name,
-                            describe(&s.kind)
+                            describe(&s.kind),
+                            s.name
                         )
                     })
                     .collect();

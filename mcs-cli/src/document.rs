@@ -62,6 +62,23 @@ impl DocumentArgs {
             Spec::Url(url) => openapi::fetch(&url, &options).await,
         }
         .map_err(|error| self.explain(&error))?;
+        if !document.unknown_exclusions.is_empty() {
+            let names: Vec<String> = document
+                .unknown_exclusions
+                .iter()
+                .map(|name| format!("`{name}`"))
+                .collect();
+            return Err(format!(
+                "{}: --exclude {}: no operation has this operationId or tool name (`mcs tools \
+                 {}` lists them)",
+                self.spec,
+                names.join(", "),
+                self.spec
+            ));
+        }
+        for tag in &document.unknown_tags {
+            eprintln!("mcs: warning: --tag `{tag}`: no operation of the document has this tag");
+        }
         report_skipped(&document.skipped);
         Ok(document)
     }

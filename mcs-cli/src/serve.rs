@@ -109,9 +109,25 @@ pub(crate) async fn run(arguments: ServeArgs) -> Result<(), String> {
     if api.operations.is_empty() {
         eprintln!("mcs: warning: the document yields no tools (check --tag and --exclude)");
     }
+    let mut document = document;
+    if arguments
+        .credentials
+        .send_bearer_everywhere(&mut document.api)
+    {
+        eprintln!(
+            "mcs: the document declares no security scheme: the bearer token goes with every \
+             request, as `Authorization: Bearer`"
+        );
+    }
     let driver = configure(document.into_driver(), &arguments)?;
     let (driver, given) = arguments.credentials.apply(driver)?;
-    let missing = arguments.credentials.missing(driver.api(), given);
+    for what in arguments.credentials.unused(driver.api(), &given) {
+        eprintln!(
+            "mcs: warning: {what} is given, but no security scheme of the document takes \
+             one: it is not sent (--header \"Name: value\" sends a header with every request)"
+        );
+    }
+    let missing = arguments.credentials.missing(driver.api(), &given);
     warn_missing(&missing, driver.api().operations.len());
     match driver.base_url() {
         Err(message) => eprintln!(

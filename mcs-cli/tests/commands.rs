@@ -36,6 +36,7 @@ async fn each_subcommand_has_help_that_names_its_options() {
                 "--bearer-token-env",
                 "--api-key-env",
                 "--basic-auth-env",
+                "--credential-env",
                 "MCS_BEARER_TOKEN",
                 "MCS_API_KEY",
                 "--tag",
@@ -261,4 +262,47 @@ async fn a_start_without_credentials_warns_on_stderr() {
             && stderr.contains("MCS_API_KEY"),
         "{stderr}"
     );
+}
+
+#[tokio::test]
+async fn a_filter_that_names_nothing_is_said() {
+    let spec = petstore();
+    let spec = spec.to_str().unwrap();
+    // A typo in --exclude would leave the operation it meant to hide served.
+    let output = run(&["tools", spec, "--exclude", "deletPet"], &[]).await;
+    let stderr = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("--exclude `deletPet`: no operation has this operationId or tool name"),
+        "{stderr}"
+    );
+    let output = run(&["tools", spec, "--tag", "store", "--tag", "stor"], &[]).await;
+    let stderr = text(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("warning: --tag `stor`: no operation of the document has this tag"),
+        "{stderr}"
+    );
+}
+
+#[tokio::test]
+async fn a_credential_for_a_scheme_the_document_lacks_is_refused() {
+    let spec = petstore();
+    let output = run(
+        &[
+            "serve",
+            spec.to_str().unwrap(),
+            "--credential-env",
+            "nosuch=MCS_TEST_ANY",
+        ],
+        &[("MCS_TEST_ANY", "value-7")],
+    )
+    .await;
+    let stderr = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("--credential-env nosuch=MCS_TEST_ANY: the document has no security scheme `nosuch` (it has `apiKey`"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("value-7"), "{stderr}");
 }

@@ -337,3 +337,66 @@ async fn serves_over_streamable_http() {
     client.close().await;
     child.kill().await.unwrap();
 }
+
+#[tokio::test]
+async fn two_keys_required_together_each_come_from_their_own_variable() {
+    let api = MockServer::start().await;
+    Mock::given(method("GET"))
+        .and(path("/items"))
+        .and(header("X-Client-Id", "the-client"))
+        .and(header("X-Secret", "the-secret"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!({"ok": true})))
+        .expect(1)
+        .mount(&api)
+        .await;
+    let document = write_document(
+        "two-keys.yaml",
+        "openapi: 3.0.3\ninfo: {title: Two keys, version: '1'}\n\
+         security: [{ClientId: [], Secret: []}]\n\
+         paths:\n  /items:\n    get:\n      operationId: listItems\n      responses: {'200': {description: ok}}\n\
+         components:\n  securitySchemes:\n\
+         \x20   ClientId: {type: apiKey, in: header, name: X-Client-Id}\n\
+         \x20   Secret: {type: apiKey, in: header, name: X-Secret}\n",
+    );
+    let server = serve(
+        &[
+            document.to_str().unwrap(),
+            "--base-url",
+            &api.uri(),
+            "--credential-env",
+            "Secret=MCS_TEST_SECRET",
+        ],
+        &[
+            ("MCS_API_KEY", "the-client"),
+            ("MCS_TEST_SECRET", "the-secret"),
+        ],
+    )
+    .await;
+    let answer = server.execute_tool("listItems", json!({})).await.unwrap();
+    assert_eq!(answer, json!({"ok": true}));
+}
+
+#[tokio::test]
+async fn a_bearer_token_goes_with_every_request_when_the_document_declares_no_scheme() {
+    // GitHub's own description declares no security scheme.
+    let api = MockServer::start().await;
+    Mock::given(method("GET"))
+        .and(path("/user"))
+        .and(header("Authorization", "Bearer ghp_token"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!({"login": "me"})))
+        .expect(1)
+        .mount(&api)
+        .await;
+    let document = write_document(
+        "no-scheme.yaml",
+        "openapi: 3.0.3\ninfo: {title: No scheme, version: '1'}\n\
+         paths:\n  /user:\n    get:\n      operationId: getUser\n      responses: {'200': {description: ok}}\n",
+    );
+    let server = serve(
+        &[document.to_str().unwrap(), "--base-url", &api.uri()],
+        &[("MCS_BEARER_TOKEN", "ghp_token")],
+    )
+    .await;
+    let answer = server.execute_tool("getUser", json!({})).await.unwrap();
+    assert_eq!(answer, json!({"login": "me"}));
+}

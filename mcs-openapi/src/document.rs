@@ -67,6 +67,26 @@ pub(crate) fn read(sources: &Sources, options: &ReadOptions) -> Result<Document,
     // before any is skipped, so that a tool keeps its name whatever is left out.
     dedupe(&mut names);
 
+    // Filters that name nothing in the document: a typo in `exclude_operations` would
+    // leave the operation it meant to hide served.
+    let unknown_exclusions = options
+        .exclude_operations
+        .iter()
+        .filter(|x| {
+            !candidates
+                .iter()
+                .zip(&names)
+                .any(|(c, name)| *name == **x || c.operation_id() == Some(x.as_str()))
+        })
+        .cloned()
+        .collect();
+    let unknown_tags = options
+        .include_tags
+        .iter()
+        .filter(|tag| !candidates.iter().any(|c| c.tags().contains(tag)))
+        .cloned()
+        .collect();
+
     let schemes = Schemes::read(&reader);
     let Built {
         operations,
@@ -94,6 +114,8 @@ pub(crate) fn read(sources: &Sources, options: &ReadOptions) -> Result<Document,
         skipped,
         files: sources.files_read(),
         responses,
+        unknown_exclusions,
+        unknown_tags,
     })
 }
 

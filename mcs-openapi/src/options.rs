@@ -115,6 +115,11 @@ pub struct Document {
     pub files: Vec<PathBuf>,
     /// What the operations answer, when [`ReadOptions::responses`] asked for it.
     pub responses: Option<Responses>,
+    /// The names given to [`ReadOptions::exclude_operations`] that are neither an
+    /// operationId nor a tool name of the document (a typo leaves the operation served).
+    pub unknown_exclusions: Vec<String>,
+    /// The tags given to [`ReadOptions::include_tags`] that no operation has.
+    pub unknown_tags: Vec<String>,
 }
 
 /// The answers a document gives for its operations, and the definitions their schemas

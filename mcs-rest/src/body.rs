@@ -47,7 +47,9 @@ pub(crate) fn take_body(body: &RequestBody, arguments: &mut Map<String, Value>) 
                     object.insert(name.to_string(), value);
                 }
             }
-            (!object.is_empty()).then_some(Value::Object(object))
+            // A required body whose properties are all optional is sent empty (`{}`):
+            // the tool's schema lets the call leave every one out.
+            (!object.is_empty() || body.required).then_some(Value::Object(object))
         }
     }
 }

@@ -51,9 +51,16 @@ const COOKIE_VALUE: &AsciiSet = &percent_encoding::CONTROLS
     .add(b'%');
 
 /// A scalar as text: strings as they are, everything else as JSON (`true`, `3`, `null`).
+/// A whole number written with a fraction (`5.0`, which JSON Schema counts as an integer,
+/// and models write) is written as one (`5`): `?page=5.0` is refused by APIs that read an
+/// integer.
 pub(crate) fn scalar_text(value: &Value) -> String {
     match value {
         Value::String(text) => text.clone(),
+        Value::Number(number) if !number.is_i64() && !number.is_u64() => number
+            .as_f64()
+            .filter(|f| f.fract() == 0.0 && f.abs() < 9_007_199_254_740_992.0)
+            .map_or_else(|| number.to_string(), |f| format!("{:.0}", f + 0.0)),
         other => other.to_string(),
     }
 }

@@ -119,13 +119,8 @@ pub(crate) fn build(
         }
     }
 
-    let mut url = base_url(api, settings).map_err(|message| ToolError::execution(tool, message))?;
-    url.push_str(&path);
-    if !query.is_empty() {
-        url.push('?');
-        let pairs: Vec<String> = query.into_iter().map(|(k, v)| format!("{k}={v}")).collect();
-        url.push_str(&pairs.join("&"));
-    }
+    let base = base_url(api, settings).map_err(|message| ToolError::execution(tool, message))?;
+    let url = join_url(&base, &path, query);
     let body = body.map(|encoded| {
         headers.push(("Content-Type".to_owned(), encoded.content_type));
         encoded.bytes
@@ -147,6 +142,36 @@ pub(crate) fn build(
         timeout: settings.timeout,
         max_response_bytes: settings.max_response_bytes,
     })
+}
+
+/// The request's URL: `base`, then `path`, then the query. A fragment the document wrote
+/// into a path (Box's `/files/{file_id}#add_shared_link`, which tells two operations on one
+/// path apart) is not sent; a query written into the base URL (`…/v1?tenant=acme`) or the
+/// path (S3's `/{Bucket}?tagging`) comes before the parameters' pairs.
+fn join_url(base: &str, path: &str, pairs: Vec<(String, String)>) -> String {
+    let split = |url: &str| -> (String, Option<String>) {
+        let url = url.split('#').next().unwrap_or_default();
+        match url.split_once('?') {
+            Some((before, query)) => (
+                before.to_owned(),
+                Some(query.to_owned()).filter(|q| !q.is_empty()),
+            ),
+            None => (url.to_owned(), None),
+        }
+    };
+    let (mut url, base_query) = split(base);
+    let (path, path_query) = split(path);
+    url.push_str(&path);
+    let query: Vec<String> = base_query
+        .into_iter()
+        .chain(path_query)
+        .chain(pairs.into_iter().map(|(k, v)| format!("{k}={v}")))
+        .collect();
+    if !query.is_empty() {
+        url.push('?');
+        url.push_str(&query.join("&"));
+    }
+    url
 }
 
 fn body_name(body: &super::table::RequestBody) -> String {

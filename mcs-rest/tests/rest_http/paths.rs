@@ -208,3 +208,86 @@ async fn values_sharing_a_segment_cannot_make_a_dot_segment_together() {
         .expect("`xy.` is a name");
     assert_eq!(target(&only_request(&server).await), "/files/xy./meta");
 }
+
+#[tokio::test]
+async fn whole_numbers_with_a_fraction_are_written_as_integers() {
+    let server = ok_server().await;
+    let op = Op::get("item", "/items/{id}")
+        .param(path_param("id"))
+        .param(query_param("page"))
+        .param(query_param("ratio"))
+        .schema(
+            json!({"id": {"type": "integer"}, "page": {"type": "integer"}, "ratio": {"type": "number"}}),
+            &["id"],
+        );
+    let driver = driver(vec![op.build()], &server);
+    call(
+        &driver,
+        "item",
+        json!({"id": 200.0, "page": 5.0, "ratio": 2.5}),
+    )
+    .await
+    .expect("sent");
+    assert_eq!(
+        target(&only_request(&server).await),
+        "/items/200?page=5&ratio=2.5"
+    );
+}
+
+#[tokio::test]
+async fn a_fragment_in_the_path_is_not_sent_and_a_query_in_it_comes_first() {
+    // Box tells operations on one path apart with a fragment; S3 writes subresources as a
+    // query in the path.
+    let server = ok_server().await;
+    let shared = Op::new("share", Method::Put, "/files/{id}#add_shared_link")
+        .param(path_param("id"))
+        .param(query_param("fields"))
+        .schema(
+            json!({"id": {"type": "string"}, "fields": {"type": "string"}}),
+            &["id", "fields"],
+        );
+    let tagging = Op::get("tagging", "/{bucket}?tagging")
+        .param(path_param("bucket"))
+        .param(query_param("versionId"))
+        .schema(
+            json!({"bucket": {"type": "string"}, "versionId": {"type": "string"}}),
+            &["bucket"],
+        );
+    let driver = driver(vec![shared.build(), tagging.build()], &server);
+    call(
+        &driver,
+        "share",
+        json!({"id": "123", "fields": "shared_link"}),
+    )
+    .await
+    .expect("sent");
+    call(
+        &driver,
+        "tagging",
+        json!({"bucket": "b", "versionId": "v1"}),
+    )
+    .await
+    .expect("sent");
+    let targets: Vec<String> = received(&server).await.iter().map(target).collect();
+    assert_eq!(
+        targets,
+        ["/files/123?fields=shared_link", "/b?tagging&versionId=v1"]
+    );
+}
+
+#[tokio::test]
+async fn a_query_in_the_base_url_stays_a_query() {
+    let server = ok_server().await;
+    let op = Op::get("ping", "/ping")
+        .param(query_param("q"))
+        .schema(json!({"q": {"type": "string"}}), &[]);
+    let driver = RestDriver::from_api(api(vec![op.build()]))
+        .with_base_url(format!("{}/v1?tenant=acme", server.uri()));
+    call(&driver, "ping", json!({"q": "x"}))
+        .await
+        .expect("sent");
+    assert_eq!(
+        target(&only_request(&server).await),
+        "/v1/ping?tenant=acme&q=x"
+    );
+}
