@@ -945,6 +945,10 @@ fn body(out: &mut Writer, body: &RequestBody) {
         None => "None".to_owned(),
     };
     out.field("xml", &xml);
+    out.field(
+        "deep_objects",
+        &texts(body.deep_objects.iter().map(AsRef::as_ref)),
+    );
     out.close("}),");
 }
 

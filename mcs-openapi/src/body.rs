@@ -22,6 +22,8 @@ pub(crate) struct BodyPlan {
     pub description: Option<Value>,
     /// XML bodies only: the layout the body is written by (see [`super::xml`]).
     pub xml: Option<Value>,
+    /// Form bodies only: the properties the media type's `encoding` sends as `deepObject`.
+    pub deep_objects: Vec<String>,
 }
 
 /// What reading sends, said after every refusal of a body's media types.
@@ -293,6 +295,7 @@ fn plan(
         required,
         description,
         xml,
+        deep_objects: Vec::new(),
     })
 }
 
@@ -333,7 +336,20 @@ pub(crate) fn plan_v3(
     };
     let required = body.get("required").and_then(Value::as_bool) == Some(true);
     let description = body.get("description").cloned();
-    plan(reader, builder, choice, "body", required, description).map(Some)
+    let encoding = content
+        .get(choice.media)
+        .and_then(|entry| entry.get("encoding"))
+        .and_then(Value::as_object);
+    let form = choice.encoding == BodyEncoding::Form;
+    let mut plan = plan(reader, builder, choice, "body", required, description)?;
+    if form && let Some(encoding) = encoding {
+        plan.deep_objects = encoding
+            .iter()
+            .filter(|(_, how)| how.get("style").and_then(Value::as_str) == Some("deepObject"))
+            .map(|(name, _)| name.clone())
+            .collect();
+    }
+    Ok(Some(plan))
 }
 
 /// The body of a Swagger 2.0 operation, from its `in: body` or `in: formData` parameters
@@ -415,6 +431,7 @@ pub(crate) fn plan_v2(
         required: any_required,
         description: None,
         xml: None,
+        deep_objects: Vec::new(),
     }))
 }
 
@@ -500,6 +517,12 @@ pub(crate) fn finish(
         files: files.into_iter().map(Into::into).collect::<Vec<_>>().into(),
         required: plan.required,
         xml: plan.xml.map(|layout| layout.to_string().into()),
+        deep_objects: plan
+            .deep_objects
+            .into_iter()
+            .map(Into::into)
+            .collect::<Vec<_>>()
+            .into(),
     };
     (row, args)
 }

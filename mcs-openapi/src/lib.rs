@@ -43,8 +43,10 @@
 //! - a body spread into arguments keeps its object's `required` properties even when the
 //!   request body itself is not marked required (documents rarely mark it);
 //! - a body's media type is chosen in this order, and sent so: JSON (`application/json`,
-//!   then `+json` types and `*/*`); `application/x-www-form-urlencoded`;
-//!   `multipart/form-data`; XML (`application/xml`, `text/xml`, `+xml` types), written from
+//!   then `+json` types and `*/*`); `application/x-www-form-urlencoded` (properties its
+//!   `encoding` gives `style: deepObject` sent as `key[member]=…`, see
+//!   [`RequestBody::deep_objects`](mcs_rest::RequestBody::deep_objects); other objects as
+//!   JSON text); `multipart/form-data`; XML (`application/xml`, `text/xml`, `+xml` types), written from
 //!   the JSON arguments by the schema's `xml` objects (`name`, `namespace`, `prefix`,
 //!   `attribute`, `wrapped`; see [`RequestBody::xml`](mcs_rest::RequestBody::xml)); `text/*`
 //!   as the string given; YAML (`application/yaml`, `application/x-yaml`, `text/yaml`,

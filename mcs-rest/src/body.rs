@@ -7,7 +7,7 @@ use serde_json::{Map, Value};
 
 use super::charset;
 use super::params::{form_encode_bytes, scalar_text};
-use super::table::{BodyArgument, BodyEncoding, RequestBody};
+use super::table::{BodyArgument, BodyEncoding, RequestBody, Text};
 use super::xml;
 
 /// An encoded body and its `Content-Type`.
@@ -83,7 +83,7 @@ pub(crate) fn encode(
             })
         }
         BodyEncoding::Form => Ok(Encoded {
-            bytes: form(whole, value, &media_type)
+            bytes: form(whole, value, &media_type, &body.deep_objects)
                 .map_err(|why| BodyError::new(whole, format!("cannot be sent: {why}")))?
                 .into_bytes(),
             content_type: media_type,
@@ -110,10 +110,17 @@ pub(crate) fn encode(
     }
 }
 
-/// `a=1&tags=x&tags=y`: arrays repeat their key, objects are written as JSON. Keys and
-/// values are percent-encoded bytes of the charset `media_type` declares (UTF-8 when it
-/// declares none), as a browser sends a form in the page's charset.
-fn form(whole: &str, value: &Value, media_type: &str) -> Result<String, charset::Unwritable> {
+/// `a=1&tags=x&tags=y`: arrays repeat their key, objects are written as JSON, except the
+/// properties in `deep` (`deepObject` in the document's `encoding`), whose objects and
+/// arrays are spread into bracketed keys: `address[city]=Paris`, `items[0][price]=p1`.
+/// Keys and values are percent-encoded bytes of the charset `media_type` declares (UTF-8
+/// when it declares none), as a browser sends a form in the page's charset.
+fn form(
+    whole: &str,
+    value: &Value,
+    media_type: &str,
+    deep: &[Text],
+) -> Result<String, charset::Unwritable> {
     let encode = |text: &str| -> Result<String, charset::Unwritable> {
         Ok(form_encode_bytes(&charset::encode(
             text, media_type, false,
@@ -121,13 +128,19 @@ fn form(whole: &str, value: &Value, media_type: &str) -> Result<String, charset:
     };
     let mut pairs = Vec::new();
     let mut push = |key: &str, value: &Value| -> Result<(), charset::Unwritable> {
-        let items: &[Value] = match value {
-            Value::Null => &[],
-            Value::Array(items) => items,
-            other => std::slice::from_ref(other),
-        };
-        for item in items {
-            pairs.push(format!("{}={}", encode(key)?, encode(&scalar_text(item))?));
+        let mut spread = Vec::new();
+        if deep.iter().any(|name| name == key) {
+            deep_pairs(key.to_owned(), value, &mut spread);
+        } else {
+            let items: &[Value] = match value {
+                Value::Null => &[],
+                Value::Array(items) => items,
+                other => std::slice::from_ref(other),
+            };
+            spread.extend(items.iter().map(|item| (key.to_owned(), item)));
+        }
+        for (key, item) in spread {
+            pairs.push(format!("{}={}", encode(&key)?, encode(&scalar_text(item))?));
         }
         Ok(())
     };
@@ -140,6 +153,25 @@ fn form(whole: &str, value: &Value, media_type: &str) -> Result<String, charset:
         other => push(if whole.is_empty() { "body" } else { whole }, other)?,
     }
     Ok(pairs.join("&"))
+}
+
+/// The pairs of `value` under `key` in the `deepObject` style: an object's members as
+/// `key[member]`, an array's items as `key[index]`, to any depth; null is left out.
+fn deep_pairs<'v>(key: String, value: &'v Value, pairs: &mut Vec<(String, &'v Value)>) {
+    match value {
+        Value::Null => {}
+        Value::Object(map) => {
+            for (member, value) in map {
+                deep_pairs(format!("{key}[{member}]"), value, pairs);
+            }
+        }
+        Value::Array(items) => {
+            for (index, item) in items.iter().enumerate() {
+                deep_pairs(format!("{key}[{index}]"), item, pairs);
+            }
+        }
+        scalar => pairs.push((key, scalar)),
+    }
 }
 
 struct Part {

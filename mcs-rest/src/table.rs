@@ -379,6 +379,10 @@ pub struct RequestBody {
     /// `xml.name` always given. `None`, or text that is not such JSON, lays the body out by
     /// default: the root element `body`, every value an element named after its key.
     pub xml: Option<Text>,
+    /// Form bodies only: the properties sent in the `deepObject` style the document's
+    /// `encoding` names (`address[city]=Paris`, arrays indexed: `items[0][price]=p1`, as
+    /// Stripe reads them) instead of as JSON text.
+    pub deep_objects: List<Text>,
 }
 
 /// How a [`RequestBody`] is encoded on the wire.

@@ -141,6 +141,7 @@ pub(crate) fn body(
         files: Cow::Owned(Vec::new()),
         required: true,
         xml: None,
+        deep_objects: Cow::Borrowed(&[]),
     }
 }
 

@@ -165,6 +165,7 @@ pub mod hostile_types {
                 files: B(&[]),
                 required: false,
                 xml: None,
+                deep_objects: B(&[]),
             }),
             security: B(&[]),
             tags: B(&[]),

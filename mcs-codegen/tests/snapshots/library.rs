@@ -231,6 +231,7 @@ pub mod library {
                 files: B(&[]),
                 required: true,
                 xml: None,
+                deep_objects: B(&[]),
             }),
             security: B(&[
                 SecurityRequirement { schemes: B(&[B("bearer")]) },
@@ -318,6 +319,7 @@ pub mod library {
                 files: B(&[]),
                 required: true,
                 xml: None,
+                deep_objects: B(&[]),
             }),
             security: B(&[
                 SecurityRequirement { schemes: B(&[B("bearer")]) },
@@ -342,6 +344,7 @@ pub mod library {
                 files: B(&[]),
                 required: true,
                 xml: Some(B(r##"{"$ref":"#/$defs/Record","xml":{"name":"record"},"$defs":{"Record":{"xml":{"name":"record","namespace":"http://www.loc.gov/MARC21/slim","prefix":"marc"},"properties":{"kind":{"xml":{"name":"type","attribute":true}},"leader":{},"fields":{"xml":{"wrapped":true},"items":{"xml":{"name":"datafield"},"properties":{"tag":{"xml":{"attribute":true}},"value":{}}}}}}}}"##)),
+                deep_objects: B(&[]),
             }),
             security: B(&[
                 SecurityRequirement { schemes: B(&[B("bearer")]) },
@@ -368,6 +371,7 @@ pub mod library {
                 files: B(&[]),
                 required: true,
                 xml: None,
+                deep_objects: B(&[]),
             }),
             security: B(&[
                 SecurityRequirement { schemes: B(&[B("bearer")]) },
@@ -396,6 +400,7 @@ pub mod library {
                 files: B(&[]),
                 required: true,
                 xml: None,
+                deep_objects: B(&[]),
             }),
             security: B(&[
                 SecurityRequirement { schemes: B(&[B("bearer")]) },

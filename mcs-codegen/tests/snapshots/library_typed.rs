@@ -731,6 +731,7 @@ pub mod typed_library {
                 files: B(&[]),
                 required: true,
                 xml: None,
+                deep_objects: B(&[]),
             }),
             security: B(&[
                 SecurityRequirement { schemes: B(&[B("bearer")]) },
@@ -818,6 +819,7 @@ pub mod typed_library {
                 files: B(&[]),
                 required: true,
                 xml: None,
+                deep_objects: B(&[]),
             }),
             security: B(&[
                 SecurityRequirement { schemes: B(&[B("bearer")]) },
@@ -842,6 +844,7 @@ pub mod typed_library {
                 files: B(&[]),
                 required: true,
                 xml: Some(B(r##"{"$ref":"#/$defs/Record","xml":{"name":"record"},"$defs":{"Record":{"xml":{"name":"record","namespace":"http://www.loc.gov/MARC21/slim","prefix":"marc"},"properties":{"kind":{"xml":{"name":"type","attribute":true}},"leader":{},"fields":{"xml":{"wrapped":true},"items":{"xml":{"name":"datafield"},"properties":{"tag":{"xml":{"attribute":true}},"value":{}}}}}}}}"##)),
+                deep_objects: B(&[]),
             }),
             security: B(&[
                 SecurityRequirement { schemes: B(&[B("bearer")]) },
@@ -868,6 +871,7 @@ pub mod typed_library {
                 files: B(&[]),
                 required: true,
                 xml: None,
+                deep_objects: B(&[]),
             }),
             security: B(&[
                 SecurityRequirement { schemes: B(&[B("bearer")]) },
@@ -896,6 +900,7 @@ pub mod typed_library {
                 files: B(&[]),
                 required: true,
                 xml: None,
+                deep_objects: B(&[]),
             }),
             security: B(&[
                 SecurityRequirement { schemes: B(&[B("bearer")]) },

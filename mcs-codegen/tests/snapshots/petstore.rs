@@ -172,6 +172,7 @@ pub mod petstore {
                 files: B(&[]),
                 required: true,
                 xml: None,
+                deep_objects: B(&[]),
             }),
             security: B(&[
                 SecurityRequirement { schemes: B(&[B("apiKey")]) },
@@ -235,6 +236,7 @@ pub mod petstore {
                 files: B(&[]),
                 required: true,
                 xml: None,
+                deep_objects: B(&[]),
             }),
             security: B(&[
                 SecurityRequirement { schemes: B(&[B("apiKey")]) },

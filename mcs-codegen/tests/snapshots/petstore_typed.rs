@@ -321,6 +321,7 @@ pub mod typed_petstore {
                 files: B(&[]),
                 required: true,
                 xml: None,
+                deep_objects: B(&[]),
             }),
             security: B(&[
                 SecurityRequirement { schemes: B(&[B("apiKey")]) },
@@ -384,6 +385,7 @@ pub mod typed_petstore {
                 files: B(&[]),
                 required: true,
                 xml: None,
+                deep_objects: B(&[]),
             }),
             security: B(&[
                 SecurityRequirement { schemes: B(&[B("apiKey")]) },

@@ -124,6 +124,7 @@ pub mod weather {
                 files: B(&[]),
                 required: true,
                 xml: None,
+                deep_objects: B(&[]),
             }),
             security: B(&[
                 SecurityRequirement { schemes: B(&[B("key")]) },
@@ -148,6 +149,7 @@ pub mod weather {
                 files: B(&[B("photo")]),
                 required: true,
                 xml: None,
+                deep_objects: B(&[]),
             }),
             security: B(&[
                 SecurityRequirement { schemes: B(&[B("key")]) },

@@ -316,3 +316,26 @@ fn body_without_content_or_schema() {
     );
     assert_eq!(schema(any)["properties"]["body"], json!({}));
 }
+
+#[test]
+fn a_form_body_names_the_properties_its_encoding_sends_as_deep_objects() {
+    let form = read(&body_doc(
+        "          application/x-www-form-urlencoded:\n            schema: {type: object, properties: {email: {type: string}, address: {type: object}, items: {type: array, items: {type: object}}, metadata: {type: object}}}\n            encoding:\n              address: {style: deepObject, explode: true}\n              items: {style: deepObject, explode: true}\n              metadata: {contentType: application/json}",
+    ));
+    let body = op(&form, "post").body.clone().unwrap();
+    assert_eq!(body.encoding, BodyEncoding::Form);
+    let deep: Vec<&str> = body.deep_objects.iter().map(AsRef::as_ref).collect();
+    assert_eq!(deep, ["address", "items"]);
+    // Not for other media types.
+    let json_body = read(&body_doc(
+        "          application/json:\n            schema: {type: object, properties: {address: {type: object}}}\n            encoding:\n              address: {style: deepObject}",
+    ));
+    assert!(
+        op(&json_body, "post")
+            .body
+            .as_ref()
+            .unwrap()
+            .deep_objects
+            .is_empty()
+    );
+}

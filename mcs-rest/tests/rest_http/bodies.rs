@@ -423,3 +423,40 @@ async fn a_binary_body_from_base64_and_from_a_path() {
         assert_eq!(request.body, PNG);
     }
 }
+
+#[tokio::test]
+async fn form_properties_in_the_deep_object_style_are_spread_into_bracketed_keys() {
+    // As Stripe reads them: `address[city]=…`, arrays indexed.
+    let server = ok_server().await;
+    let mut form = body(
+        "application/x-www-form-urlencoded",
+        BodyEncoding::Form,
+        BodyArgument::Properties(Cow::Owned(vec![
+            owned("email"),
+            owned("address"),
+            owned("items"),
+            owned("metadata"),
+        ])),
+    );
+    form.deep_objects = Cow::Owned(vec![owned("address"), owned("items")]);
+    let op = body_op(
+        "customers",
+        form,
+        json!({"email": {"type": "string"}, "address": {"type": "object"}, "items": {"type": "array"}, "metadata": {"type": "object"}}),
+    );
+    let driver = driver(vec![op], &server);
+    let arguments = json!({
+        "email": "a@b.c",
+        "address": {"city": "Paris", "line1": "1 rue", "extra": null},
+        "items": [{"price": "p1", "quantity": 2}, {"price": "p2"}],
+        "metadata": {"k": "v"}
+    });
+    call(&driver, "customers", arguments).await.expect("sent");
+    let request = only_request(&server).await;
+    assert_eq!(
+        String::from_utf8_lossy(&request.body),
+        "email=a%40b.c&address%5Bcity%5D=Paris&address%5Bline1%5D=1%20rue\
+         &items%5B0%5D%5Bprice%5D=p1&items%5B0%5D%5Bquantity%5D=2&items%5B1%5D%5Bprice%5D=p2\
+         &metadata=%7B%22k%22%3A%22v%22%7D"
+    );
+}
