@@ -962,6 +962,7 @@ fn operation(out: &mut Writer, operation: &Operation, pieces: &SchemaPieces) {
     );
     out.field("method", method(operation.method));
     out.field("path", &text(&operation.path));
+    out.list("servers", &operation.servers, server);
     out.list("parameters", &operation.parameters, parameter);
     match &operation.body {
         Some(b) => body(out, b),

@@ -318,7 +318,7 @@ fn version(sources: &Sources, root: &Map<String, Value>) -> Result<Version, Open
 
 /// The servers of an OpenAPI 3 document. Servers given on a path item or an operation
 /// are not read: the driver has one base URL.
-fn servers(root: &Map<String, Value>) -> Vec<Server> {
+pub(crate) fn servers(root: &Map<String, Value>) -> Vec<Server> {
     let Some(Value::Array(list)) = root.get("servers") else {
         return Vec::new();
     };

@@ -207,6 +207,12 @@ pub(crate) fn build(
         description: description.map(Into::into),
         method: candidate.method,
         path: candidate.path.clone().into(),
+        // An operation's own servers, else its path's (OpenAPI 3 only; Swagger 2.0 has
+        // neither).
+        servers: Some(super::document::servers(candidate.op))
+            .filter(|servers| !servers.is_empty())
+            .unwrap_or_else(|| super::document::servers(candidate.item))
+            .into(),
         parameters: wire
             .into_iter()
             .map(|(row, _)| row)

@@ -119,7 +119,8 @@ pub(crate) fn build(
         }
     }
 
-    let base = base_url(api, settings).map_err(|message| ToolError::execution(tool, message))?;
+    let base = operation_base_url(api, operation, settings)
+        .map_err(|message| ToolError::execution(tool, message))?;
     let url = join_url(&base, &path, query);
     let body = body.map(|encoded| {
         headers.push(("Content-Type".to_owned(), encoded.content_type));
@@ -184,7 +185,7 @@ fn body_name(body: &super::table::RequestBody) -> String {
 /// The base URL without a trailing slash: the configured one, or the document's first
 /// server with its variables filled in.
 pub(crate) fn base_url(api: &Api, settings: &Settings) -> Result<String, String> {
-    let mut url = match &settings.base_url {
+    let url = match &settings.base_url {
         Some(url) => url.clone(),
         None => {
             let Some(server) = api.servers.first() else {
@@ -192,18 +193,56 @@ pub(crate) fn base_url(api: &Api, settings: &Settings) -> Result<String, String>
                     "the API description names no server; give the driver a base URL".to_owned(),
                 );
             };
-            let mut url = server.url.to_string();
-            for variable in server.variables.iter() {
-                let value = settings
-                    .server_variables
-                    .iter()
-                    .find(|(name, _)| *name == variable.name)
-                    .map_or(variable.default.as_ref(), |(_, value)| value.as_str());
-                url = url.replace(&format!("{{{}}}", variable.name), value);
-            }
-            url
+            filled(server, settings)
         }
     };
+    checked(url, settings)
+}
+
+/// The base URL of `operation`: its own server when the document gives it one and the
+/// driver was given no base URL (a relative one is taken from the API's server's origin),
+/// else [`base_url`].
+fn operation_base_url(
+    api: &Api,
+    operation: &Operation,
+    settings: &Settings,
+) -> Result<String, String> {
+    let Some(server) = operation
+        .servers
+        .first()
+        .filter(|_| settings.base_url.is_none())
+    else {
+        return base_url(api, settings);
+    };
+    let mut url = filled(server, settings);
+    if !url.contains("://") {
+        let api_url = base_url(api, settings)?;
+        let origin_end = api_url
+            .find("://")
+            .and_then(|scheme| api_url[scheme + 3..].find('/').map(|at| scheme + 3 + at))
+            .unwrap_or(api_url.len());
+        let separator = if url.starts_with('/') { "" } else { "/" };
+        url = format!("{}{separator}{url}", &api_url[..origin_end]);
+    }
+    checked(url, settings)
+}
+
+/// `server`'s URL with its variables: the values set on the driver, else the defaults.
+fn filled(server: &super::table::Server, settings: &Settings) -> String {
+    let mut url = server.url.to_string();
+    for variable in server.variables.iter() {
+        let value = settings
+            .server_variables
+            .iter()
+            .find(|(name, _)| *name == variable.name)
+            .map_or(variable.default.as_ref(), |(_, value)| value.as_str());
+        url = url.replace(&format!("{{{}}}", variable.name), value);
+    }
+    url
+}
+
+/// `url` with the driver's variables filled in, checked absolute, without a trailing slash.
+fn checked(mut url: String, settings: &Settings) -> Result<String, String> {
     // A configured base URL may be a template too (`http://127.0.0.1:{port}/v1`): the
     // variables set on the driver fill it as they fill the document's server.
     for (name, value) in &settings.server_variables {

@@ -108,6 +108,10 @@ pub struct Operation {
     pub method: Method,
     /// The path template, e.g. `/pets/{petId}`, appended to the base URL.
     pub path: Text,
+    /// The servers the document gives this operation or its path (OpenAPI 3's `servers`
+    /// there: Stripe's uploads go to `files.stripe.com`), in place of [`Api::servers`];
+    /// empty for most operations. A base URL set on the driver overrides both.
+    pub servers: List<Server>,
     /// Where each non-body argument goes.
     pub parameters: List<Parameter>,
     /// The request body, if the operation takes one.

@@ -51,6 +51,7 @@ impl Op {
             description: Some(Cow::Owned(format!("{method} {path}"))),
             method,
             path: Cow::Owned(path.to_owned()),
+            servers: Cow::Borrowed(&[]),
             parameters: Cow::Owned(Vec::new()),
             body: None,
             security: Cow::Owned(Vec::new()),

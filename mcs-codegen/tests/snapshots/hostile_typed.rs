@@ -155,6 +155,7 @@ pub mod hostile_types {
             description: None,
             method: Method::Post,
             path: B("/things/{id}"),
+            servers: B(&[]),
             parameters: B(&[
                 Parameter::path("id"),
             ]),

@@ -201,6 +201,7 @@ pub mod library {
             description: None,
             method: Method::Get,
             path: B("/books"),
+            servers: B(&[]),
             parameters: B(&[
                 Parameter::query("q").required(true),
                 Parameter::query("format"),
@@ -223,6 +224,7 @@ pub mod library {
             description: None,
             method: Method::Post,
             path: B("/books"),
+            servers: B(&[]),
             parameters: B(&[]),
             body: Some(RequestBody {
                 media_type: B("application/json"),
@@ -248,6 +250,7 @@ pub mod library {
             description: None,
             method: Method::Get,
             path: B("/books/{isbn}"),
+            servers: B(&[]),
             parameters: B(&[
                 Parameter::path("isbn"),
             ]),
@@ -271,6 +274,7 @@ pub mod library {
             description: Some(B("Deprecated. Withdraw a book")),
             method: Method::Delete,
             path: B("/books/{isbn}"),
+            servers: B(&[]),
             parameters: B(&[
                 Parameter::path("isbn"),
             ]),
@@ -294,6 +298,7 @@ pub mod library {
             description: None,
             method: Method::Get,
             path: B("/loans"),
+            servers: B(&[]),
             parameters: B(&[]),
             body: None,
             security: B(&[
@@ -311,6 +316,7 @@ pub mod library {
             description: None,
             method: Method::Post,
             path: B("/loans"),
+            servers: B(&[]),
             parameters: B(&[]),
             body: Some(RequestBody {
                 media_type: B("application/json"),
@@ -336,6 +342,7 @@ pub mod library {
             description: None,
             method: Method::Post,
             path: B("/records"),
+            servers: B(&[]),
             parameters: B(&[]),
             body: Some(RequestBody {
                 media_type: B("application/marcxml+xml"),
@@ -361,6 +368,7 @@ pub mod library {
             description: None,
             method: Method::Put,
             path: B("/books/{isbn}/ebook"),
+            servers: B(&[]),
             parameters: B(&[
                 Parameter::path("isbn"),
             ]),
@@ -392,6 +400,7 @@ pub mod library {
             description: None,
             method: Method::Post,
             path: B("/members/verify"),
+            servers: B(&[]),
             parameters: B(&[]),
             body: Some(RequestBody {
                 media_type: B("application/jwt"),

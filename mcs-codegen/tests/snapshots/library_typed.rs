@@ -701,6 +701,7 @@ pub mod typed_library {
             description: None,
             method: Method::Get,
             path: B("/books"),
+            servers: B(&[]),
             parameters: B(&[
                 Parameter::query("q").required(true),
                 Parameter::query("format"),
@@ -723,6 +724,7 @@ pub mod typed_library {
             description: None,
             method: Method::Post,
             path: B("/books"),
+            servers: B(&[]),
             parameters: B(&[]),
             body: Some(RequestBody {
                 media_type: B("application/json"),
@@ -748,6 +750,7 @@ pub mod typed_library {
             description: None,
             method: Method::Get,
             path: B("/books/{isbn}"),
+            servers: B(&[]),
             parameters: B(&[
                 Parameter::path("isbn"),
             ]),
@@ -771,6 +774,7 @@ pub mod typed_library {
             description: Some(B("Deprecated. Withdraw a book")),
             method: Method::Delete,
             path: B("/books/{isbn}"),
+            servers: B(&[]),
             parameters: B(&[
                 Parameter::path("isbn"),
             ]),
@@ -794,6 +798,7 @@ pub mod typed_library {
             description: None,
             method: Method::Get,
             path: B("/loans"),
+            servers: B(&[]),
             parameters: B(&[]),
             body: None,
             security: B(&[
@@ -811,6 +816,7 @@ pub mod typed_library {
             description: None,
             method: Method::Post,
             path: B("/loans"),
+            servers: B(&[]),
             parameters: B(&[]),
             body: Some(RequestBody {
                 media_type: B("application/json"),
@@ -836,6 +842,7 @@ pub mod typed_library {
             description: None,
             method: Method::Post,
             path: B("/records"),
+            servers: B(&[]),
             parameters: B(&[]),
             body: Some(RequestBody {
                 media_type: B("application/marcxml+xml"),
@@ -861,6 +868,7 @@ pub mod typed_library {
             description: None,
             method: Method::Put,
             path: B("/books/{isbn}/ebook"),
+            servers: B(&[]),
             parameters: B(&[
                 Parameter::path("isbn"),
             ]),
@@ -892,6 +900,7 @@ pub mod typed_library {
             description: None,
             method: Method::Post,
             path: B("/members/verify"),
+            servers: B(&[]),
             parameters: B(&[]),
             body: Some(RequestBody {
                 media_type: B("application/jwt"),

@@ -144,6 +144,7 @@ pub mod petstore {
             description: Some(B("Pets are returned oldest first. Filter by tag and cap the number returned.")),
             method: Method::Get,
             path: B("/pets"),
+            servers: B(&[]),
             parameters: B(&[
                 Parameter::query("tags"),
                 Parameter::query("limit"),
@@ -164,6 +165,7 @@ pub mod petstore {
             description: None,
             method: Method::Post,
             path: B("/pets"),
+            servers: B(&[]),
             parameters: B(&[]),
             body: Some(RequestBody {
                 media_type: B("application/json"),
@@ -189,6 +191,7 @@ pub mod petstore {
             description: None,
             method: Method::Get,
             path: B("/pets/{petId}"),
+            servers: B(&[]),
             parameters: B(&[
                 Parameter::path("petId"),
             ]),
@@ -208,6 +211,7 @@ pub mod petstore {
             description: None,
             method: Method::Delete,
             path: B("/pets/{petId}"),
+            servers: B(&[]),
             parameters: B(&[
                 Parameter::path("petId"),
                 Parameter::header("X-Reason"),
@@ -228,6 +232,7 @@ pub mod petstore {
             description: Some(B("Reserves a pet for a customer. The order is confirmed by e-mail.")),
             method: Method::Post,
             path: B("/store/orders"),
+            servers: B(&[]),
             parameters: B(&[]),
             body: Some(RequestBody {
                 media_type: B("application/x-www-form-urlencoded"),
@@ -253,6 +258,7 @@ pub mod petstore {
             description: Some(B("Deprecated. How many pets of each status there are")),
             method: Method::Get,
             path: B("/store/inventory"),
+            servers: B(&[]),
             parameters: B(&[]),
             body: None,
             security: B(&[]),

@@ -293,6 +293,7 @@ pub mod typed_petstore {
             description: Some(B("Pets are returned oldest first. Filter by tag and cap the number returned.")),
             method: Method::Get,
             path: B("/pets"),
+            servers: B(&[]),
             parameters: B(&[
                 Parameter::query("tags"),
                 Parameter::query("limit"),
@@ -313,6 +314,7 @@ pub mod typed_petstore {
             description: None,
             method: Method::Post,
             path: B("/pets"),
+            servers: B(&[]),
             parameters: B(&[]),
             body: Some(RequestBody {
                 media_type: B("application/json"),
@@ -338,6 +340,7 @@ pub mod typed_petstore {
             description: None,
             method: Method::Get,
             path: B("/pets/{petId}"),
+            servers: B(&[]),
             parameters: B(&[
                 Parameter::path("petId"),
             ]),
@@ -357,6 +360,7 @@ pub mod typed_petstore {
             description: None,
             method: Method::Delete,
             path: B("/pets/{petId}"),
+            servers: B(&[]),
             parameters: B(&[
                 Parameter::path("petId"),
                 Parameter::header("X-Reason"),
@@ -377,6 +381,7 @@ pub mod typed_petstore {
             description: Some(B("Reserves a pet for a customer. The order is confirmed by e-mail.")),
             method: Method::Post,
             path: B("/store/orders"),
+            servers: B(&[]),
             parameters: B(&[]),
             body: Some(RequestBody {
                 media_type: B("application/x-www-form-urlencoded"),
@@ -402,6 +407,7 @@ pub mod typed_petstore {
             description: Some(B("Deprecated. How many pets of each status there are")),
             method: Method::Get,
             path: B("/store/inventory"),
+            servers: B(&[]),
             parameters: B(&[]),
             body: None,
             security: B(&[]),

@@ -95,6 +95,7 @@ pub mod weather {
             description: None,
             method: Method::Get,
             path: B("/readings"),
+            servers: B(&[]),
             parameters: B(&[
                 Parameter::query("sensors").required(true).style(Style::Form, false),
                 Parameter::query("since"),
@@ -116,6 +117,7 @@ pub mod weather {
             description: None,
             method: Method::Post,
             path: B("/readings"),
+            servers: B(&[]),
             parameters: B(&[]),
             body: Some(RequestBody {
                 media_type: B("application/json"),
@@ -141,6 +143,7 @@ pub mod weather {
             description: None,
             method: Method::Post,
             path: B("/photos"),
+            servers: B(&[]),
             parameters: B(&[]),
             body: Some(RequestBody {
                 media_type: B("multipart/form-data"),

@@ -460,3 +460,34 @@ fn api_name_title_and_version() {
     assert_eq!(numeric.api.name, "Api42Things");
     assert_eq!(numeric.api.version, "2.5");
 }
+
+#[test]
+fn servers_of_an_operation_or_its_path_are_read() {
+    let document = read(&doc(
+        r#"
+  /files:
+    servers: [{url: 'https://files.example.com/v1'}]
+    post:
+      operationId: upload
+      responses: {'200': {description: ok}}
+    get:
+      operationId: listFiles
+      servers: [{url: 'https://{region}.files.example.com', variables: {region: {default: eu, enum: [eu, us]}}}]
+      responses: {'200': {description: ok}}
+  /pets:
+    get:
+      operationId: listPets
+      responses: {'200': {description: ok}}
+"#,
+        "servers: [{url: 'https://api.example.com'}]",
+    ));
+    let upload = op(&document, "upload");
+    assert_eq!(upload.servers.len(), 1);
+    assert_eq!(upload.servers[0].url, "https://files.example.com/v1");
+    // The operation's own servers come before its path's.
+    let list = op(&document, "listFiles");
+    assert_eq!(list.servers[0].url, "https://{region}.files.example.com");
+    assert_eq!(list.servers[0].variables[0].default, "eu");
+    assert!(op(&document, "listPets").servers.is_empty());
+    assert_eq!(document.api.servers[0].url, "https://api.example.com");
+}

@@ -85,3 +85,39 @@ async fn a_base_url_with_a_trailing_slash_does_not_double_it() {
     call(&driver, "ping", json!({})).await.expect("sent");
     assert_eq!(target(&only_request(&server).await), "/api/ping");
 }
+
+#[tokio::test]
+async fn an_operation_with_servers_of_its_own_goes_there() {
+    // Stripe's uploads go to files.stripe.com, the rest to api.stripe.com.
+    let api_server = ok_server().await;
+    let files = ok_server().await;
+    let mut upload = Op::post("upload", "/files").build();
+    upload.servers = Cow::Owned(vec![super::server(
+        "http://127.0.0.1:{port}/{version}",
+        &[("port", &port_of(&files)), ("version", "v1")],
+    )]);
+    let mut relative = Op::get("health", "/health").build();
+    relative.servers = Cow::Owned(vec![super::server("/status", &[])]);
+    let servers = vec![super::server(
+        &format!("http://127.0.0.1:{}/api", port_of(&api_server)),
+        &[],
+    )];
+    let driver = RestDriver::from_api(api_with(
+        vec![ping(), upload, relative],
+        Vec::new(),
+        servers,
+    ));
+    for tool in ["ping", "upload", "health"] {
+        call(&driver, tool, json!({})).await.expect(tool);
+    }
+    let to_api: Vec<String> = received(&api_server).await.iter().map(target).collect();
+    // A relative server of the operation is taken from the API server's origin.
+    assert_eq!(to_api, ["/api/ping", "/status/health"]);
+    assert_eq!(target(&only_request(&files).await), "/v1/files");
+
+    // A base URL given to the driver overrides the operation's server too.
+    let proxy = ok_server().await;
+    let driver = driver.with_base_url(proxy.uri());
+    call(&driver, "upload", json!({})).await.expect("sent");
+    assert_eq!(target(&only_request(&proxy).await), "/files");
+}
