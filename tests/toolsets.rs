@@ -10,7 +10,9 @@ use mcs::orchestrator::{
     ConflictPolicy, Discovery, Grouping, LOAD_TOOLSET, Orchestrator, OrchestratorError,
     Registration, SEARCH_TOOLS, SplitError,
 };
-use mcs::{Driver, DriverMeta, LlmResponse, Tool, ToolDriver, ToolFuture, ToolParameter};
+use mcs::{
+    Driver, DriverMeta, LlmResponse, Tool, ToolDriver, ToolError, ToolFuture, ToolParameter,
+};
 use serde_json::{Value, json};
 
 struct Shop;
@@ -411,6 +413,17 @@ async fn discovery_mistakes_come_back_with_a_hint() {
         .await;
     assert!(response.call_failed);
     assert!(response.retry_prompt.unwrap().contains("forecast"));
+    // A wrong name is a mistake in describe_tool's argument, not an unknown tool (over MCP
+    // that would be a protocol error the model may never read).
+    let error = orchestrator
+        .execute_tool("describe_tool", json!({"name": "forcast"}))
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(&error, ToolError::InvalidArguments { tool, .. } if tool == "describe_tool"),
+        "{error:?}"
+    );
+    assert!(error.to_string().contains("such as `forecast`"), "{error}");
 
     // Arguments are validated like any tool's.
     let response = orchestrator

@@ -59,12 +59,20 @@ fn meta(value: Value) -> MetaObject {
 pub fn retry_hint(error: &ToolError, tool: Option<&Tool>) -> String {
     let mut hint = error.to_string();
     match (error, tool) {
-        (ToolError::InvalidArguments { .. }, Some(tool)) => {
+        // The schema of the tool called, when the arguments were its own: a tool that
+        // calls another (a gateway's `call_tool`) passes on the other's error.
+        (ToolError::InvalidArguments { tool: name, .. }, Some(tool)) if name == tool.name() => {
             let _ = write!(
                 hint,
                 "\n`{}` takes these arguments: {}\nCorrect the arguments and call the tool again.",
                 tool.name(),
                 tool.input_schema()
+            );
+        }
+        (ToolError::InvalidArguments { tool: name, .. }, _) => {
+            let _ = write!(
+                hint,
+                "\nCorrect the arguments of `{name}` and call it again."
             );
         }
         (ToolError::UnknownTool { .. }, _) => {
@@ -642,6 +650,27 @@ mod tests {
             panic!("test schemas are objects")
         };
         rmcp::model::Tool::new("t", "a tool", Arc::new(schema))
+    }
+
+    #[test]
+    fn the_schema_shown_is_that_of_the_tool_whose_arguments_were_wrong() {
+        let tool = Tool::new("call_tool", "Calls another tool.");
+        let own = ToolError::invalid_argument(
+            "call_tool",
+            ArgumentError::missing("name", "the tool's name"),
+        );
+        assert!(retry_hint(&own, Some(&tool)).contains("`call_tool` takes these arguments"));
+        // An error passed on from the tool it called: not call_tool's schema.
+        let passed_on = ToolError::invalid_argument(
+            "accountsBalanceGet",
+            ArgumentError::missing("access_token", "a string"),
+        );
+        let hint = retry_hint(&passed_on, Some(&tool));
+        assert!(!hint.contains("takes these arguments"), "{hint}");
+        assert!(
+            hint.contains("Correct the arguments of `accountsBalanceGet`"),
+            "{hint}"
+        );
     }
 
     #[test]

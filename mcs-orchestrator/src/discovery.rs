@@ -514,7 +514,7 @@ impl Catalog {
         answer["offset"] = json!(offset);
         let mut note = format!(
             "This toolset is large: names and titles only. Call {DESCRIBE_TOOL} for a tool's \
-             arguments, or call it directly."
+             arguments, or call it."
         );
         if end < members.len() {
             answer["next_offset"] = json!(end);
@@ -588,12 +588,21 @@ fn describe(tools: &[Tool], arguments: &Value) -> Result<Value, ToolError> {
         .get("name")
         .and_then(Value::as_str)
         .unwrap_or_default();
+    // A name it does not know is a mistake in its argument, which the model reads and
+    // corrects: an unknown *tool* would be `describe_tool` itself, and over MCP a protocol
+    // error that the model may never see.
     match tools.iter().find(|tool| tool.name() == wanted) {
         Some(tool) => Ok(mcs_hybrid::prompt::describe_tool(tool)),
-        None => Err(ToolError::unknown_tool_among(
-            wanted,
-            tools.iter().map(Tool::name),
-        )),
+        None => {
+            let expected = match mcs_core::closest(wanted, tools.iter().map(Tool::name)) {
+                Some(close) => format!("the name of a tool, such as `{close}`"),
+                None => format!("the name of a tool, as {SEARCH_TOOLS} or {LOAD_TOOLSET} gives it"),
+            };
+            Err(ToolError::invalid_argument(
+                DESCRIBE_TOOL,
+                ArgumentError::invalid("name", expected, format!("`{wanted}`")),
+            ))
+        }
     }
 }
 
