@@ -21,6 +21,9 @@ use crate::gateway::Gateway;
 /// listing is cheap enough that the extra discovery round trip is not worth it.
 pub(crate) const DISCOVERY_ABOVE: usize = 40;
 
+/// Where `--transport http` listens unless `--listen` says.
+const DEFAULT_LISTEN: &str = "127.0.0.1:8000";
+
 /// `mcs serve SPEC`.
 #[derive(Args)]
 pub(crate) struct ServeArgs {
@@ -32,14 +35,9 @@ pub(crate) struct ServeArgs {
     #[arg(long, value_enum, default_value_t = Transport::Stdio, help_heading = "Transport")]
     transport: Transport,
     /// The address to listen on with --transport http (port 0 picks a free port; the URL
-    /// is printed on stderr).
-    #[arg(
-        long,
-        value_name = "ADDRESS",
-        default_value = "127.0.0.1:8000",
-        help_heading = "Transport"
-    )]
-    listen: String,
+    /// is printed on stderr) [default: 127.0.0.1:8000]
+    #[arg(long, value_name = "ADDRESS", help_heading = "Transport")]
+    listen: Option<String>,
     /// With --transport http, let web pages from this origin call the server (repeatable;
     /// `https://app.example.com`, `http://localhost:*`), instead of only pages from this
     /// machine. Programs (no Origin header) always can.
@@ -119,7 +117,9 @@ pub(crate) async fn run(arguments: ServeArgs) -> Result<(), String> {
              request, as `Authorization: Bearer`"
         );
     }
+    warn_ignored(&arguments);
     let driver = configure(document.into_driver(), &arguments)?;
+    warn_server_variables(driver.api(), &arguments);
     let (driver, given) = arguments.credentials.apply(driver)?;
     for what in arguments.credentials.unused(driver.api(), &given) {
         eprintln!(
@@ -168,12 +168,13 @@ pub(crate) async fn run(arguments: ServeArgs) -> Result<(), String> {
             .await
             .map_err(|error| format!("serving over stdio: {error}")),
         Transport::Http => {
-            let listener = tokio::net::TcpListener::bind(&arguments.listen)
+            let listen = arguments.listen.as_deref().unwrap_or(DEFAULT_LISTEN);
+            let listener = tokio::net::TcpListener::bind(listen)
                 .await
-                .map_err(|error| format!("cannot listen on {}: {error}", arguments.listen))?;
+                .map_err(|error| format!("cannot listen on {listen}: {error}"))?;
             let address = listener
                 .local_addr()
-                .map_err(|error| format!("cannot listen on {}: {error}", arguments.listen))?;
+                .map_err(|error| format!("cannot listen on {listen}: {error}"))?;
             // Scripts and tests read this line to learn the port (`--listen 127.0.0.1:0`).
             eprintln!("mcs: serving MCP at http://{address}{MCP_PATH}");
             let mut http = server.http();
@@ -192,6 +193,82 @@ pub(crate) async fn run(arguments: ServeArgs) -> Result<(), String> {
     }
 }
 
+/// Options that only `--transport http` reads, given without it.
+fn warn_ignored(arguments: &ServeArgs) {
+    if arguments.transport == Transport::Http {
+        return;
+    }
+    let given = [
+        ("--listen", arguments.listen.is_some()),
+        ("--allow-origin", !arguments.allow_origins.is_empty()),
+        ("--allow-host", !arguments.allow_hosts.is_empty()),
+    ];
+    for (option, _) in given.iter().filter(|(_, given)| *given) {
+        eprintln!("mcs: warning: {option} is read only with --transport http: ignored");
+    }
+}
+
+/// A `--server-var` that no server of the document (nor `--base-url`) has, or whose value
+/// the document's list for it does not hold: a typo would otherwise send every request to
+/// the default.
+fn warn_server_variables(api: &mcs::rest::Api, arguments: &ServeArgs) {
+    let servers: Vec<&mcs::rest::Server> = api
+        .servers
+        .iter()
+        .chain(api.operations.iter().flat_map(|op| op.servers.iter()))
+        .collect();
+    for (name, value) in &arguments.server_variables {
+        let in_base = arguments
+            .base_url
+            .as_deref()
+            .is_some_and(|url| url.contains(&format!("{{{name}}}")));
+        let variables: Vec<&mcs::rest::ServerVariable> = servers
+            .iter()
+            .flat_map(|server| server.variables.iter())
+            .filter(|variable| *variable.name == **name)
+            .collect();
+        if variables.is_empty() && !in_base {
+            let mut known: Vec<&str> = servers
+                .iter()
+                .flat_map(|server| server.variables.iter().map(|v| v.name.as_ref()))
+                .collect();
+            known.sort_unstable();
+            known.dedup();
+            let has = if known.is_empty() {
+                "it has none".to_owned()
+            } else {
+                format!("it has {}", known.join(", "))
+            };
+            eprintln!(
+                "mcs: warning: --server-var {name}: no server of the document has this \
+                 variable ({has}): ignored"
+            );
+            continue;
+        }
+        let allowed: Vec<&str> = variables
+            .iter()
+            .flat_map(|variable| variable.allowed.iter().map(AsRef::as_ref))
+            .collect();
+        if !allowed.is_empty() && !allowed.contains(&value.as_str()) {
+            eprintln!(
+                "mcs: warning: --server-var {name}={value}: the document lists {} for it; \
+                 used anyway",
+                allowed.join(", ")
+            );
+        }
+    }
+}
+
+/// Headers the HTTP client writes itself: given, they would contradict it (a wrong
+/// `Content-Length` makes every request wait for bytes that never come).
+const CLIENT_HEADERS: [&str; 5] = [
+    "content-length",
+    "transfer-encoding",
+    "host",
+    "connection",
+    "content-type",
+];
+
 /// `driver` with the API options (not the credentials) applied.
 fn configure(mut driver: RestDriver, arguments: &ServeArgs) -> Result<RestDriver, String> {
     if let Some(url) = &arguments.base_url {
@@ -201,13 +278,23 @@ fn configure(mut driver: RestDriver, arguments: &ServeArgs) -> Result<RestDriver
         driver = driver.with_server_variable(name, value);
     }
     for (position, text) in arguments.headers.iter().enumerate() {
+        let number = position + 1;
         let (name, value) = header(text).ok_or_else(|| {
             // Not the text itself: it may hold a secret.
-            format!(
-                "--header number {} is not `Name: value` (such as `X-Tenant: acme`)",
-                position + 1
-            )
+            format!("--header number {number} is not `Name: value` (such as `X-Tenant: acme`)")
         })?;
+        if value.chars().any(|c| c.is_control() && c != '\t') {
+            return Err(format!(
+                "--header number {number} (`{name}`): its value holds a control character, \
+                 such as a line break, which no HTTP header may hold"
+            ));
+        }
+        if CLIENT_HEADERS.contains(&name.to_ascii_lowercase().as_str()) {
+            return Err(format!(
+                "--header number {number}: `{name}` is written by the HTTP client for each \
+                 request and cannot be given"
+            ));
+        }
         driver = driver.with_header(name, value);
     }
     Ok(driver.with_timeout(Duration::from_secs_f64(arguments.timeout)))

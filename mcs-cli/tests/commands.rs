@@ -306,3 +306,47 @@ async fn a_credential_for_a_scheme_the_document_lacks_is_refused() {
     );
     assert!(!stderr.contains("value-7"), "{stderr}");
 }
+
+#[tokio::test]
+async fn options_that_cannot_work_are_said_at_start() {
+    let spec = petstore();
+    let spec = spec.to_str().unwrap();
+    // A header value with a line break, and a header the HTTP client writes: refused at
+    // once, not on every call.
+    let output = run(&["serve", spec, "--header", "X-A: a\nb-secret-8"], &[]).await;
+    let stderr = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("holds a control character"), "{stderr}");
+    assert!(!stderr.contains("secret-8"), "{stderr}");
+    let output = run(&["serve", spec, "--header", "Content-Length: 5"], &[]).await;
+    let stderr = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("`Content-Length` is written by the HTTP client"),
+        "{stderr}"
+    );
+    // A server variable no server has, and transport options without the transport.
+    let output = run(
+        &[
+            "serve",
+            spec,
+            "--server-var",
+            "regoin=eu",
+            "--listen",
+            "127.0.0.1:0",
+        ],
+        &[],
+    )
+    .await;
+    // (stdin is closed, so no session starts: only the warnings are looked at.)
+    let stderr = text(&output.stderr);
+    assert!(
+        stderr
+            .contains("warning: --server-var regoin: no server of the document has this variable"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("warning: --listen is read only with --transport http"),
+        "{stderr}"
+    );
+}

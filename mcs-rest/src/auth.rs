@@ -126,9 +126,12 @@ pub(crate) fn placements(
     schemes: &[SecurityScheme],
     credentials: &Credentials,
 ) -> Result<Vec<Placement>, String> {
-    let mut missing: Vec<&str> = Vec::new();
+    // Each requirement's schemes without a credential, together (`a` and `b`); any one
+    // requirement met is enough.
+    let mut missing: Vec<String> = Vec::new();
     for requirement in operation.security.iter().filter(|r| !r.schemes.is_empty()) {
         let mut placed = Vec::new();
+        let mut lacking = Vec::new();
         for name in requirement.schemes.iter() {
             let found = schemes
                 .iter()
@@ -136,20 +139,29 @@ pub(crate) fn placements(
                 .and_then(|s| Some((s, credentials.for_scheme(s)?)));
             match found {
                 Some((scheme, credential)) => placed.push(place(scheme, credential)),
-                None if !missing.contains(&name.as_ref()) => missing.push(name),
-                None => {}
+                None => lacking.push(format!("`{name}`")),
             }
         }
         if placed.len() == requirement.schemes.len() {
             return Ok(placed);
         }
+        let way = lacking.join(" and ");
+        if !missing.contains(&way) {
+            missing.push(way);
+        }
     }
     if operation.security.iter().all(|r| !r.schemes.is_empty()) && !missing.is_empty() {
-        let names: Vec<String> = missing.iter().map(|m| format!("`{m}`")).collect();
+        let together = missing.iter().any(|way| way.contains(" and "));
         return Err(format!(
-            "the operation needs credentials for the security scheme {}, and the driver has \
-             none configured for it",
-            names.join(" or ")
+            "the operation needs credentials for the security scheme{} {}, and the driver has \
+             none configured for {}",
+            if together || missing.len() > 1 {
+                "s"
+            } else {
+                ""
+            },
+            missing.join(" or "),
+            if together { "them" } else { "it" }
         ));
     }
     Ok(Vec::new())

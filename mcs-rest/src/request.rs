@@ -252,8 +252,8 @@ fn checked(mut url: String, settings: &Settings) -> Result<String, String> {
     // neither the variable nor the way to set it.
     if let Some(variable) = unfilled_variable(&url) {
         return Err(format!(
-            "the server URL `{url}` has the variable `{{{variable}}}` with no value; set it \
-             with `with_server_variable`"
+            "the server URL `{url}` has the variable `{{{variable}}}` with no value (set it \
+             with `with_server_variable`, or `mcs serve --server-var {variable}=VALUE`)"
         ));
     }
     if !(url.starts_with("http://") || url.starts_with("https://")) {

@@ -174,9 +174,25 @@ async fn a_required_scheme_without_credentials_fails_before_sending() {
     let driver =
         secured(&server, &[&["bearerAuth"], &["headerKey"]]).with_basic_auth("u", PASSWORD);
     let message = execution_message(call(&driver, "op", json!({})).await);
-    assert!(message.contains("`bearerAuth`"), "{message}");
-    assert!(message.contains("`headerKey`"), "{message}");
+    assert!(
+        message.contains("the security schemes `bearerAuth` or `headerKey`,"),
+        "{message}"
+    );
     assert!(!message.contains(PASSWORD), "{message}");
+    // Schemes required together are named together; one of them given, the other alone.
+    let driver = secured(&server, &[&["headerKey", "queryKey"], &["bearerAuth"]]);
+    let message = execution_message(call(&driver, "op", json!({})).await);
+    assert!(
+        message.contains("the security schemes `headerKey` and `queryKey` or `bearerAuth`,"),
+        "{message}"
+    );
+    let driver = secured(&server, &[&["headerKey", "basicAuth"]]).with_basic_auth("u", PASSWORD);
+    let message = execution_message(call(&driver, "op", json!({})).await);
+    assert!(
+        message
+            .contains("the security scheme `headerKey`, and the driver has none configured for it"),
+        "{message}"
+    );
     assert!(received(&server).await.is_empty());
 }
 
