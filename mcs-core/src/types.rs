@@ -692,6 +692,34 @@ impl Tool {
             .unwrap_or_default()
     }
 
+    /// What a model reads of the tool where the format has no title (OpenAI, Anthropic,
+    /// Gemini, the MCS listing, and the description MCP hosts pass on): the description,
+    /// led by the title when it has both and the title says something the description does
+    /// not (a word of three letters or more that it lacks). An OpenAPI operation's summary
+    /// is often its best line: `Find pet by ID` before `Returns a single pet`; a label like
+    /// `Note` before `Takes a note.` adds nothing and is left out.
+    pub fn model_description(&self) -> Cow<'_, str> {
+        let (Some(title), Some(description)) = (self.title.as_deref(), self.description.as_deref())
+        else {
+            return Cow::Borrowed(self.description());
+        };
+        let title = title.trim();
+        let lower = description.to_lowercase();
+        let adds = title
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|word| word.chars().count() >= 3)
+            .any(|word| !lower.contains(&word.to_lowercase()));
+        if !adds {
+            return Cow::Borrowed(description);
+        }
+        let stop = if title.ends_with(['.', ':', '!', '?']) {
+            ""
+        } else {
+            "."
+        };
+        Cow::Owned(format!("{title}{stop} {}", description.trim_start()))
+    }
+
     /// The title, or the first line of the description: the cheapest label for a listing.
     pub fn label(&self) -> &str {
         match &self.title {

@@ -411,6 +411,21 @@ pub(crate) fn mcs_tool_renamed(
         .clone()
         .or_else(|| tool.annotations.as_ref().and_then(|a| a.title.clone()));
     let mut description = tool.description.as_deref().map(str::to_owned);
+    // An mcs server leads the description with the title where the title says more
+    // ([`Tool::model_description`]); read back, the title is its own field again.
+    if let (Some(title), Some(text)) = (&title, &description)
+        && let Some(rest) = text.strip_prefix(title.trim()).map(|rest| {
+            rest.strip_prefix('.')
+                .unwrap_or(rest)
+                .trim_start()
+                .to_owned()
+        })
+        && !rest.is_empty()
+        && Tool::try_new(name, Some(title.clone()), Some(rest.clone()))
+            .is_ok_and(|tool| tool.model_description() == *text)
+    {
+        description = Some(rest);
+    }
     if listed != name {
         let note = format!("The MCP server calls this tool `{name}`.");
         description = Some(match description {

@@ -83,7 +83,7 @@ pub fn mcs_listing(tools: &[Tool]) -> Value {
 pub fn mcs_tool(tool: &Tool) -> Value {
     json!({
         "name": tool.name(),
-        "description": tool.description(),
+        "description": tool.model_description(),
         "parameters": tool.input_schema(),
     })
 }
@@ -212,7 +212,7 @@ pub fn openai_responses_tools(tools: &[Tool], strict: bool) -> Value {
 pub fn anthropic_tool(tool: &Tool) -> Value {
     json!({
         "name": tool.name(),
-        "description": tool.description(),
+        "description": tool.model_description(),
         "input_schema": tool.input_schema(),
     })
 }
@@ -231,7 +231,7 @@ pub fn anthropic_tools(tools: &[Tool]) -> Value {
 pub fn gemini_function_declaration(tool: &Tool) -> Value {
     let mut declaration = Map::new();
     declaration.insert("name".to_owned(), json!(tool.name()));
-    declaration.insert("description".to_owned(), json!(tool.description()));
+    declaration.insert("description".to_owned(), json!(tool.model_description()));
     if !tool.parameters().is_empty() {
         declaration.insert("parameters".to_owned(), gemini_schema(&tool.input_schema()));
     }
@@ -258,7 +258,7 @@ pub fn mcp_tool(tool: &Tool) -> Value {
     if let Some(title) = tool.title() {
         entry.insert("title".to_owned(), json!(title));
     }
-    entry.insert("description".to_owned(), json!(tool.description()));
+    entry.insert("description".to_owned(), json!(tool.model_description()));
     entry.insert("inputSchema".to_owned(), tool.input_schema());
     if !tool.annotations().is_empty() {
         entry.insert("annotations".to_owned(), json!(tool.annotations()));
@@ -283,12 +283,12 @@ fn strict_or_plain(tool: &Tool) -> (Value, bool) {
 }
 
 fn openai_description(tool: &Tool) -> Cow<'_, str> {
-    let description = tool.description();
+    let description = tool.model_description();
     if description.chars().count() <= OPENAI_DESCRIPTION_LIMIT {
-        return Cow::Borrowed(description);
+        return description;
     }
     Cow::Owned(crate::types::cut_text(
-        description,
+        &description,
         OPENAI_DESCRIPTION_LIMIT - 1,
         false,
     ))

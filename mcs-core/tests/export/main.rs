@@ -143,6 +143,48 @@ fn the_checkers_catch_what_they_are_for() {
 // What the exports change, shape by shape.
 
 #[test]
+fn a_title_that_says_more_leads_the_description_a_model_reads() {
+    // An OpenAPI operation's summary and description: the summary says what the
+    // description does not, and formats without a title would lose it.
+    let found = Tool::try_new(
+        "getPetById",
+        Some("Find pet by ID".to_owned()),
+        Some("Returns a single pet".to_owned()),
+    )
+    .unwrap();
+    assert_eq!(
+        found.model_description(),
+        "Find pet by ID. Returns a single pet"
+    );
+    assert_eq!(
+        export::anthropic_tool(&found)["description"],
+        "Find pet by ID. Returns a single pet"
+    );
+    assert_eq!(
+        export::mcp_tool(&found)["description"],
+        "Find pet by ID. Returns a single pet"
+    );
+    assert_eq!(export::mcp_tool(&found)["title"], "Find pet by ID");
+    // A label the description already says, and a title alone, are as they are.
+    let note = Tool::try_new(
+        "note",
+        Some("Note".to_owned()),
+        Some("Takes a note.".to_owned()),
+    )
+    .unwrap();
+    assert_eq!(note.model_description(), "Takes a note.");
+    let asked = Tool::try_new(
+        "ask",
+        Some("Ask: a question?".to_owned()),
+        Some("Sends it.".to_owned()),
+    )
+    .unwrap();
+    assert_eq!(asked.model_description(), "Ask: a question? Sends it.");
+    let bare = Tool::try_new("ping", Some("Checks the service is up".to_owned()), None).unwrap();
+    assert_eq!(bare.model_description(), "Checks the service is up");
+}
+
+#[test]
 fn mcs_listing_is_the_reference_sdk_shape() {
     let listing = export::mcs_listing(&[tool("note"), tool("ping")]);
     assert_eq!(
