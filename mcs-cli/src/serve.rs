@@ -68,6 +68,11 @@ pub(crate) struct ServeArgs {
     /// visible in process lists like any argument: put secrets in the credential variables.
     #[arg(long = "header", value_name = "NAME: VALUE", help_heading = "The API")]
     headers: Vec<String>,
+    /// Let file arguments (uploads) name a file by `path` inside this directory, as well as
+    /// give its content as `base64`: for a host on this machine. Paths outside it are
+    /// refused.
+    #[arg(long, value_name = "DIR", help_heading = "The API")]
+    file_root: Option<std::path::PathBuf>,
     /// How long one request to the API may take, in seconds.
     #[arg(long, value_name = "SECONDS", default_value_t = 30.0, value_parser = seconds, help_heading = "The API")]
     timeout: f64,
@@ -296,6 +301,15 @@ fn configure(mut driver: RestDriver, arguments: &ServeArgs) -> Result<RestDriver
             ));
         }
         driver = driver.with_header(name, value);
+    }
+    if let Some(directory) = &arguments.file_root {
+        if !directory.is_dir() {
+            return Err(format!(
+                "--file-root {}: not a directory",
+                directory.display()
+            ));
+        }
+        driver = driver.with_file_root(directory);
     }
     Ok(driver.with_timeout(Duration::from_secs_f64(arguments.timeout)))
 }

@@ -400,3 +400,64 @@ async fn a_bearer_token_goes_with_every_request_when_the_document_declares_no_sc
     let answer = server.execute_tool("getUser", json!({})).await.unwrap();
     assert_eq!(answer, json!({"login": "me"}));
 }
+
+#[tokio::test]
+async fn a_file_by_path_is_read_only_inside_the_file_root() {
+    let api = MockServer::start().await;
+    Mock::given(method("POST"))
+        .and(path("/photos"))
+        .and(wiremock::matchers::body_string_contains("the-photo-bytes"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!({"stored": true})))
+        .expect(1)
+        .mount(&api)
+        .await;
+    let document = write_document(
+        "uploads.yaml",
+        "openapi: 3.0.3\ninfo: {title: Uploads, version: '1'}\n\
+         paths:\n  /photos:\n    post:\n      operationId: upload\n      requestBody:\n\
+         \x20       required: true\n        content:\n          multipart/form-data:\n\
+         \x20           schema: {type: object, properties: {file: {type: string, format: binary}}, required: [file]}\n\
+         \x20     responses: {'200': {description: ok}}\n",
+    );
+    let root = std::env::temp_dir().join(format!("mcs-file-root-{}", std::process::id()));
+    std::fs::create_dir_all(&root).unwrap();
+    std::fs::write(root.join("photo.jpg"), "the-photo-bytes").unwrap();
+    let spec = document.to_str().unwrap();
+
+    // Without --file-root: refused, saying how to send it.
+    let server = serve(&[spec, "--base-url", &api.uri()], &[]).await;
+    let error = server
+        .execute_tool("upload", json!({"file": {"path": "photo.jpg"}}))
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(error.contains("the file's content as `base64`"), "{error}");
+    assert!(error.contains("the `path` \"photo.jpg\""), "{error}");
+
+    let server = serve(
+        &[
+            spec,
+            "--base-url",
+            &api.uri(),
+            "--file-root",
+            root.to_str().unwrap(),
+        ],
+        &[],
+    )
+    .await;
+    let stored = server
+        .execute_tool("upload", json!({"file": {"path": "photo.jpg"}}))
+        .await
+        .unwrap();
+    assert_eq!(stored, json!({"stored": true}));
+    let outside = server
+        .execute_tool("upload", json!({"file": {"path": "../etc/passwd"}}))
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(
+        outside.contains("is not a file inside the directory"),
+        "{outside}"
+    );
+    std::fs::remove_dir_all(&root).ok();
+}

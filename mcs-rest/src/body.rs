@@ -301,10 +301,13 @@ fn read_file(argument: &str, value: &Value, root: Option<&Path>) -> Result<File,
     }
     if let Some(path) = text("path") {
         let Some(root) = root else {
-            return Err(BodyError::new(
-                argument,
-                "this driver reads no files from paths; send the content as `base64`",
-            ));
+            return Err(BodyError {
+                argument: argument.to_owned(),
+                message: "the file's content as `base64` (this driver was given no directory \
+                          to read files from by `path`)"
+                    .into(),
+                received: Some(format!("the `path` {path:?}")),
+            });
         };
         let resolved = resolve_inside(root, path).ok_or_else(|| {
             BodyError::new(
