@@ -51,6 +51,10 @@ pub(crate) struct ServeArgs {
     /// `mcp.example.com`) instead of only localhost, 127.0.0.1 and ::1.
     #[arg(long = "allow-host", value_name = "HOST", help_heading = "Transport")]
     allow_hosts: Vec<String>,
+    /// With --transport http, how many client sessions are held at once (each about 55 KB;
+    /// one idle for five minutes ends) [default: 1000]
+    #[arg(long, value_name = "N", help_heading = "Transport")]
+    max_sessions: Option<usize>,
     /// List every tool (off), only the discovery tools (on: search_tools, load_toolset,
     /// describe_tool, and call_tool to call what they find), or decide by size (auto: on
     /// above 40 tools).
@@ -183,6 +187,9 @@ pub(crate) async fn run(arguments: ServeArgs) -> Result<(), String> {
             // Scripts and tests read this line to learn the port (`--listen 127.0.0.1:0`).
             eprintln!("mcs: serving MCP at http://{address}{MCP_PATH}");
             let mut http = server.http();
+            if let Some(sessions) = arguments.max_sessions {
+                http = http.max_sessions(sessions);
+            }
             if !arguments.allow_origins.is_empty() {
                 http = http.allowed_origins(arguments.allow_origins.iter().cloned());
             }
@@ -207,6 +214,7 @@ fn warn_ignored(arguments: &ServeArgs) {
         ("--listen", arguments.listen.is_some()),
         ("--allow-origin", !arguments.allow_origins.is_empty()),
         ("--allow-host", !arguments.allow_hosts.is_empty()),
+        ("--max-sessions", arguments.max_sessions.is_some()),
     ];
     for (option, _) in given.iter().filter(|(_, given)| *given) {
         eprintln!("mcs: warning: {option} is read only with --transport http: ignored");

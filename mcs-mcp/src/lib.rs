@@ -105,7 +105,7 @@ pub use consume::{ConnectOptions, McpToolDriver, SkippedTool};
 pub use convert::{META_KEY, retry_hint};
 pub use error::{McpError, ServeError};
 pub use limits::{DEFAULT_MESSAGE_LIMIT, MessageLimits};
-pub use serve::{HttpServer, LOOPBACK_ORIGINS, MCP_PATH, McpServer};
+pub use serve::{DEFAULT_MAX_SESSIONS, HttpServer, LOOPBACK_ORIGINS, MCP_PATH, McpServer};
 
 /// The rmcp version this crate speaks through, for transports and configuration types.
 pub use rmcp;

@@ -24,7 +24,7 @@ use crate::convert;
 use crate::error::ServeError;
 use crate::limits::{self, MessageLimits};
 
-pub use http::{HttpServer, LOOPBACK_ORIGINS, MCP_PATH};
+pub use http::{DEFAULT_MAX_SESSIONS, HttpServer, LOOPBACK_ORIGINS, MCP_PATH};
 
 /// A [`ToolDriver`] served over the Model Context Protocol.
 ///

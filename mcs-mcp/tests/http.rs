@@ -236,3 +236,34 @@ async fn ending_a_session_answers_200() {
     .await;
     assert_eq!(again.status, 404, "{}", again.body);
 }
+
+#[tokio::test]
+async fn sessions_are_bounded_and_a_session_ended_makes_room() {
+    let address = serve(McpServer::new(todo::Todo::default()).http().max_sessions(2)).await;
+    let mut sessions = Vec::new();
+    for _ in 0..2 {
+        let started = request(address, "POST", &[], &initialize()).await;
+        assert_eq!(started.status, 200, "{}", started.body);
+        sessions.push(started.header("mcp-session-id").unwrap().to_owned());
+    }
+    let refused = request(address, "POST", &[], &initialize()).await;
+    assert_eq!(refused.status, 500, "{}", refused.body);
+    assert!(
+        refused.body.contains("too many sessions"),
+        "{}",
+        refused.body
+    );
+    let ended = request(
+        address,
+        "DELETE",
+        &[
+            ("mcp-session-id", &sessions[0]),
+            ("mcp-protocol-version", "2025-06-18"),
+        ],
+        "",
+    )
+    .await;
+    assert_eq!(ended.status, 200, "{}", ended.body);
+    let started = request(address, "POST", &[], &initialize()).await;
+    assert_eq!(started.status, 200, "{}", started.body);
+}

@@ -5,8 +5,14 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 use mcs::ToolDriver;
-use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
-use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
+use rmcp::model::{ClientJsonRpcMessage, ServerJsonRpcMessage};
+use rmcp::transport::streamable_http_server::session::ServerSseMessage;
+use rmcp::transport::streamable_http_server::session::local::{
+    LocalSessionManager, LocalSessionManagerError,
+};
+use rmcp::transport::streamable_http_server::{
+    SessionId, SessionManager, StreamableHttpServerConfig, StreamableHttpService,
+};
 use tokio::net::TcpListener;
 
 use super::McpServer;
@@ -64,14 +70,34 @@ pub const LOOPBACK_ORIGINS: [&str; 6] = [
 pub struct HttpServer<D> {
     server: McpServer<D>,
     config: StreamableHttpServerConfig,
+    max_sessions: usize,
 }
+
+/// How many sessions an [`HttpServer`] holds at once unless
+/// [`max_sessions`](HttpServer::max_sessions) says: each costs about 55 KB, so this bounds
+/// them near 55 MB. A session idle for five minutes is ended (rmcp's keep-alive).
+pub const DEFAULT_MAX_SESSIONS: usize = 1_000;
 
 impl<D: ToolDriver + 'static> HttpServer<D> {
     pub(super) fn new(server: McpServer<D>) -> Self {
         let config = StreamableHttpServerConfig::default()
             .with_max_request_body_bytes(server.limits.incoming())
             .with_allowed_origins(LOOPBACK_ORIGINS);
-        HttpServer { server, config }
+        HttpServer {
+            server,
+            config,
+            max_sessions: DEFAULT_MAX_SESSIONS,
+        }
+    }
+
+    /// At most this many sessions at once: a client that opens one more is refused (`500`,
+    /// "too many sessions") until one ends, by `DELETE`, or by five idle minutes. Any
+    /// allowed client can open sessions, so without a bound they could take the machine's
+    /// memory. At least 1.
+    #[must_use]
+    pub fn max_sessions(mut self, sessions: usize) -> Self {
+        self.max_sessions = sessions.max(1);
+        self
     }
 
     /// Serves requests whose `Host` header is one of these (`example.com` or
@@ -122,7 +148,10 @@ impl<D: ToolDriver + 'static> HttpServer<D> {
         let server = self.server;
         let service = StreamableHttpService::new(
             move || Ok(server.for_new_session()),
-            Arc::new(LocalSessionManager::default()),
+            Arc::new(Capped {
+                inner: LocalSessionManager::default(),
+                max: self.max_sessions,
+            }),
             self.config,
         );
         axum::Router::new()
@@ -265,5 +294,90 @@ mod tests {
         for (given, expected) in cases {
             assert_eq!(with_port(given.to_owned()), expected);
         }
+    }
+}
+
+/// rmcp's session manager, refusing a new session while `max` are open.
+struct Capped {
+    inner: LocalSessionManager,
+    max: usize,
+}
+
+/// What [`Capped`] answers: rmcp's error, or that the bound is reached.
+#[derive(Debug, thiserror::Error)]
+enum CappedError {
+    #[error(transparent)]
+    Inner(#[from] LocalSessionManagerError),
+    #[error(
+        "too many sessions: this server holds at most {0} at once; end one (DELETE) or try later"
+    )]
+    Full(usize),
+}
+
+impl SessionManager for Capped {
+    type Error = CappedError;
+    type Transport = <LocalSessionManager as SessionManager>::Transport;
+
+    async fn create_session(&self) -> Result<(SessionId, Self::Transport), Self::Error> {
+        if self.inner.sessions.read().await.len() >= self.max {
+            return Err(CappedError::Full(self.max));
+        }
+        Ok(self.inner.create_session().await?)
+    }
+
+    async fn initialize_session(
+        &self,
+        id: &SessionId,
+        message: ClientJsonRpcMessage,
+    ) -> Result<ServerJsonRpcMessage, Self::Error> {
+        Ok(self.inner.initialize_session(id, message).await?)
+    }
+
+    async fn has_session(&self, id: &SessionId) -> Result<bool, Self::Error> {
+        Ok(self.inner.has_session(id).await?)
+    }
+
+    async fn close_session(&self, id: &SessionId) -> Result<(), Self::Error> {
+        Ok(self.inner.close_session(id).await?)
+    }
+
+    async fn create_stream(
+        &self,
+        id: &SessionId,
+        message: ClientJsonRpcMessage,
+    ) -> Result<
+        impl futures_core::Stream<Item = ServerSseMessage> + Send + Sync + 'static,
+        Self::Error,
+    > {
+        Ok(self.inner.create_stream(id, message).await?)
+    }
+
+    async fn accept_message(
+        &self,
+        id: &SessionId,
+        message: ClientJsonRpcMessage,
+    ) -> Result<(), Self::Error> {
+        Ok(self.inner.accept_message(id, message).await?)
+    }
+
+    async fn create_standalone_stream(
+        &self,
+        id: &SessionId,
+    ) -> Result<
+        impl futures_core::Stream<Item = ServerSseMessage> + Send + Sync + 'static,
+        Self::Error,
+    > {
+        Ok(self.inner.create_standalone_stream(id).await?)
+    }
+
+    async fn resume(
+        &self,
+        id: &SessionId,
+        last_event_id: String,
+    ) -> Result<
+        impl futures_core::Stream<Item = ServerSseMessage> + Send + Sync + 'static,
+        Self::Error,
+    > {
+        Ok(self.inner.resume(id, last_event_id).await?)
     }
 }
