@@ -267,3 +267,72 @@ async fn sessions_are_bounded_and_a_session_ended_makes_room() {
     let started = request(address, "POST", &[], &initialize()).await;
     assert_eq!(started.status, 200, "{}", started.body);
 }
+
+#[tokio::test]
+async fn an_allowed_origin_gets_what_a_browser_needs() {
+    let address = serve(
+        McpServer::new(todo::Todo::default())
+            .http()
+            .allowed_origins(["https://app.example.com"]),
+    )
+    .await;
+    // The preflight a browser sends before a JSON POST.
+    let preflight = request(
+        address,
+        "OPTIONS",
+        &[
+            ("origin", "https://app.example.com"),
+            ("access-control-request-method", "POST"),
+            (
+                "access-control-request-headers",
+                "content-type,mcp-session-id",
+            ),
+        ],
+        "",
+    )
+    .await;
+    assert_eq!(preflight.status, 204, "{}", preflight.body);
+    assert_eq!(
+        preflight.header("access-control-allow-origin"),
+        Some("https://app.example.com")
+    );
+    let methods = preflight.header("access-control-allow-methods").unwrap();
+    assert!(
+        methods.contains("POST") && methods.contains("DELETE"),
+        "{methods}"
+    );
+    let headers = preflight.header("access-control-allow-headers").unwrap();
+    assert!(headers.contains("mcp-session-id"), "{headers}");
+    // The answer itself lets the page read the session id.
+    let started = request(
+        address,
+        "POST",
+        &[("origin", "https://app.example.com")],
+        &initialize(),
+    )
+    .await;
+    assert_eq!(started.status, 200, "{}", started.body);
+    assert_eq!(
+        started.header("access-control-allow-origin"),
+        Some("https://app.example.com")
+    );
+    assert!(
+        started
+            .header("access-control-expose-headers")
+            .unwrap()
+            .contains("mcp-session-id")
+    );
+    // Another origin gets neither.
+    let refused = request(
+        address,
+        "OPTIONS",
+        &[
+            ("origin", "https://evil.example.com"),
+            ("access-control-request-method", "POST"),
+        ],
+        "",
+    )
+    .await;
+    assert_eq!(refused.status, 403);
+    assert_eq!(refused.header("access-control-allow-origin"), None);
+}

@@ -43,7 +43,10 @@ pub const LOOPBACK_ORIGINS: [&str; 6] = [
 /// asks. Anything else is refused with `403 Forbidden` before it reaches the session.
 /// Requests without `Origin` (programs, not browsers) are served. A server meant for other
 /// hosts names them with [`allowed_hosts`](Self::allowed_hosts), and the web applications
-/// allowed to call it with [`allowed_origins`](Self::allowed_origins).
+/// allowed to call it with [`allowed_origins`](Self::allowed_origins). A page from an
+/// allowed origin gets the CORS answers a browser needs: its preflight (`OPTIONS`) is
+/// answered `204` with the methods and headers it may send, and every answer names the
+/// origin and exposes `mcp-session-id`.
 ///
 /// A body that is not JSON gets `400` with a JSON-RPC `-32700` error, a body over the
 /// server's [incoming limit](McpServer::message_limits) `413` with a JSON-RPC error naming
@@ -199,6 +202,11 @@ async fn edges(
 ) -> axum::response::Response {
     use axum::http::{Method, StatusCode, header};
     let method = request.method().clone();
+    let origin = request.headers().get(header::ORIGIN).cloned();
+    let asked_headers = request
+        .headers()
+        .get(header::ACCESS_CONTROL_REQUEST_HEADERS)
+        .cloned();
     let json_body = request
         .headers()
         .get(header::CONTENT_TYPE)
@@ -235,6 +243,42 @@ async fn edges(
     if method == Method::DELETE && response.status() == StatusCode::ACCEPTED {
         *response.status_mut() = StatusCode::OK;
     }
+    // rmcp checks the `Origin` first (`403` for one not allowed): past it, a browser's
+    // page from an allowed origin gets the CORS answers it needs, a preflight (which rmcp
+    // answers `405`) and the headers that let it read the answer and the session id.
+    let Some(origin) = origin.filter(|_| response.status() != StatusCode::FORBIDDEN) else {
+        return response;
+    };
+    if method == Method::OPTIONS && response.status() == StatusCode::METHOD_NOT_ALLOWED {
+        let allowed_headers = asked_headers.unwrap_or_else(|| {
+            header::HeaderValue::from_static(
+                "content-type, accept, authorization, mcp-session-id, mcp-protocol-version, \
+                 last-event-id",
+            )
+        });
+        let mut preflight = axum::response::Response::new(axum::body::Body::empty());
+        *preflight.status_mut() = StatusCode::NO_CONTENT;
+        let headers = preflight.headers_mut();
+        headers.insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, origin);
+        headers.insert(
+            header::ACCESS_CONTROL_ALLOW_METHODS,
+            header::HeaderValue::from_static("GET, POST, DELETE"),
+        );
+        headers.insert(header::ACCESS_CONTROL_ALLOW_HEADERS, allowed_headers);
+        headers.insert(
+            header::ACCESS_CONTROL_MAX_AGE,
+            header::HeaderValue::from_static("600"),
+        );
+        headers.insert(header::VARY, header::HeaderValue::from_static("Origin"));
+        return preflight;
+    }
+    let headers = response.headers_mut();
+    headers.insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, origin);
+    headers.insert(
+        header::ACCESS_CONTROL_EXPOSE_HEADERS,
+        header::HeaderValue::from_static("mcp-session-id, mcp-protocol-version"),
+    );
+    headers.append(header::VARY, header::HeaderValue::from_static("Origin"));
     response
 }
 
