@@ -64,6 +64,8 @@
 //!   operation they leave out is never read (it cannot fail the read);
 //! - OpenAPI 3.2 documents are read as 3.1; in 3.1 `paths` may be absent (no operations).
 //!
+//! A parameter that an API-key scheme of the operation's security fills (same place and
+//! name: Trello's `key` and `token`) is left out of the tool: the credential fills it.
 //! Servers given on a path item or an operation are read into
 //! [`Operation::servers`](mcs_rest::Operation::servers), and requests for it go there.
 //! References may point into the document or into files beside it (resolved from the

@@ -134,6 +134,37 @@ pub(crate) fn build(
             }
         }
     }
+    let security = match op.get("security") {
+        Some(own) => Some((own, candidate.op_loc.child("security"))),
+        None => reader.sources.root().get("security").map(|global| {
+            (
+                global,
+                Loc {
+                    doc: 0,
+                    pointer: "/security".into(),
+                },
+            )
+        }),
+    };
+    let security = schemes.requirements(reader, security)?;
+    // A parameter that an API-key scheme of the operation fills (Trello declares `key` and
+    // `token` as parameters of every operation, and as its schemes) is the credential's,
+    // not the model's: asked of the model, it would be sent twice, the model's guess first.
+    let filled: Vec<(Location, &str)> = security
+        .iter()
+        .flat_map(|requirement| requirement.schemes.iter())
+        .filter_map(|name| schemes.api_key_place(name))
+        .collect();
+    wire.retain(|(row, _)| {
+        !filled.iter().any(|(location, key)| {
+            *location == row.location
+                && if row.location == Location::Header {
+                    row.name.eq_ignore_ascii_case(key)
+                } else {
+                    row.name == *key
+                }
+        })
+    });
     name_arguments(&mut wire);
 
     let plan = if reader.is_swagger() {
@@ -186,20 +217,6 @@ pub(crate) fn build(
     if !required.is_empty() {
         schema.insert("required".into(), Value::Array(required));
     }
-
-    let security = match op.get("security") {
-        Some(own) => Some((own, candidate.op_loc.child("security"))),
-        None => reader.sources.root().get("security").map(|global| {
-            (
-                global,
-                Loc {
-                    doc: 0,
-                    pointer: "/security".into(),
-                },
-            )
-        }),
-    };
-    let security = schemes.requirements(reader, security)?;
 
     Ok(Operation {
         name: name.into(),

@@ -16,6 +16,17 @@ pub(crate) struct Schemes {
 }
 
 impl Schemes {
+    /// Where the API-key scheme `name` puts its key (`query`, `key`), if it is one.
+    pub(crate) fn api_key_place(&self, name: &str) -> Option<(Location, &str)> {
+        self.list.iter().find_map(|(scheme, kind)| match kind {
+            Ok(SchemeKind::ApiKey {
+                location,
+                name: key,
+            }) if scheme == name => Some((*location, key.as_ref())),
+            _ => None,
+        })
+    }
+
     /// The schemes of `components.securitySchemes` (OpenAPI 3) or `securityDefinitions`
     /// (Swagger 2.0).
     pub(crate) fn read(reader: &Reader<'_>) -> Schemes {

@@ -177,3 +177,44 @@ servers:
     );
     assert!(read(&doc("  {}", "")).api.servers.is_empty());
 }
+
+#[test]
+fn parameters_an_api_key_scheme_fills_are_not_the_models() {
+    // Trello: `key` and `token` are query parameters of every operation and its schemes.
+    let document = read(&doc(
+        r#"
+  /cards/{id}:
+    get:
+      operationId: getCard
+      parameters:
+        - {name: id, in: path, required: true, schema: {type: string}}
+        - {name: key, in: query, required: true, schema: {type: string}}
+        - {name: token, in: query, required: true, schema: {type: string}}
+        - {name: fields, in: query, schema: {type: string}}
+      responses: {'200': {description: ok}}
+  /public:
+    get:
+      operationId: getPublic
+      security: []
+      parameters:
+        - {name: key, in: query, schema: {type: string}}
+      responses: {'200': {description: ok}}
+"#,
+        r#"
+security: [{APIKey: [], APIToken: []}]
+components:
+  securitySchemes:
+    APIKey: {type: apiKey, in: query, name: key}
+    APIToken: {type: apiKey, in: query, name: token}
+"#,
+    ));
+    let card = op(&document, "getCard");
+    let names: Vec<&str> = card.parameters.iter().map(|p| p.name.as_ref()).collect();
+    assert_eq!(names, ["id", "fields"]);
+    let schema: serde_json::Value = serde_json::from_str(&card.schema).unwrap();
+    assert!(schema["properties"].get("key").is_none(), "{schema}");
+    assert_eq!(schema["required"], serde_json::json!(["id"]));
+    // An operation that needs no key keeps a parameter of that name: it is its own.
+    let public = op(&document, "getPublic");
+    assert_eq!(public.parameters.len(), 1);
+}
