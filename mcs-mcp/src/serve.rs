@@ -417,12 +417,41 @@ impl<D: ToolDriver + 'static> ServerHandler for McpServer<D> {
 
     async fn list_tools(
         &self,
-        _request: Option<PaginatedRequestParams>,
+        request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        Ok(ListToolsResult::with_all_items(
-            self.listing().as_ref().clone(),
-        ))
+        let listing = self.listing();
+        let start = match request.and_then(|request| request.cursor) {
+            None => 0,
+            Some(cursor) => cursor
+                .parse::<usize>()
+                .ok()
+                .filter(|&start| start > 0 && start < listing.len())
+                .ok_or_else(|| {
+                    ErrorData::invalid_params(
+                        format!("the cursor `{cursor}` is not one this server gave"),
+                        None,
+                    )
+                })?,
+        };
+        // A listing over half the outgoing limit (Microsoft Graph's 11,000 tools are 25 MB)
+        // is given in pages of at most that size, each with the cursor of the next.
+        let budget = self.limits.outgoing() / 2;
+        let mut used = 0;
+        let mut end = start;
+        for tool in &listing[start..] {
+            let size = serde_json::to_vec(tool).map_or(0, |bytes| bytes.len()) + 1;
+            if end > start && used + size > budget {
+                break;
+            }
+            used += size;
+            end += 1;
+        }
+        let mut page = ListToolsResult::with_all_items(listing[start..end].to_vec());
+        if end < listing.len() {
+            page.next_cursor = Some(end.to_string());
+        }
+        Ok(page)
     }
 
     fn get_tool(&self, name: &str) -> Option<rmcp::model::Tool> {

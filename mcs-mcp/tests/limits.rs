@@ -207,3 +207,51 @@ async fn a_request_over_the_servers_limit_fails_at_once_naming_the_servers_limit
         .unwrap();
     assert_eq!(value, json!(4));
 }
+
+#[tokio::test]
+async fn a_listing_over_half_the_outgoing_limit_comes_in_pages() {
+    // Each of the two tools is some 300 bytes; 800 bytes out make a page budget of 400.
+    let limits = MessageLimits::default().with_outgoing(800);
+    let mut raw = Raw::connect(McpServer::new(Texts).message_limits(limits)).await;
+    raw.send(&json!({"jsonrpc": "2.0", "id": 7, "method": "tools/list"}))
+        .await;
+    let first = raw.answer().await;
+    let tools = first["result"]["tools"].as_array().unwrap();
+    assert_eq!(tools.len(), 1, "{first}");
+    let cursor = first["result"]["nextCursor"].as_str().unwrap().to_owned();
+    raw.send(
+        &json!({"jsonrpc": "2.0", "id": 8, "method": "tools/list", "params": {"cursor": cursor}}),
+    )
+    .await;
+    let second = raw.answer().await;
+    assert_eq!(
+        second["result"]["tools"].as_array().unwrap().len(),
+        1,
+        "{second}"
+    );
+    assert!(second["result"].get("nextCursor").is_none(), "{second}");
+    assert_ne!(tools[0]["name"], second["result"]["tools"][0]["name"]);
+    // A cursor it never gave is an invalid request, said so.
+    raw.send(
+        &json!({"jsonrpc": "2.0", "id": 9, "method": "tools/list", "params": {"cursor": "x"}}),
+    )
+    .await;
+    let wrong = raw.answer().await;
+    assert_eq!(wrong["error"]["code"], -32602, "{wrong}");
+}
+
+#[tokio::test]
+async fn a_consumer_reads_every_page_of_a_listing() {
+    let limits = MessageLimits::default().with_outgoing(800);
+    let (remote, _serving) = consumer(
+        McpServer::new(Texts).message_limits(limits),
+        ConnectOptions::default(),
+    )
+    .await;
+    let names: Vec<String> = remote
+        .list_tools()
+        .iter()
+        .map(|tool| tool.name().to_owned())
+        .collect();
+    assert_eq!(names.len(), 2, "{names:?}");
+}
