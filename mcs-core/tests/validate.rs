@@ -695,6 +695,16 @@ mod formats {
     }
 
     #[test]
+    fn a_value_the_schema_lists_itself_is_not_held_to_the_format() {
+        // SendGrid: `send_at` is `now` or a date-time, written as one schema.
+        let schema = json!({"type": "string", "format": "date-time", "enum": ["now"]});
+        assert!(passes(&schema, "now"));
+        assert!(!passes(&schema, "later"));
+        let constant = json!({"type": "string", "format": "date", "const": "today"});
+        assert!(passes(&constant, "today"));
+    }
+
+    #[test]
     fn a_wrong_format_names_the_argument_and_how_to_write_it() {
         let tool = Tool::new("book", "Books a table.")
             .with_parameter(

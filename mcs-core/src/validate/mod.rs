@@ -236,10 +236,18 @@ impl<'s> Validator<'s> {
                 }
             }
             Value::String(text) => {
+                // A value the schema lists itself (`enum: [now]` beside `format: date-time`,
+                // as SendGrid writes) is not held to the format: the list is the document's
+                // own word, and the format only an annotation by default in JSON Schema.
+                let listed = field(object, "enum")
+                    .and_then(Value::as_array)
+                    .is_some_and(|values| values.contains(value))
+                    || field(object, "const") == Some(value);
                 let fits = within_count(|| text.chars().count(), object, LENGTH)
-                    && field(object, "format")
-                        .and_then(Value::as_str)
-                        .is_none_or(|name| format::conforms(name, text))
+                    && (listed
+                        || field(object, "format")
+                            .and_then(Value::as_str)
+                            .is_none_or(|name| format::conforms(name, text)))
                     && field(object, "pattern")
                         .and_then(Value::as_str)
                         .is_none_or(|regex| pattern::matches(regex, text));
