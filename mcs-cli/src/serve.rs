@@ -285,6 +285,17 @@ const CLIENT_HEADERS: [&str; 5] = [
 /// `driver` with the API options (not the credentials) applied.
 fn configure(mut driver: RestDriver, arguments: &ServeArgs) -> Result<RestDriver, String> {
     if let Some(url) = &arguments.base_url {
+        // Given by hand, a URL that cannot work is refused at once rather than on each call.
+        let lower = mcs::rest::url_to_show(url).to_ascii_lowercase();
+        let rest = lower
+            .strip_prefix("https://")
+            .or_else(|| lower.strip_prefix("http://"));
+        if rest.is_none_or(|rest| rest.is_empty() || rest.starts_with(['/', '?', '#'])) {
+            return Err(format!(
+                "--base-url {}: not an absolute http(s) URL (such as https://api.example.com/v1)",
+                mcs::rest::url_to_show(url)
+            ));
+        }
         driver = driver.with_base_url(url);
     }
     for (name, value) in &arguments.server_variables {

@@ -325,6 +325,19 @@ async fn options_that_cannot_work_are_said_at_start() {
         stderr.contains("`Content-Length` is written by the HTTP client"),
         "{stderr}"
     );
+    // A base URL that cannot work, without repeating a password in it.
+    for url in [
+        "notaurl",
+        "ftp://files.example.com",
+        "https://",
+        "https://user:pw-9@/x",
+    ] {
+        let output = run(&["serve", spec, "--base-url", url], &[]).await;
+        let stderr = text(&output.stderr);
+        assert_eq!(output.status.code(), Some(1), "{url}: {stderr}");
+        assert!(stderr.contains("not an absolute http(s) URL"), "{stderr}");
+        assert!(!stderr.contains("pw-9"), "{stderr}");
+    }
     // A server variable no server has, and transport options without the transport.
     let output = run(
         &[

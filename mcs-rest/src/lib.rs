@@ -47,7 +47,7 @@ pub use table::{
 };
 #[cfg(feature = "http")]
 pub use transport::ReqwestTransport;
-pub use transport::{HttpRequest, HttpResponse, HttpTransport, TransportError};
+pub use transport::{HttpRequest, HttpResponse, HttpTransport, TransportError, url_to_show};
 pub use typed::{Answered, ApiError, Decode, Response, Variant, bytes, discriminated, empty, json};
 pub use xml::is_xml_name;
 

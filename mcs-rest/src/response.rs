@@ -38,7 +38,7 @@ pub(crate) fn interpret(operation: &Operation, response: HttpResponse) -> Result
         if let (300..=399, Some(location)) = (response.status, response.header("location")) {
             message.push_str(&format!(
                 " (it points to `{}`, which was not followed)",
-                without_secrets(location)
+                super::transport::url_to_show(location)
             ));
         }
         if !excerpt.is_empty() {
@@ -78,30 +78,6 @@ pub(crate) fn interpret(operation: &Operation, response: HttpResponse) -> Result
             }
         ))),
     }
-}
-
-/// `url` without what may carry a credential: its query (`?…` stands for it), fragment and
-/// user information.
-fn without_secrets(url: &str) -> String {
-    let (url, had_query) = match url.find(['?', '#']) {
-        Some(at) => (&url[..at], url[at..].starts_with('?')),
-        None => (url, false),
-    };
-    let (scheme, rest) = url.split_once("://").unwrap_or(("", url));
-    let host_end = rest.find('/').unwrap_or(rest.len());
-    let rest = match rest[..host_end].rfind('@') {
-        Some(at) => &rest[at + 1..],
-        None => rest,
-    };
-    let mut shown = if scheme.is_empty() {
-        rest.to_owned()
-    } else {
-        format!("{scheme}://{rest}")
-    };
-    if had_query {
-        shown.push_str("?…");
-    }
-    shown
 }
 
 /// A bounded, single-line excerpt of a body, for error messages.
@@ -148,27 +124,4 @@ fn reason(status: u16) -> &'static str {
 pub(crate) fn transport_error(operation: &Operation, error: TransportError) -> ToolError {
     let name = operation.name.as_ref();
     ToolError::execution_source(name, error)
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn a_redirect_is_shown_without_its_query_or_user() {
-        assert_eq!(
-            super::without_secrets("http://localhost:9010/stolen?q=cats&api_key=SECRET"),
-            "http://localhost:9010/stolen?…"
-        );
-        assert_eq!(
-            super::without_secrets("https://user:pw@example.com/a#frag"),
-            "https://example.com/a"
-        );
-        assert_eq!(
-            super::without_secrets("/relative/path?x=1"),
-            "/relative/path?…"
-        );
-        assert_eq!(
-            super::without_secrets("https://a@b.example/x@y"),
-            "https://b.example/x@y"
-        );
-    }
 }

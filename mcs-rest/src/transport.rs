@@ -26,6 +26,37 @@ pub struct HttpRequest {
     pub max_response_bytes: usize,
 }
 
+/// `url` as it may be shown in a message or a log: without what may carry a credential,
+/// its query (`?…` stands for it), fragment and user information.
+///
+/// ```
+/// assert_eq!(
+///     mcs_rest::url_to_show("https://user:pw@api.example.com/v1/items?api_key=s3cret"),
+///     "https://api.example.com/v1/items?…"
+/// );
+/// ```
+pub fn url_to_show(url: &str) -> String {
+    let (url, had_query) = match url.find(['?', '#']) {
+        Some(at) => (&url[..at], url[at..].starts_with('?')),
+        None => (url, false),
+    };
+    let (scheme, rest) = url.split_once("://").unwrap_or(("", url));
+    let host_end = rest.find('/').unwrap_or(rest.len());
+    let rest = match rest[..host_end].rfind('@') {
+        Some(at) => &rest[at + 1..],
+        None => rest,
+    };
+    let mut shown = if scheme.is_empty() {
+        rest.to_owned()
+    } else {
+        format!("{scheme}://{rest}")
+    };
+    if had_query {
+        shown.push_str("?…");
+    }
+    shown
+}
+
 impl HttpRequest {
     /// The URL without its query string, safe to show (API keys may travel in the query).
     pub fn url_without_query(&self) -> &str {
@@ -46,7 +77,7 @@ impl fmt::Debug for HttpRequest {
         let names: Vec<&str> = self.headers.iter().map(|(n, _)| n.as_str()).collect();
         f.debug_struct("HttpRequest")
             .field("method", &self.method)
-            .field("url", &self.url_without_query())
+            .field("url", &url_to_show(&self.url))
             .field("headers", &names)
             .field("body_bytes", &self.body.as_ref().map(Vec::len))
             .field("timeout", &self.timeout)
@@ -109,7 +140,9 @@ pub use reqwest_transport::ReqwestTransport;
 
 #[cfg(feature = "http")]
 mod reqwest_transport {
-    use super::{BoxFuture, HttpRequest, HttpResponse, HttpTransport, Method, TransportError};
+    use super::{
+        BoxFuture, HttpRequest, HttpResponse, HttpTransport, Method, TransportError, url_to_show,
+    };
 
     /// The default transport: a [`reqwest::Client`] (connection pooling, TLS through rustls)
     /// that follows redirects only within the origin of the request.
@@ -178,7 +211,7 @@ mod reqwest_transport {
         let connect = error.is_connect();
         let text = mcs_http::describe_error(error);
         if connect {
-            TransportError::Connect(format!("{} ({text})", request.url_without_query()))
+            TransportError::Connect(format!("{} ({text})", url_to_show(&request.url)))
         } else {
             TransportError::Other(text)
         }
@@ -244,5 +277,25 @@ mod reqwest_transport {
                 })
             })
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_redirect_is_shown_without_its_query_or_user() {
+        assert_eq!(
+            super::url_to_show("http://localhost:9010/stolen?q=cats&api_key=SECRET"),
+            "http://localhost:9010/stolen?…"
+        );
+        assert_eq!(
+            super::url_to_show("https://user:pw@example.com/a#frag"),
+            "https://example.com/a"
+        );
+        assert_eq!(super::url_to_show("/relative/path?x=1"), "/relative/path?…");
+        assert_eq!(
+            super::url_to_show("https://a@b.example/x@y"),
+            "https://b.example/x@y"
+        );
     }
 }
