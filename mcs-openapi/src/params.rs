@@ -27,6 +27,9 @@ pub(crate) struct ParamSpec<'a> {
     pub location: ParamIn,
     pub map: &'a Map<String, Value>,
     pub loc: Loc,
+    /// The `description` written beside the parameter's `$ref`, which in OpenAPI 3.1
+    /// overrides the referenced parameter's.
+    pub description: Option<&'a Value>,
 }
 
 /// Headers that are not parameters: those OpenAPI says to ignore (set from the media types
@@ -95,11 +98,16 @@ pub(crate) fn collect<'a>(
             {
                 continue;
             }
+            let description = reader
+                .ref_siblings_apply()
+                .then(|| item.get("$ref").and(item.get("description")))
+                .flatten();
             let spec = ParamSpec {
                 name,
                 location,
                 map,
                 loc,
+                description,
             };
             match specs
                 .iter_mut()
@@ -237,7 +245,7 @@ pub(crate) fn schema(
     };
     let described = describe(
         converted,
-        map.get("description"),
+        spec.description.or_else(|| map.get("description")),
         reader.options.max_description_chars,
     );
     Ok(if reader.options.keep_examples {

@@ -491,3 +491,27 @@ fn servers_of_an_operation_or_its_path_are_read() {
     assert!(op(&document, "listPets").servers.is_empty());
     assert_eq!(document.api.servers[0].url, "https://api.example.com");
 }
+
+#[test]
+fn a_description_beside_a_parameter_reference_counts_in_3_1() {
+    let paths = r#"
+  /items:
+    get:
+      operationId: list
+      parameters:
+        - {$ref: '#/components/parameters/Limit', description: 'How many items, here.'}
+      responses: {'200': {description: ok}}
+"#;
+    let components = "components:\n  parameters:\n    Limit: {name: limit, in: query, description: How many., schema: {type: integer}}\n";
+    let v31 = read(&doc(paths, components).replace("openapi: 3.0.3", "openapi: 3.1.0"));
+    assert_eq!(
+        schema(op(&v31, "list"))["properties"]["limit"]["description"],
+        "How many items, here."
+    );
+    // OpenAPI 3.0 ignores what stands beside a reference.
+    let v30 = read(&doc(paths, components));
+    assert_eq!(
+        schema(op(&v30, "list"))["properties"]["limit"]["description"],
+        "How many."
+    );
+}
