@@ -65,7 +65,7 @@ fn scheme_variable(text: &str) -> Result<(String, String), String> {
 }
 
 /// The name of the scheme [`CredentialArgs::send_bearer_everywhere`] adds.
-const UNDECLARED_BEARER: &str = "bearer token (the document declares no scheme)";
+const UNDECLARED_BEARER: &str = "bearer token (the document requires no scheme)";
 
 /// Which kinds of credential the driver was given, and which schemes a credential of
 /// their own.
@@ -180,8 +180,8 @@ impl CredentialArgs {
                 .is_some_and(|value| !value.is_empty())
     }
 
-    /// For a document that declares no security scheme at all (GitHub's own description
-    /// does not), a bearer token the user gave goes with every request as
+    /// For a document none of whose operations requires a security scheme (GitHub's own
+    /// description declares none), a bearer token the user gave goes with every request as
     /// `Authorization: Bearer`: `api` gains a scheme that every operation requires. Returns
     /// whether it did, so that it can be said.
     pub(crate) fn send_bearer_everywhere(&self, api: &mut Api) -> bool {

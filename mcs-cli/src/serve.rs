@@ -122,8 +122,8 @@ pub(crate) async fn run(arguments: ServeArgs) -> Result<(), String> {
         .send_bearer_everywhere(&mut document.api)
     {
         eprintln!(
-            "mcs: the document declares no security scheme: the bearer token goes with every \
-             request, as `Authorization: Bearer`"
+            "mcs: no operation of the document requires a security scheme: the bearer token \
+             goes with every request, as `Authorization: Bearer`"
         );
     }
     warn_ignored(&arguments);

@@ -15,8 +15,9 @@ use super::reader::{Reader, Version};
 use super::responses;
 use super::schema::SchemaBuilder;
 use super::security::Schemes;
+use super::servers::{scalar_text, servers, swagger_servers};
 use super::source::{Loc, Sources};
-use mcs_rest::{Api, Method, Operation, Server, ServerVariable, Tag};
+use mcs_rest::{Api, Method, Operation, Tag};
 
 /// Reads the loaded document into rows.
 pub(crate) fn read(sources: &Sources, options: &ReadOptions) -> Result<Document, OpenApiError> {
@@ -272,14 +273,6 @@ fn tags(root: &Map<String, Value>, operations: &[Operation], max_chars: usize) -
         .collect()
 }
 
-fn scalar_text(value: &Value) -> String {
-    match value {
-        Value::String(text) => text.clone(),
-        Value::Number(_) | Value::Bool(_) => value.to_string(),
-        _ => String::new(),
-    }
-}
-
 fn version(sources: &Sources, root: &Map<String, Value>) -> Result<Version, OpenApiError> {
     let at = |field: &str| Loc {
         doc: 0,
@@ -314,74 +307,6 @@ fn version(sources: &Sources, root: &Map<String, Value>) -> Result<Version, Open
         &at("openapi"),
         "no `openapi` or `swagger` version field: this is not an OpenAPI document",
     ))
-}
-
-/// The servers of an OpenAPI 3 document. Servers given on a path item or an operation
-/// are not read: the driver has one base URL.
-pub(crate) fn servers(root: &Map<String, Value>) -> Vec<Server> {
-    let Some(Value::Array(list)) = root.get("servers") else {
-        return Vec::new();
-    };
-    list.iter()
-        .filter_map(|server| {
-            let url = server.get("url")?.as_str()?;
-            let variables = match server.get("variables") {
-                Some(Value::Object(variables)) => variables
-                    .iter()
-                    .map(|(name, variable)| {
-                        let allowed: Vec<String> = match variable.get("enum") {
-                            Some(Value::Array(values)) => values.iter().map(scalar_text).collect(),
-                            _ => Vec::new(),
-                        };
-                        let default = match variable.get("default") {
-                            Some(value) => scalar_text(value),
-                            None => allowed.first().cloned().unwrap_or_default(),
-                        };
-                        ServerVariable {
-                            name: name.clone().into(),
-                            default: default.into(),
-                            allowed: allowed
-                                .into_iter()
-                                .map(Into::into)
-                                .collect::<Vec<_>>()
-                                .into(),
-                        }
-                    })
-                    .collect(),
-                _ => Vec::new(),
-            };
-            Some(Server {
-                url: url.to_owned().into(),
-                variables: variables.into(),
-            })
-        })
-        .collect()
-}
-
-/// The one server of a Swagger 2.0 document: `{scheme}://{host}{basePath}`, the first
-/// scheme listed (https when none is).
-fn swagger_servers(root: &Map<String, Value>) -> Vec<Server> {
-    let host = root
-        .get("host")
-        .and_then(Value::as_str)
-        .filter(|h| !h.is_empty());
-    let base_path = root.get("basePath").and_then(Value::as_str).unwrap_or("");
-    let url = match host {
-        Some(host) => {
-            let scheme = root
-                .get("schemes")
-                .and_then(Value::as_array)
-                .and_then(|s| s.iter().find_map(Value::as_str))
-                .unwrap_or("https");
-            format!("{scheme}://{host}{base_path}")
-        }
-        None if !base_path.is_empty() => base_path.to_owned(),
-        None => return Vec::new(),
-    };
-    vec![Server {
-        url: url.into(),
-        variables: Vec::new().into(),
-    }]
 }
 
 /// Every operation under `paths`, in document order. A path item that cannot be read is

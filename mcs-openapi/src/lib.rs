@@ -90,6 +90,7 @@ mod reader;
 mod responses;
 mod schema;
 mod security;
+mod servers;
 mod source;
 mod xml;
 

@@ -226,9 +226,9 @@ pub(crate) fn build(
         path: candidate.path.clone().into(),
         // An operation's own servers, else its path's (OpenAPI 3 only; Swagger 2.0 has
         // neither).
-        servers: Some(super::document::servers(candidate.op))
+        servers: Some(super::servers::servers(candidate.op))
             .filter(|servers| !servers.is_empty())
-            .unwrap_or_else(|| super::document::servers(candidate.item))
+            .unwrap_or_else(|| super::servers::servers(candidate.item))
             .into(),
         parameters: wire
             .into_iter()
