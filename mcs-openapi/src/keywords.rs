@@ -3,8 +3,8 @@
 
 use serde_json::{Map, Value, json};
 
-/// The keywords copied as they are (after a type check where a wrong type would confuse
-/// a validator). Everything else — OpenAPI's `discriminator`, `xml`, `externalDocs`,
+/// The keywords copied as they are, once [`clean_keyword`] has checked their value has
+/// the shape JSON Schema gives it. Everything else — OpenAPI's `discriminator`, `xml`, `externalDocs`,
 /// extensions, `$id`, `$schema` and so on — is left out: it means nothing to a model or
 /// a validator of arguments.
 pub(crate) const PLAIN_KEYWORDS: &[&str] = &[
@@ -116,15 +116,93 @@ pub(crate) fn is_file_type(value: Option<&Value>) -> bool {
     value.and_then(Value::as_str) == Some("file")
 }
 
-/// `type` as a string or a list of strings; anything else is dropped.
+/// The value of the plain keyword `key` (one of [`PLAIN_KEYWORDS`]) when it has the shape
+/// JSON Schema gives it, `None` when it cannot be read as one: a schema with
+/// `maxLength: "10"` or `pattern: 0` is not a valid JSON Schema, and a host that checks
+/// the tools it is given (OpenAI's API does) refuses the whole list for one such
+/// keyword. A count written as `5.0` is read as `5`.
+pub(crate) fn clean_keyword(key: &str, value: &Value) -> Option<Value> {
+    match key {
+        "const" | "default" => Some(value.clone()),
+        "format" | "pattern" | "contentEncoding" | "contentMediaType" => {
+            value.is_string().then(|| value.clone())
+        }
+        "maximum" | "minimum" => value.is_number().then(|| value.clone()),
+        "multipleOf" => value
+            .as_f64()
+            .filter(|n| *n > 0.0 && n.is_finite())
+            .map(|_| value.clone()),
+        "uniqueItems" => value.is_boolean().then(|| value.clone()),
+        "dependentRequired" => {
+            let map = value.as_object()?;
+            let cleaned: Map<String, Value> = map
+                .iter()
+                .filter_map(|(name, list)| Some((name.clone(), unique_strings(list.as_array()?))))
+                .collect();
+            Some(Value::Object(cleaned))
+        }
+        // maxLength, minLength, maxItems, minItems, maxContains, minContains,
+        // maxProperties, minProperties: counts.
+        _ => match value.as_u64() {
+            Some(_) => Some(value.clone()),
+            None => value
+                .as_f64()
+                .filter(|n| *n >= 0.0 && n.fract() == 0.0 && *n <= u64::MAX as f64)
+                .map(|n| Value::from(n as u64)),
+        },
+    }
+}
+
+/// The strings of `list`, each once, in their first order (JSON Schema's `required` and
+/// `dependentRequired` lists must not repeat a name).
+pub(crate) fn unique_strings(list: &[Value]) -> Value {
+    let mut names: Vec<Value> = Vec::new();
+    for name in list.iter().filter(|name| name.is_string()) {
+        if !names.contains(name) {
+            names.push(name.clone());
+        }
+    }
+    Value::Array(names)
+}
+
+/// The JSON Schema type a document's `type` word means: one of the seven as written, or
+/// a word documents use for one (`Integer`, `int64`, `long`, `float`, `bool`, `date`,
+/// `dateTime`). `None` for a word that names none (`any`, `file` is read elsewhere).
+fn json_type(word: &str) -> Option<&'static str> {
+    const TYPES: [&str; 7] = [
+        "string", "integer", "number", "boolean", "object", "array", "null",
+    ];
+    if let Some(exact) = TYPES.iter().find(|t| **t == word) {
+        return Some(exact);
+    }
+    let lower = word.to_ascii_lowercase();
+    if let Some(named) = TYPES.iter().find(|t| **t == lower) {
+        return Some(named);
+    }
+    Some(match lower.as_str() {
+        "int" | "int32" | "int64" | "long" | "short" | "uint" | "uint32" | "uint64" => "integer",
+        "float" | "double" | "decimal" | "float32" | "float64" | "numeric" => "number",
+        "bool" => "boolean",
+        "str" | "text" | "date" | "datetime" | "date-time" | "time" | "uuid" | "binary"
+        | "byte" => "string",
+        "list" => "array",
+        "map" | "dict" | "dictionary" => "object",
+        _ => return None,
+    })
+}
+
+/// `type` as one of JSON Schema's seven types or a list of them (words documents use for
+/// one read as it, see [`json_type`]); anything else is dropped, so the schema says
+/// nothing of the type rather than something no validator reads.
 pub(crate) fn clean_type(value: &Value) -> Option<Value> {
     match value {
-        Value::String(_) => Some(value.clone()),
+        Value::String(word) => json_type(word).map(Value::from),
         Value::Array(list) => {
             let mut types: Vec<Value> = Vec::new();
-            for item in list.iter().filter(|item| item.is_string()) {
-                if !types.contains(item) {
-                    types.push(item.clone());
+            for word in list.iter().filter_map(Value::as_str).filter_map(json_type) {
+                let item = Value::from(word);
+                if !types.contains(&item) {
+                    types.push(item);
                 }
             }
             match types.len() {
@@ -210,5 +288,32 @@ mod tests {
             Some(json!(["string", "null"]))
         );
         assert_eq!(clean_type(&json!(7)), None);
+        assert_eq!(clean_type(&json!("Integer")), Some(json!("integer")));
+        assert_eq!(clean_type(&json!("int64")), Some(json!("integer")));
+        assert_eq!(
+            clean_type(&json!(["date", "null", "string"])),
+            Some(json!(["string", "null"]))
+        );
+        assert_eq!(clean_type(&json!("any")), None);
+    }
+
+    #[test]
+    fn plain_keywords_keep_only_values_of_their_shape() {
+        assert_eq!(clean_keyword("pattern", &json!(0)), None);
+        assert_eq!(clean_keyword("pattern", &json!("^a$")), Some(json!("^a$")));
+        assert_eq!(clean_keyword("maxLength", &json!("10")), None);
+        assert_eq!(clean_keyword("maxLength", &json!(10.0)), Some(json!(10)));
+        assert_eq!(clean_keyword("minItems", &json!(-1)), None);
+        assert_eq!(clean_keyword("minItems", &json!(1.5)), None);
+        assert_eq!(clean_keyword("multipleOf", &json!(0)), None);
+        assert_eq!(clean_keyword("multipleOf", &json!(0.01)), Some(json!(0.01)));
+        assert_eq!(clean_keyword("maximum", &json!("5")), None);
+        assert_eq!(clean_keyword("uniqueItems", &json!("true")), None);
+        assert_eq!(clean_keyword("format", &json!(3)), None);
+        assert_eq!(clean_keyword("default", &json!("x")), Some(json!("x")));
+        assert_eq!(
+            clean_keyword("dependentRequired", &json!({"a": ["b", 3, "b"], "c": "d"})),
+            Some(json!({"a": ["b"]}))
+        );
     }
 }

@@ -14,8 +14,9 @@ use serde_json::{Map, Value, json};
 
 use super::error::{OpenApiError, last_token};
 use super::keywords::{
-    ANNOTATIONS, CHILD_SCHEMA, IN_PLACE_SCHEMA, PLAIN_KEYWORDS, SCHEMA_LISTS, clean_type, def_ref,
-    file_schema, is_file_type, is_nullable, make_nullable, push_example, with_key,
+    ANNOTATIONS, CHILD_SCHEMA, IN_PLACE_SCHEMA, PLAIN_KEYWORDS, SCHEMA_LISTS, clean_keyword,
+    clean_type, def_ref, file_schema, is_file_type, is_nullable, make_nullable, push_example,
+    unique_strings, with_key,
 };
 use super::names::{cap_text, def_name};
 use super::reader::Reader;
@@ -378,9 +379,7 @@ impl<'r> SchemaBuilder<'r> {
                 }
                 "required" => {
                     if let Value::Array(names) = value {
-                        let names: Vec<Value> =
-                            names.iter().filter(|n| n.is_string()).cloned().collect();
-                        out.insert(key.clone(), Value::Array(names));
+                        out.insert(key.clone(), unique_strings(names));
                     }
                 }
                 "enum" if value.is_array() => {
@@ -410,7 +409,9 @@ impl<'r> SchemaBuilder<'r> {
                     }
                 }
                 key_str if PLAIN_KEYWORDS.contains(&key_str) => {
-                    out.insert(key.clone(), value.clone());
+                    if let Some(value) = clean_keyword(key_str, value) {
+                        out.insert(key.clone(), value);
+                    }
                 }
                 "discriminator" if self.keep_discriminator => {
                     if let Some(discriminator) = self.discriminator(value, map, loc) {

@@ -96,6 +96,29 @@ fn openapi_only_keywords_are_dropped_and_title_kept_only_without_description() {
 }
 
 #[test]
+fn keywords_of_the_wrong_shape_and_unknown_type_words_are_left_out() {
+    // Each of these makes a schema invalid JSON Schema, which hosts that check the tools
+    // they are given refuse for the whole list.
+    let q = q_schema(&param_doc(
+        "3.0.3",
+        r#"{type: object, required: [a, a, 3, b], properties: {a: {type: Integer, maxLength: "10", minLength: 2.0, pattern: 0, format: 7}, b: {type: [date, "null", string], multipleOf: 0, maximum: "9", uniqueItems: "yes"}, c: {type: any, minItems: -1, maxItems: 1.5}}}"#,
+        "    {}",
+    ));
+    assert_eq!(
+        q,
+        json!({
+            "type": "object",
+            "required": ["a", "b"],
+            "properties": {
+                "a": {"type": "integer", "minLength": 2},
+                "b": {"type": ["string", "null"]},
+                "c": {}
+            }
+        })
+    );
+}
+
+#[test]
 fn read_only_properties_leave_request_schemas() {
     let q = q_schema(&param_doc(
         "3.0.3",

@@ -103,3 +103,139 @@ fn real_documents_read_strictly() {
         }
     }
 }
+
+/// Where `npm ci` (as `.ci/run` runs it) put Ajv, the JSON Schema validator the
+/// meta-schema check runs; `None`, with the reason printed, when it cannot run.
+fn ajv_modules() -> Option<std::path::PathBuf> {
+    let node = std::process::Command::new("node")
+        .arg("--version")
+        .stdout(std::process::Stdio::null())
+        .status();
+    if !node.is_ok_and(|status| status.success()) {
+        eprintln!("skipped: `node` is not on PATH");
+        return None;
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let found = [
+        "tests/conformance/node_modules",
+        "mcs-mcp/tests/node/node_modules",
+    ]
+    .iter()
+    .map(|dir| root.join(dir))
+    .find(|dir| dir.join("ajv/dist/2020.js").exists());
+    if found.is_none() {
+        eprintln!("skipped: Ajv is not installed; run `npm ci --prefix tests/conformance`");
+    }
+    found
+}
+
+/// Every argument schema the reader gives for the published documents (the shared ones,
+/// GitHub's when npm installed it, and a vendored one written to be hostile) is valid JSON
+/// Schema 2020-12, checked by Ajv against the meta-schema: hosts that check the tools they
+/// are given (OpenAI's API does) refuse a whole request for one invalid schema. Each
+/// operation's schema is checked as stored, and the definitions they share once per
+/// document, which is what a self-contained schema is made of.
+///
+/// `MCS_METASCHEMA_DIRECTORY=DIR` adds every `*.json` and `*.yaml` document under `DIR`
+/// (APIs.guru's directory, say), read leniently; one that cannot be read is counted, not
+/// checked.
+#[test]
+fn argument_schemas_are_valid_json_schema() {
+    let Some(modules) = ajv_modules() else {
+        return;
+    };
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = vec![root.join("tests/fixtures/openapi/wrong-keywords.yaml")];
+    let mut directories = vec![root.join("../../shared/specs")];
+    let opt_in = std::env::var_os("MCS_METASCHEMA_DIRECTORY").map(std::path::PathBuf::from);
+    directories.extend(opt_in.clone());
+    for directory in directories {
+        let mut found = Vec::new();
+        documents_under(&directory, &mut found);
+        found.sort();
+        files.extend(found);
+    }
+    let github = root
+        .join("../tests/conformance/node_modules/@octokit/openapi/generated/api.github.com.json");
+    if github.exists() {
+        files.push(github);
+    }
+    let lenient = ReadOptions::default().lenient(true);
+    let mut schemas = Vec::new();
+    let mut unread = 0;
+    for file in &files {
+        let is_opt_in = opt_in.as_ref().is_some_and(|dir| file.starts_with(dir));
+        let options = if is_opt_in {
+            &lenient
+        } else {
+            &ReadOptions::default()
+        };
+        let document = match read_file(file, options) {
+            Ok(document) => document,
+            Err(_) if is_opt_in => {
+                unread += 1;
+                continue;
+            }
+            Err(error) => panic!("{error}"),
+        };
+        let label = file.file_name().unwrap().to_string_lossy().into_owned();
+        let definitions = document.api.shared_definitions();
+        let shared: serde_json::Map<String, Value> = definitions
+            .iter()
+            .map(|(k, v)| (k.to_owned(), v.clone()))
+            .collect();
+        schemas.push(serde_json::json!({
+            "name": format!("{label} (shared definitions)"),
+            "schema": {"$defs": shared},
+        }));
+        for op in document.api.operations.iter() {
+            let stored: Value = serde_json::from_str(&op.schema).expect("schema is JSON");
+            schemas.push(serde_json::json!({
+                "name": format!("{label} {}", op.name),
+                "schema": stored,
+            }));
+        }
+    }
+    assert!(
+        schemas.len() > 5,
+        "the vendored document's operations at least"
+    );
+    if unread > 0 {
+        eprintln!("{unread} documents could not be read");
+    }
+    let list = std::env::temp_dir().join(format!("mcs-metaschema-{}.json", std::process::id()));
+    std::fs::write(&list, serde_json::to_vec(&schemas).unwrap()).unwrap();
+    let output = std::process::Command::new("node")
+        .arg("--max-old-space-size=8192")
+        .arg(root.join("tests/node/metaschema.cjs"))
+        .arg(&modules)
+        .arg(&list)
+        .output()
+        .expect("node runs");
+    let _ = std::fs::remove_file(&list);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    eprintln!("{}", stdout.lines().last().unwrap_or_default());
+    assert!(
+        output.status.success(),
+        "invalid JSON Schema:\n{stdout}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(stdout.contains(&format!("checked {}, invalid 0", schemas.len())));
+}
+
+/// The `*.json`, `*.yaml` and `*.yml` files under `directory`, at any depth.
+fn documents_under(directory: &Path, out: &mut Vec<std::path::PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(directory) else {
+        return;
+    };
+    for path in entries.filter_map(Result::ok).map(|entry| entry.path()) {
+        if path.is_dir() {
+            documents_under(&path, out);
+        } else if path
+            .extension()
+            .is_some_and(|e| e == "json" || e == "yaml" || e == "yml")
+        {
+            out.push(path);
+        }
+    }
+}
