@@ -133,6 +133,12 @@ fn classify(
 ) -> Result<Option<(BodyEncoding, u8)>, OpenApiError> {
     Ok(Some(match family {
         Family::Json(rank) => (BodyEncoding::Json, rank),
+        // What a document writes for "any body": JSON, but a binary schema is a file, as
+        // Spring's descriptions say of uploads.
+        Family::Any => match shape()? {
+            Shape::Bytes => (BodyEncoding::Binary, 7),
+            _ => (BodyEncoding::Json, 1),
+        },
         Family::Form => (BodyEncoding::Form, 2),
         Family::Multipart => (BodyEncoding::Multipart, 3),
         // XML the document describes as a string is XML the model writes, binary XML a
@@ -691,6 +697,12 @@ mod tests {
         let sent = |family, shape: Shape| classify(family, || Ok(shape)).ok().flatten();
         let object = || Shape::Other("object".to_owned());
         assert_eq!(sent(Family::Xml, object()), Some((BodyEncoding::Xml, 4)));
+        assert_eq!(sent(Family::Any, object()), Some((BodyEncoding::Json, 1)));
+        assert_eq!(sent(Family::Any, Shape::Text), Some((BodyEncoding::Json, 1)));
+        assert_eq!(
+            sent(Family::Any, Shape::Bytes),
+            Some((BodyEncoding::Binary, 7))
+        );
         assert_eq!(
             sent(Family::Xml, Shape::Text),
             Some((BodyEncoding::Text, 6))

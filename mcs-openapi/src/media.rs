@@ -4,8 +4,10 @@
 /// A media type's family, from its essence (the type and subtype, parameters aside).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Family {
-    /// JSON; `0` for `application/json` itself, `1` for `+json` types and `*/*`.
+    /// JSON; `0` for `application/json` itself, `1` for `+json` types.
     Json(u8),
+    /// `*/*`: any type, read as JSON unless its schema is binary (a file).
+    Any,
     Form,
     Multipart,
     /// `application/xml`, `text/xml` and `+xml` types.
@@ -38,9 +40,9 @@ pub(crate) fn family(media: &str) -> Family {
         Family::Invalid
     } else if essence == "application/json" {
         Family::Json(0)
-    } else if essence == "*/*"
-        || (subtype.contains("json") && matches!(kind, "application" | "text" | "*"))
-    {
+    } else if essence == "*/*" {
+        Family::Any
+    } else if subtype.contains("json") && matches!(kind, "application" | "text" | "*") {
         Family::Json(1)
     } else if subtype == "x-www-form-urlencoded" {
         // Under any type: `multipart/x-www-form-urlencoded` is written for the form.
@@ -87,7 +89,7 @@ fn is_binary(kind: &str, subtype: &str) -> bool {
 
 /// Whether a media type is JSON (`application/json`, a `json` or `+json` subtype, `*/*`).
 pub(crate) fn is_json(media: &str) -> bool {
-    matches!(family(media), Family::Json(_))
+    matches!(family(media), Family::Json(_) | Family::Any)
 }
 
 #[cfg(test)]
@@ -98,7 +100,8 @@ mod tests {
     fn media_types_fall_into_families() {
         assert_eq!(family("application/json; charset=utf-8"), Family::Json(0));
         assert_eq!(family("application/vnd.api+json"), Family::Json(1));
-        assert_eq!(family("*/*"), Family::Json(1));
+        assert_eq!(family("*/*"), Family::Any);
+        assert!(is_json("*/*"));
         assert_eq!(family("application/x-www-form-urlencoded"), Family::Form);
         assert_eq!(family("Multipart/Form-Data"), Family::Multipart);
         // Misspelled forms are still forms.

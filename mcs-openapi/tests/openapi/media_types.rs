@@ -326,6 +326,18 @@ fn any_media_type_whose_schema_is_a_string_is_text_and_binary_bytes() {
             "{media} {schema_text}"
         );
     }
+    // `*/*` is JSON, unless its schema is binary: then a file, sent as octet-stream.
+    assert_eq!(
+        encoding_of("'*/*'", "{type: string, format: binary}"),
+        Some((BodyEncoding::Binary, "application/octet-stream".to_owned()))
+    );
+    for schema_text in ["{type: object}", "{type: string}", ""] {
+        assert_eq!(
+            encoding_of("'*/*'", schema_text),
+            Some((BodyEncoding::Json, "application/json".to_owned())),
+            "{schema_text}"
+        );
+    }
     // JSON is YAML: a structured YAML body is sent as JSON text, under its media type.
     for schema_text in ["{type: object}", "{type: array, items: {type: string}}"] {
         for media in ["application/x-yaml", "application/yaml", "text/yaml"] {
