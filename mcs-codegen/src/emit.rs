@@ -876,6 +876,7 @@ fn style(style: Style) -> &'static str {
         Style::Form => "Style::Form",
         Style::SpaceDelimited => "Style::SpaceDelimited",
         Style::PipeDelimited => "Style::PipeDelimited",
+        Style::TabDelimited => "Style::TabDelimited",
         Style::DeepObject => "Style::DeepObject",
     }
 }

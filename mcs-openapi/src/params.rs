@@ -167,7 +167,9 @@ fn parse_style(style: &str) -> Option<Style> {
 }
 
 /// Swagger 2.0's `collectionFormat`, as the OpenAPI 3 style and explode it stands for.
-/// `tsv` has no OpenAPI 3 equivalent and is sent comma-separated.
+/// Swagger allows each format in every location (a path's `ssv` is `1%202`), so the
+/// delimited styles are read as such wherever they are; `tsv`, which OpenAPI 3 lacks, is
+/// [`Style::TabDelimited`].
 fn swagger_style(map: &Map<String, Value>, location: Location) -> (Style, bool) {
     let is_array = map.get("type").and_then(Value::as_str) == Some("array");
     let format = map
@@ -181,6 +183,7 @@ fn swagger_style(map: &Map<String, Value>, location: Location) -> (Style, bool) 
     match format {
         "ssv" => (Style::SpaceDelimited, false),
         "pipes" => (Style::PipeDelimited, false),
+        "tsv" => (Style::TabDelimited, false),
         "multi" => (Style::Form, true),
         _ => (plain, false),
     }

@@ -127,7 +127,7 @@ pub(crate) fn path_value(parameter: &Parameter, value: &Value) -> String {
             format!(";{name}={}", flatten_pairs(pairs, ",", ","))
         }
         (_, Shape::Scalar(v)) => v,
-        (_, Shape::List(items)) => items.join(","),
+        (style, Shape::List(items)) => items.join(list_delimiter(style).unwrap_or(",")),
         (_, Shape::Pairs(pairs)) if explode => flatten_pairs(pairs, "=", ","),
         (_, Shape::Pairs(pairs)) => flatten_pairs(pairs, ",", ","),
     }
@@ -151,15 +151,26 @@ pub(crate) fn query_pairs(parameter: &Parameter, value: &Value, out: &mut Vec<(S
             }
             Shape::List(items) => {
                 let delimiter = match parameter.style {
-                    Style::SpaceDelimited => "%20",
+                    // A bare `|` is what servers expect of pipeDelimited in a query.
                     Style::PipeDelimited => "|",
-                    _ => ",",
+                    style => list_delimiter(style).unwrap_or(","),
                 };
                 out.push((name, items.join(delimiter)));
             }
             Shape::Pairs(pairs) if parameter.explode => out.extend(pairs),
             Shape::Pairs(pairs) => out.push((name, flatten_pairs(pairs, ",", ","))),
         },
+    }
+}
+
+/// The separator, percent-encoded, of a delimited style's list items in a path or a
+/// query (`None` for the styles that use a comma).
+fn list_delimiter(style: Style) -> Option<&'static str> {
+    match style {
+        Style::SpaceDelimited => Some("%20"),
+        Style::PipeDelimited => Some("%7C"),
+        Style::TabDelimited => Some("%09"),
+        _ => None,
     }
 }
 
@@ -189,7 +200,19 @@ fn deep_object(
 /// and NUL are refused by the caller ([`unsafe_header_char`]).
 pub(crate) fn header_value(parameter: &Parameter, value: &Value) -> String {
     match value {
-        Value::Array(items) => items.iter().map(scalar_text).collect::<Vec<_>>().join(","),
+        Value::Array(items) => {
+            let delimiter = match parameter.style {
+                Style::SpaceDelimited => " ",
+                Style::PipeDelimited => "|",
+                Style::TabDelimited => "\t",
+                _ => ",",
+            };
+            items
+                .iter()
+                .map(scalar_text)
+                .collect::<Vec<_>>()
+                .join(delimiter)
+        }
         Value::Object(map) => {
             let separator = if parameter.explode { "=" } else { "," };
             map.iter()
@@ -207,9 +230,32 @@ pub(crate) fn unsafe_header_char(text: &str) -> Option<char> {
         .find(|c| matches!(c, '\r' | '\n' | '\0') || (c.is_control() && *c != '\t'))
 }
 
-/// A cookie's `name=value` text (style `form`).
+/// A cookie's `name=value` text (style `form`): an array's items and an object's keys and
+/// values, each encoded, joined by a bare `,` (`color=R,100,G,200`); exploded, each item is
+/// a cookie of the parameter's name and each member a cookie of its own (`R=100; G=200`).
 pub(crate) fn cookie_pair(name: &str, value: &Value, explode: bool) -> String {
     let text = match value {
+        Value::Object(map) if !explode => {
+            let parts: Vec<String> = map
+                .iter()
+                .flat_map(|(key, member)| [key.clone(), scalar_text(member)])
+                .map(|part| encode(&part, COOKIE_VALUE))
+                .collect();
+            return format!("{name}={}", parts.join(","));
+        }
+        Value::Object(map) => {
+            return map
+                .iter()
+                .map(|(key, member)| {
+                    format!(
+                        "{}={}",
+                        encode(key, COOKIE_VALUE),
+                        encode(&scalar_text(member), COOKIE_VALUE)
+                    )
+                })
+                .collect::<Vec<_>>()
+                .join("; ");
+        }
         // Items are encoded one by one and joined by a bare `,`, as in the query's `id=1,2`:
         // encoding the joined text would make `["1", "2"]` and `["1,2"]` the same cookie.
         Value::Array(items) if !explode => {

@@ -353,10 +353,13 @@ pub enum Style {
     Matrix,
     /// `id=1&id=2` or `id=1,2` (query and cookie default).
     Form,
-    /// `id=1%202` (query arrays).
+    /// `id=1%202` (query arrays; Swagger 2.0's `ssv` in any location).
     SpaceDelimited,
-    /// `id=1|2` (query arrays).
+    /// `id=1|2` (query arrays; Swagger 2.0's `pipes` in any location).
     PipeDelimited,
+    /// `id=1%092`: items separated by a tab. Not an OpenAPI 3 style: Swagger 2.0's
+    /// `collectionFormat: tsv`, in any location.
+    TabDelimited,
     /// `filter[a]=1&filter[b]=2` (query objects).
     DeepObject,
 }

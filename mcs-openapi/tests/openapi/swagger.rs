@@ -29,6 +29,7 @@ paths:
         - {name: csv, in: query, type: array, items: {type: string}}
         - {name: ssv, in: query, type: array, items: {type: string}, collectionFormat: ssv}
         - {name: pipes, in: query, type: array, items: {type: string}, collectionFormat: pipes}
+        - {name: tsv, in: query, type: array, items: {type: string}, collectionFormat: tsv}
         - {name: X-Ids, in: header, type: array, items: {type: integer}}
         - {name: maybe, in: query, type: string, x-nullable: true}
     post:
@@ -86,6 +87,7 @@ fn swagger_servers_security_and_parameters() {
             ("csv", Location::Query, Style::Form, false),
             ("ssv", Location::Query, Style::SpaceDelimited, false),
             ("pipes", Location::Query, Style::PipeDelimited, false),
+            ("tsv", Location::Query, Style::TabDelimited, false),
             ("maybe", Location::Query, Style::Form, true),
             ("X-Ids", Location::Header, Style::Simple, false),
         ]

@@ -102,6 +102,63 @@ async fn cookie_arrays_exploded_and_not() {
 }
 
 #[tokio::test]
+async fn cookie_objects_exploded_and_not() {
+    let server = ok_server().await;
+    let op = Op::get("prefs", "/prefs")
+        .param(param("color", Location::Cookie, Style::Form, false))
+        .param(param("size", Location::Cookie, Style::Form, true))
+        .schema(json!({"color": {}, "size": {}}), &[]);
+    let driver = driver(vec![op.build()], &server);
+    call(
+        &driver,
+        "prefs",
+        json!({"color": {"R": 100, "G": "2,0"}, "size": {"w": 3, "h": "4 5"}}),
+    )
+    .await
+    .expect("sent");
+    let request = only_request(&server).await;
+    // As OpenAPI's `form` style writes objects (`color=R,100,G,200` and `R=100&G=200`),
+    // with the cookie's `; ` between pairs: never the object's JSON text.
+    assert_eq!(
+        header(&request, "cookie"),
+        "color=R,100,G,2%2C0; w=3; h=4%205"
+    );
+}
+
+#[tokio::test]
+async fn swagger_delimited_arrays_in_headers() {
+    let server = ok_server().await;
+    let op = Op::get("trace", "/trace")
+        .param(param(
+            "X-Space",
+            Location::Header,
+            Style::SpaceDelimited,
+            false,
+        ))
+        .param(param(
+            "X-Pipe",
+            Location::Header,
+            Style::PipeDelimited,
+            false,
+        ))
+        .param(param("X-Tab", Location::Header, Style::TabDelimited, false))
+        .schema(json!({"X-Space": {}, "X-Pipe": {}, "X-Tab": {}}), &[]);
+    let driver = driver(vec![op.build()], &server);
+    let list = json!(["a", "b"]);
+    call(
+        &driver,
+        "trace",
+        json!({"X-Space": list, "X-Pipe": list, "X-Tab": list}),
+    )
+    .await
+    .expect("sent");
+    let request = only_request(&server).await;
+    assert_eq!(header(&request, "x-space"), "a b");
+    assert_eq!(header(&request, "x-pipe"), "a|b");
+    assert_eq!(header(&request, "x-tab"), "a\tb");
+}
+
+#[tokio::test]
 async fn driver_headers_are_sent_unless_the_call_sets_the_same_header() {
     let server = ok_server().await;
     let op = Op::get("trace", "/trace")

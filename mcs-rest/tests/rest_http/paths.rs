@@ -170,6 +170,10 @@ async fn label_and_matrix_styles() {
         (Style::Simple, true, array.clone(), "/p/a%20b,c"),
         (Style::Simple, false, object.clone(), "/p/x,1,y,2%2F3"),
         (Style::Simple, true, object.clone(), "/p/x=1,y=2%2F3"),
+        // Swagger 2.0's `collectionFormat` in a path: `ssv`, `pipes`, `tsv`.
+        (Style::SpaceDelimited, false, array.clone(), "/p/a%20b%20c"),
+        (Style::PipeDelimited, false, array.clone(), "/p/a%20b%7Cc"),
+        (Style::TabDelimited, false, array.clone(), "/p/a%20b%09c"),
     ];
     for (style, explode, value, path) in cases {
         let server = ok_server().await;

@@ -70,6 +70,11 @@ async fn space_and_pipe_delimited_arrays() {
     let parameter = param("ids", Location::Query, Style::PipeDelimited, true);
     let query = query_of(parameter, json!(["a", "b"])).await;
     assert_eq!(query.as_deref(), Some("ids=a&ids=b"));
+
+    // Swagger 2.0's `collectionFormat: tsv`.
+    let parameter = param("ids", Location::Query, Style::TabDelimited, false);
+    let query = query_of(parameter, json!(["a", "b\tc"])).await;
+    assert_eq!(query.as_deref(), Some("ids=a%09b%09c"));
 }
 
 #[tokio::test]
