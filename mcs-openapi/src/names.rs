@@ -1,17 +1,96 @@
 //! Names made from a document's text: tool names, the driver's name, `$defs` keys, and
 //! descriptions cut to size.
 
+use std::borrow::Cow;
 use std::collections::HashSet;
 
-pub(crate) use mcs_options::names::{MAX_NAME, argument_key, is_argument_key};
+use unicode_normalization::char::{decompose_canonical, is_combining_mark};
+
+pub(crate) use mcs_options::names::{MAX_NAME, is_argument_key};
 
 /// `raw` as a tool name: characters outside `[A-Za-z0-9_-]` become `_`, runs of `_`
 /// collapse, `_` is trimmed from both ends; a name longer than [`MAX_NAME`] is shortened by
 /// its words ([`mcs_options::names::shorten`]), or when that is not enough cut and given a
 /// hash of the whole so that two long names sharing a prefix stay apart. `None` when nothing
 /// usable is left.
+///
+/// Latin letters lose their accents first ([`fold_latin`]): `grüßeSenden` is
+/// `grusseSenden`, where it was `gr_eSenden`.
 pub(crate) fn sanitize_name(raw: &str) -> Option<String> {
-    mcs_options::names::sanitize(raw, mcs_options::names::is_tool_name_char)
+    mcs_options::names::sanitize(&fold_latin(raw), mcs_options::names::is_tool_name_char)
+}
+
+/// `raw` as an argument key ([`mcs_options::names::argument_key`]), Latin letters without
+/// their accents: `größe` is `grosse`, where it was `gr_e`.
+pub(crate) fn argument_key(raw: &str) -> String {
+    mcs_options::names::argument_key(&fold_latin(raw))
+}
+
+/// Latin letters without their marks, for names: what a letter decomposes to when that is
+/// an ASCII letter and combining marks (`ü` → `u`, `É` → `E`, `ñ` → `n`), and the Latin
+/// letters that do not decompose written as ASCII (`ß` → `ss`, `æ` → `ae`, `ø` → `o`,
+/// `ł` → `l`). Every other character is left as it is, for the name rules to replace:
+/// transliterating other scripts (`获取` → `Huo Qu`) would give names no reader of either
+/// language could use, where the method and path of the fallback name say something.
+pub(crate) fn fold_latin(text: &str) -> Cow<'_, str> {
+    if text.is_ascii() {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    for ch in text.chars() {
+        if ch.is_ascii() {
+            out.push(ch);
+            continue;
+        }
+        // A mark written apart from its letter (`e` + U+0301) goes as a composed one's does.
+        if is_combining_mark(ch) {
+            continue;
+        }
+        if let Some(ascii) = latin_without_decomposition(ch) {
+            out.push_str(ascii);
+            continue;
+        }
+        let mut base = None;
+        let mut marks_only = true;
+        decompose_canonical(ch, |part| {
+            if base.is_none() && part.is_ascii_alphabetic() {
+                base = Some(part);
+            } else if !is_combining_mark(part) {
+                marks_only = false;
+            }
+        });
+        match base {
+            Some(letter) if marks_only => out.push(letter),
+            _ => out.push(ch),
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// The Latin letters Unicode does not decompose, as they are written in ASCII.
+fn latin_without_decomposition(ch: char) -> Option<&'static str> {
+    Some(match ch {
+        'ß' => "ss",
+        'ẞ' => "SS",
+        'æ' => "ae",
+        'Æ' => "AE",
+        'œ' => "oe",
+        'Œ' => "OE",
+        'ø' => "o",
+        'Ø' => "O",
+        'ł' => "l",
+        'Ł' => "L",
+        'đ' => "d",
+        'Đ' => "D",
+        'ð' => "d",
+        'Ð' => "D",
+        'þ' => "th",
+        'Þ' => "Th",
+        'ı' => "i",
+        'ħ' => "h",
+        'Ħ' => "H",
+        _ => return None,
+    })
 }
 
 /// The name of an operation without a usable operationId: `get_pets_petId`.
@@ -48,7 +127,7 @@ pub(crate) fn dedupe(names: &mut [String]) {
 /// with a letter (`"Swagger Petstore"` → `SwaggerPetstore`); `Api` when nothing is left.
 pub(crate) fn driver_name(title: &str) -> String {
     let mut out = String::new();
-    for word in title.split(|ch: char| !ch.is_ascii_alphanumeric()) {
+    for word in fold_latin(title).split(|ch: char| !ch.is_ascii_alphanumeric()) {
         let mut chars = word.chars();
         if let Some(first) = chars.next() {
             out.push(first.to_ascii_uppercase());
@@ -111,10 +190,31 @@ mod tests {
             Some("chat_postMessage")
         );
         assert_eq!(sanitize_name("  a  b//c ").as_deref(), Some("a_b_c"));
-        assert_eq!(sanitize_name("déjà-vu").as_deref(), Some("d_j_-vu"));
+        assert_eq!(sanitize_name("déjà-vu").as_deref(), Some("deja-vu"));
         assert_eq!(sanitize_name("???"), None);
+        // Other scripts are not transliterated: the fallback name says more.
+        assert_eq!(sanitize_name("获取用户"), None);
+        assert_eq!(sanitize_name("getΛίστα").as_deref(), Some("get"));
         assert_eq!(fallback_name("get", "/pets/{petId}"), "get_pets_petId");
         assert_eq!(fallback_name("get", "/"), "get");
+    }
+
+    #[test]
+    fn latin_letters_lose_their_accents_in_names_and_keys() {
+        assert_eq!(
+            sanitize_name("grüßeSenden").as_deref(),
+            Some("grusseSenden")
+        );
+        assert_eq!(
+            sanitize_name("créerFacture_Ærø_Łódź").as_deref(),
+            Some("creerFacture_AEro_Lodz")
+        );
+        assert_eq!(argument_key("größe"), "grosse");
+        assert_eq!(argument_key("año"), "ano");
+        assert_eq!(driver_name("Übersicht der Aufträge"), "UbersichtDerAuftrage");
+        // A decomposed accent (e + U+0301) folds as the composed one does.
+        assert_eq!(fold_latin("cafe\u{301}"), "cafe");
+        assert_eq!(fold_latin("plain"), Cow::Borrowed("plain"));
     }
 
     #[test]
