@@ -698,7 +698,10 @@ mod tests {
         let object = || Shape::Other("object".to_owned());
         assert_eq!(sent(Family::Xml, object()), Some((BodyEncoding::Xml, 4)));
         assert_eq!(sent(Family::Any, object()), Some((BodyEncoding::Json, 1)));
-        assert_eq!(sent(Family::Any, Shape::Text), Some((BodyEncoding::Json, 1)));
+        assert_eq!(
+            sent(Family::Any, Shape::Text),
+            Some((BodyEncoding::Json, 1))
+        );
         assert_eq!(
             sent(Family::Any, Shape::Bytes),
             Some((BodyEncoding::Binary, 7))

@@ -10,7 +10,7 @@ use super::options::Document;
 #[cfg(feature = "http")]
 use super::options::ReadOptions;
 #[cfg(feature = "http")]
-use super::read::read_str;
+use super::source::Sources;
 
 impl Document {
     /// A REST driver for this document's operations, validating arguments by the operations'
@@ -33,10 +33,42 @@ impl Document {
 }
 
 /// The document at `url`, fetched with a 30-second timeout and a 64 MiB cap, and read with
-/// `options`. A relative server URL in the document is made absolute against `url`, so that
-/// the driver of the document sends its requests where the document came from.
+/// `options`. The files its `$ref`s name (`./schemas/pet.yaml`,
+/// `https://example.com/common.json#/Error`) are fetched too, resolved against the URL of the
+/// file that names them, over http(s) only: a fetched document never makes this process
+/// read a file of its own machine. At most 512 files, each under the same limits. A
+/// relative server URL in the document is made absolute against `url`, so that the driver
+/// of the document sends its requests where the document came from.
 #[cfg(feature = "http")]
 pub async fn fetch(url: &str, options: &ReadOptions) -> Result<Document, OpenApiError> {
+    let source = mcs_rest::url_to_show(url);
+    let text = fetch_text(url)
+        .await
+        .map_err(|why| OpenApiError::new(&source, "", why))?;
+    let mut sources = Sources::load_remote(&text, &source, url)?;
+    loop {
+        let wanted = sources.take_wanted();
+        if wanted.is_empty() {
+            break;
+        }
+        for file in wanted {
+            let text = fetch_text(&file).await;
+            sources.add_fetched(&file, &mcs_rest::url_to_show(&file), text);
+        }
+    }
+    let mut document = super::document::read(&sources, options)?;
+    let servers = document.api.servers.to_mut();
+    if let Some(server) = servers.first_mut()
+        && !server.url.contains("://")
+    {
+        server.url = join_origin(&source, &server.url).into();
+    }
+    Ok(document)
+}
+
+/// The text at `url`, or why there is none (in the words messages use).
+#[cfg(feature = "http")]
+async fn fetch_text(url: &str) -> Result<String, String> {
     use mcs_rest::{HttpRequest, HttpTransport, Method, ReqwestTransport};
 
     let request = HttpRequest {
@@ -50,28 +82,17 @@ pub async fn fetch(url: &str, options: &ReadOptions) -> Result<Document, OpenApi
         timeout: std::time::Duration::from_secs(30),
         max_response_bytes: 64 * 1024 * 1024,
     };
-    let source = request.url_without_query().to_owned();
-    let failed = |message: String| OpenApiError::new(&source, "", message);
     let response = ReqwestTransport::default()
         .send(request)
         .await
-        .map_err(|e| failed(format!("cannot fetch the document: {e}")))?;
+        .map_err(|e| format!("cannot fetch the document: {e}"))?;
     if !(200..300).contains(&response.status) {
-        return Err(failed(format!(
+        return Err(format!(
             "fetching the document answered {}",
             response.status
-        )));
+        ));
     }
-    let text = String::from_utf8(response.body)
-        .map_err(|_| failed("the document is not UTF-8 text".to_owned()))?;
-    let mut document = read_str(&text, &source, None, options)?;
-    let servers = document.api.servers.to_mut();
-    if let Some(server) = servers.first_mut()
-        && !server.url.contains("://")
-    {
-        server.url = join_origin(&source, &server.url).into();
-    }
-    Ok(document)
+    String::from_utf8(response.body).map_err(|_| "the document is not UTF-8 text".to_owned())
 }
 
 /// `path` (a relative server URL such as `/api/v1`) against the origin of `url`.

@@ -211,7 +211,10 @@ mod tests {
         );
         assert_eq!(argument_key("größe"), "grosse");
         assert_eq!(argument_key("año"), "ano");
-        assert_eq!(driver_name("Übersicht der Aufträge"), "UbersichtDerAuftrage");
+        assert_eq!(
+            driver_name("Übersicht der Aufträge"),
+            "UbersichtDerAuftrage"
+        );
         // A decomposed accent (e + U+0301) folds as the composed one does.
         assert_eq!(fold_latin("cafe\u{301}"), "cafe");
         assert_eq!(fold_latin("plain"), Cow::Borrowed("plain"));

@@ -46,20 +46,52 @@ impl Loc {
 }
 
 struct SourceFile {
-    /// The name errors use: the path as given, or the name handed to `read_str`.
+    /// The name errors use: the path as given, the URL without its query, or the name
+    /// handed to `read_str`.
     name: String,
     /// Where relative references in this file are resolved from.
-    dir: Option<PathBuf>,
+    base: Option<Base>,
     value: Result<Value, OpenApiError>,
+}
+
+/// What a file's relative references are resolved against.
+enum Base {
+    /// The directory of a file read from disk.
+    Dir(PathBuf),
+    /// The URL of a file fetched over HTTP: its references name URLs too, never a file on
+    /// this machine. (Only `fetch`, with the `http` feature, makes one.)
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
+    Url(String),
+}
+
+/// A file a reference names, and what makes two references the same file: the canonical
+/// path for a file on disk (when it exists), the URL without its fragment for a remote one.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+enum Origin {
+    Path(PathBuf),
+    Url(String),
+}
+
+impl Origin {
+    fn identity(&self) -> Origin {
+        match self {
+            Origin::Path(path) => Origin::Path(identity(path)),
+            Origin::Url(url) => Origin::Url(url.clone()),
+        }
+    }
 }
 
 /// The root document and every file its references name.
 pub(crate) struct Sources {
     files: Vec<SourceFile>,
-    /// Loaded files by identity (canonical path when it exists), to their index.
-    by_path: HashMap<PathBuf, usize>,
+    /// Loaded files by identity, to their index.
+    by_origin: HashMap<Origin, usize>,
     /// Every file read from disk, in the order read.
     read: Vec<PathBuf>,
+    /// How many files have had the files their references name loaded or asked for.
+    scanned: usize,
+    /// Remote files references name that are not fetched yet ([`Sources::take_wanted`]).
+    wanted: Vec<String>,
 }
 
 impl Sources {
@@ -71,21 +103,67 @@ impl Sources {
         base_dir: Option<&Path>,
     ) -> Result<Sources, OpenApiError> {
         let value = parse(text, name, root_path.or_else(|| Some(Path::new(name))))?;
-        let mut sources = Sources {
-            files: vec![SourceFile {
-                name: name.to_owned(),
-                dir: base_dir.map(Path::to_path_buf),
-                value: Ok(value),
-            }],
-            by_path: HashMap::new(),
-            read: Vec::new(),
-        };
+        let mut sources = Sources::new(SourceFile {
+            name: name.to_owned(),
+            base: base_dir.map(|dir| Base::Dir(dir.to_path_buf())),
+            value: Ok(value),
+        });
         if let Some(path) = root_path {
-            sources.by_path.insert(identity(path), 0);
+            sources.by_origin.insert(Origin::Path(identity(path)), 0);
             sources.read.push(path.to_path_buf());
         }
         sources.load_referenced_files();
         Ok(sources)
+    }
+
+    /// Parses the root document fetched from `url` (named `name` in messages). The remote
+    /// files its references name are not fetched here: [`Sources::take_wanted`] says which
+    /// to fetch, [`Sources::add_fetched`] takes each, until none is wanted.
+    #[cfg(feature = "http")]
+    pub(crate) fn load_remote(text: &str, name: &str, url: &str) -> Result<Sources, OpenApiError> {
+        let value = parse(text, name, Some(Path::new(url_path(url))))?;
+        let url = without_fragment(url).to_owned();
+        let mut sources = Sources::new(SourceFile {
+            name: name.to_owned(),
+            base: Some(Base::Url(url.clone())),
+            value: Ok(value),
+        });
+        sources.by_origin.insert(Origin::Url(url), 0);
+        sources.load_referenced_files();
+        Ok(sources)
+    }
+
+    fn new(root: SourceFile) -> Sources {
+        Sources {
+            files: vec![root],
+            by_origin: HashMap::new(),
+            read: Vec::new(),
+            scanned: 0,
+            wanted: Vec::new(),
+        }
+    }
+
+    /// The remote files references name that are not loaded yet, each once; emptied.
+    #[cfg(feature = "http")]
+    pub(crate) fn take_wanted(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.wanted)
+    }
+
+    /// Adds the remote file at `url` (one [`Sources::take_wanted`] gave), its text or why
+    /// it could not be fetched, and asks in turn for the files its references name.
+    #[cfg(feature = "http")]
+    pub(crate) fn add_fetched(&mut self, url: &str, name: &str, text: Result<String, String>) {
+        let value = text
+            .map_err(|why| OpenApiError::new(name, "", why))
+            .and_then(|text| parse(&text, name, Some(Path::new(url_path(url)))));
+        self.by_origin
+            .insert(Origin::Url(url.to_owned()), self.files.len());
+        self.files.push(SourceFile {
+            name: name.to_owned(),
+            base: Some(Base::Url(url.to_owned())),
+            value,
+        });
+        self.load_referenced_files();
     }
 
     /// Every file read from disk.
@@ -139,13 +217,13 @@ impl Sources {
         let doc = if file_part.is_empty() {
             at.doc
         } else {
-            let path = self.file_path(at.doc, file_part).map_err(|message| {
+            let origin = self.file_origin(at.doc, file_part).map_err(|message| {
                 self.error(
                     &at.child("$ref"),
                     format!("cannot follow `{reference}`: {message}"),
                 )
             })?;
-            *self.by_path.get(&identity(&path)).ok_or_else(|| {
+            *self.by_origin.get(&origin.identity()).ok_or_else(|| {
                 self.error(
                     &at.child("$ref"),
                     format!("cannot follow `{reference}`: too many files referenced"),
@@ -212,41 +290,59 @@ impl Sources {
         }
     }
 
-    /// The path of the file `reference` (a relative or absolute file path) names, seen
-    /// from file `doc`.
-    fn file_path(&self, doc: usize, reference: &str) -> Result<PathBuf, String> {
+    /// The file `reference` (a relative or absolute file path, or a URL) names, seen from
+    /// file `doc`. In a fetched file every reference is a URL, resolved against the file's
+    /// own; in a file from disk, a path.
+    fn file_origin(&self, doc: usize, reference: &str) -> Result<Origin, String> {
+        let base = self.files.get(doc).and_then(|file| file.base.as_ref());
+        if let Some(Base::Url(url)) = base {
+            return remote_reference(url, reference).map(Origin::Url);
+        }
         if reference.contains("://") {
-            return Err("remote references are not supported".into());
+            return Err(
+                "remote references are followed only in a document fetched by its URL".into(),
+            );
         }
         let decoded = percent_encoding::percent_decode_str(reference).decode_utf8_lossy();
         let relative = Path::new(decoded.as_ref());
         if relative.is_absolute() {
-            return Ok(relative.to_path_buf());
+            return Ok(Origin::Path(relative.to_path_buf()));
         }
-        let dir = self
-            .files
-            .get(doc)
-            .and_then(|file| file.dir.as_deref())
-            .ok_or("a file reference needs the directory of the document (read it from a file, or give a base directory)")?;
-        Ok(normalize(&dir.join(relative)))
+        let Some(Base::Dir(dir)) = base else {
+            return Err("a file reference needs the directory of the document (read it from a file, or give a base directory)".into());
+        };
+        Ok(Origin::Path(normalize(&dir.join(relative))))
     }
 
-    /// Loads, breadth first, every file a reference in a loaded file names.
+    /// Loads, breadth first, every file on disk a reference in a loaded file names, and
+    /// asks for every remote one ([`Sources::take_wanted`]).
     fn load_referenced_files(&mut self) {
-        let mut next = 0;
-        while next < self.files.len() {
+        while self.scanned < self.files.len() {
+            let next = self.scanned;
+            self.scanned += 1;
             let mut references = Vec::new();
             if let Ok(value) = &self.files[next].value {
                 collect_file_refs(value, &mut references);
             }
             for reference in references {
-                let Ok(path) = self.file_path(next, &reference) else {
+                let Ok(origin) = self.file_origin(next, &reference) else {
                     continue;
                 };
-                let key = identity(&path);
-                if self.by_path.contains_key(&key) || self.files.len() >= MAX_FILES {
+                let key = origin.identity();
+                if self.by_origin.contains_key(&key)
+                    || self.files.len() + self.wanted.len() >= MAX_FILES
+                {
                     continue;
                 }
+                let path = match origin {
+                    Origin::Path(path) => path,
+                    Origin::Url(url) => {
+                        if !self.wanted.contains(&url) {
+                            self.wanted.push(url);
+                        }
+                        continue;
+                    }
+                };
                 let name = path.display().to_string();
                 let value = match std::fs::read_to_string(&path) {
                     Ok(text) => {
@@ -259,16 +355,52 @@ impl Sources {
                         format!("cannot read: {error}"),
                     )),
                 };
-                self.by_path.insert(key, self.files.len());
+                self.by_origin.insert(key, self.files.len());
                 self.files.push(SourceFile {
                     name,
-                    dir: path.parent().map(Path::to_path_buf),
+                    base: path.parent().map(|dir| Base::Dir(dir.to_path_buf())),
                     value,
                 });
             }
-            next += 1;
         }
     }
+}
+
+/// `url` without its `#fragment`.
+#[cfg(feature = "http")]
+fn without_fragment(url: &str) -> &str {
+    url.split('#').next().unwrap_or(url)
+}
+
+/// The path part of `url` (no query, no fragment): its extension says JSON or YAML.
+#[cfg(feature = "http")]
+fn url_path(url: &str) -> &str {
+    without_fragment(url).split('?').next().unwrap_or(url)
+}
+
+/// The URL `reference` names, resolved against the URL of the file that makes it, without
+/// its fragment. Only `http` and `https`: a fetched document cannot make this process read
+/// a file of its machine (`file:///etc/passwd`, or `/etc/passwd`, which names a path on the
+/// document's server).
+#[cfg(feature = "http")]
+fn remote_reference(base: &str, reference: &str) -> Result<String, String> {
+    let base = url::Url::parse(base).map_err(|e| format!("the document's URL: {e}"))?;
+    let mut target = base
+        .join(reference)
+        .map_err(|e| format!("not a URL reference: {e}"))?;
+    if !matches!(target.scheme(), "http" | "https") {
+        return Err(format!(
+            "a fetched document's references are fetched over http(s), not `{}:`",
+            target.scheme()
+        ));
+    }
+    target.set_fragment(None);
+    Ok(target.into())
+}
+
+#[cfg(not(feature = "http"))]
+fn remote_reference(_base: &str, _reference: &str) -> Result<String, String> {
+    Err("following a fetched document's references needs mcs-openapi's `http` feature".into())
 }
 
 /// The target of `value` if it is a reference object (`{"$ref": "..."}`).

@@ -548,3 +548,105 @@ async fn headers_http_sets_itself_are_no_arguments() {
         .await
         .unwrap_or_else(|error| panic!("the upload is sent: {error}"));
 }
+
+/// A document split over files, as served from a repository: the root names its schemas
+/// and parameters by relative references, one of them from a file that itself refers on.
+const SPLIT_ROOT: &str = r#"
+openapi: 3.0.3
+info: { title: Split, version: "1" }
+servers: [{ url: /v1 }]
+paths:
+  /notes/{id}:
+    parameters:
+      - $ref: 'parts/parameters.yaml#/NoteId'
+    put:
+      operationId: putNote
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema: { $ref: 'parts/note.json' }
+      responses: { '204': { description: done } }
+  /outside:
+    get:
+      operationId: readOutside
+      parameters:
+        - { name: q, in: query, schema: { $ref: 'file:///etc/passwd' } }
+      responses: { '200': { description: ok } }
+"#;
+
+#[tokio::test]
+async fn a_fetched_document_follows_its_relative_references_over_http_only() {
+    let server = MockServer::start().await;
+    let serve = |at: &'static str, body: &'static str| {
+        Mock::given(method("GET"))
+            .and(path(at))
+            .respond_with(ResponseTemplate::new(200).set_body_string(body))
+    };
+    serve("/api/openapi.yaml", SPLIT_ROOT).mount(&server).await;
+    serve(
+        "/api/parts/parameters.yaml",
+        "NoteId: {name: id, in: path, required: true, schema: {type: integer, minimum: 1}}\n",
+    )
+    .mount(&server)
+    .await;
+    serve(
+        "/api/parts/note.json",
+        r##"{"type": "object", "required": ["text"], "properties": {"text": {"type": "string"}, "tags": {"$ref": "../shared/tags.yaml#/Tags"}}}"##,
+    )
+    .mount(&server)
+    .await;
+    serve(
+        "/api/shared/tags.yaml",
+        "Tags: {type: array, items: {type: string}, maxItems: 3}\n",
+    )
+    .mount(&server)
+    .await;
+
+    let url = format!("{}/api/openapi.yaml", server.uri());
+    let options = ReadOptions::default().exclude_operations(["readOutside"]);
+    let document = fetch(&url, &options)
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    let operation = &document.api.operations[0];
+    let schema: serde_json::Value = serde_json::from_str(&operation.schema).unwrap();
+    assert_eq!(schema["properties"]["id"]["minimum"], 1);
+    assert_eq!(schema["properties"]["text"]["type"], "string");
+    let tags = &schema["properties"]["tags"];
+    let tags = match tags.get("$ref").and_then(serde_json::Value::as_str) {
+        Some(reference) => {
+            let name = reference.trim_start_matches("#/$defs/");
+            document
+                .api
+                .shared_definitions()
+                .get(name)
+                .cloned()
+                .unwrap()
+        }
+        None => tags.clone(),
+    };
+    assert_eq!(tags["maxItems"], 3, "{schema}");
+
+    // A fetched document never reads a file of this machine: `file:` is refused where the
+    // reference is followed, with the place it was written.
+    let error = fetch(&url, &ReadOptions::default())
+        .await
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
+    assert!(
+        error.contains("/paths/~1outside/get/parameters/0/schema") && error.contains("not `file:`"),
+        "{error}"
+    );
+    let fetched: Vec<String> = server
+        .received_requests()
+        .await
+        .unwrap_or_default()
+        .iter()
+        .map(|request| request.url.path().to_owned())
+        .collect();
+    assert!(
+        fetched.iter().all(|p| p.starts_with("/api/")),
+        "{fetched:?}"
+    );
+}
