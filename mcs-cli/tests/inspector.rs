@@ -135,3 +135,28 @@ async fn the_inspector_lists_and_calls_a_served_document() {
         "{keyless}"
     );
 }
+
+/// A document with a property whose schema is `false` (Vercel's `updateRecord` writes
+/// `properties: {additionalProperties: false}`): the TypeScript SDK, under the inspector,
+/// refused the whole listing when it reached one, so no tool could be listed.
+#[tokio::test]
+async fn the_inspector_lists_a_document_with_a_false_property_schema() {
+    let Some(cli) = inspector() else {
+        return;
+    };
+    let spec = std::env::temp_dir().join(format!("mcs-records-{}.yaml", std::process::id()));
+    std::fs::write(
+        &spec,
+        "openapi: 3.0.3\ninfo: {title: Records, version: '1'}\npaths:\n  /records/{id}:\n    patch:\n      operationId: updateRecord\n      parameters: [{name: id, in: path, required: true, schema: {type: string}}]\n      requestBody:\n        content:\n          application/json:\n            schema: {type: object, properties: {name: {type: string}, additionalProperties: false}}\n      responses: {'204': {description: done}}\n",
+    )
+    .unwrap();
+    let serve = [spec.to_str().unwrap(), "--base-url", "http://127.0.0.1:9"];
+    let listed = inspect(&cli, &["--method", "tools/list"], &serve, &[]).await;
+    let _ = std::fs::remove_file(&spec);
+    let schema = &listed["tools"][0]["inputSchema"];
+    assert_eq!(
+        schema["properties"]["additionalProperties"],
+        json!({"not": {}}),
+        "{listed}"
+    );
+}

@@ -178,9 +178,14 @@ impl ToolParameter {
             (Some(schema), _) => schema.clone(),
             (None, _) => json!({ "type": "string" }),
         };
-        // `true` accepts anything, as `{}` does; only the object can carry a description.
+        // `true` accepts anything, as `{}` does, and `false` nothing, as `{"not": {}}` does:
+        // only an object can carry a description, and MCP's `inputSchema` takes only
+        // objects as property schemas (the TypeScript SDK refuses a whole listing for one
+        // `false`, as a document's `properties: {additionalProperties: false}` gives).
         if schema == Value::Bool(true) {
             schema = json!({});
+        } else if schema == Value::Bool(false) {
+            schema = json!({"not": {}});
         }
         merge_description(&mut schema, &self.description);
         schema
@@ -875,6 +880,19 @@ mod tests {
             );
         }
         tool
+    }
+
+    #[test]
+    fn boolean_property_schemas_are_listed_as_objects() {
+        let tool = Tool::new("update", "Updates.")
+            .with_parameter(ToolParameter::new("anything", "").with_schema(json!(true)))
+            .with_parameter(ToolParameter::new("never", "Not sent.").with_schema(json!(false)));
+        let schema = tool.input_schema();
+        assert_eq!(schema["properties"]["anything"], json!({}));
+        assert_eq!(
+            schema["properties"]["never"],
+            json!({"not": {}, "description": "Not sent."})
+        );
     }
 
     #[test]
