@@ -15,6 +15,12 @@
 //!
 //! Only a peer's unreadable *requests* are answered, and an answer is always a well-formed
 //! error response, which a peer never answers: no echo can start.
+//!
+//! Before the session starts (an `initialize` request, or a request of the lifecycle
+//! without one that carries its protocol version and capabilities inline), a notification
+//! or an answer is dropped, where rmcp ends the session for it; a request other than
+//! `initialize`, `ping` and `server/discover` is answered `-32600`, saying to initialize
+//! first, where rmcp's answer spoke of request metadata the client never needed.
 
 use std::future::Future;
 use std::sync::Arc;
@@ -34,6 +40,8 @@ pub(crate) struct LineTransport<R, W> {
     reader: LineReader<BufReader<R>>,
     writer: Arc<Mutex<Option<W>>>,
     limits: MessageLimits,
+    /// Whether the session has started (see the module's documentation).
+    started: bool,
 }
 
 impl<R, W> LineTransport<R, W>
@@ -46,6 +54,7 @@ where
             reader: LineReader::new(BufReader::new(read), limits.incoming()),
             writer: Arc::new(Mutex::new(Some(write))),
             limits,
+            started: false,
         }
     }
 
@@ -64,7 +73,7 @@ where
     }
 
     /// What to do with a line that was read whole.
-    fn read(&self, line: &[u8]) -> Option<ClientJsonRpcMessage> {
+    fn read(&mut self, line: &[u8]) -> Option<ClientJsonRpcMessage> {
         let line = line.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(line);
         if line.iter().all(u8::is_ascii_whitespace) {
             return None;
@@ -90,6 +99,41 @@ where
             .filter(|id| id.is_number() || id.is_string())
             .cloned();
         let method = value.get("method").and_then(Value::as_str);
+        // MCP's ids are strings or numbers, never null; a request with another is answered
+        // (with a null id, as JSON-RPC answers what it cannot identify), not left waiting.
+        if let (Some(method), Some(bad)) = (method, value.get("id"))
+            && id.is_none()
+        {
+            let kind = match bad {
+                Value::Null => "null",
+                Value::Bool(_) => "a boolean",
+                Value::Array(_) => "an array",
+                _ => "an object",
+            };
+            let why = format!(
+                "the `{method}` request's `id` is {kind}: an MCP request's id is a string or a number"
+            );
+            self.answer(None, ErrorCode::INVALID_REQUEST, why, None);
+            return None;
+        }
+        if !self.started {
+            match (method, &id) {
+                (Some("initialize"), Some(_)) => self.started = true,
+                (Some("ping" | "server/discover"), Some(_)) => {}
+                (Some(_), Some(_)) if starts_inline(&value) => self.started = true,
+                (Some(method), Some(_)) => {
+                    let why = format!(
+                        "`{method}` before `initialize`: the session has not started; send an \
+                         `initialize` request first"
+                    );
+                    self.answer(id, ErrorCode::INVALID_REQUEST, why, None);
+                    return None;
+                }
+                // A notification or an answer: no one waits on it.
+                _ if value.is_object() => return None,
+                _ => {}
+            }
+        }
         match serde_json::from_value::<ClientJsonRpcMessage>(value.clone()) {
             Ok(message) => Some(message),
             // An unknown notification, as rmcp ignores them.
@@ -101,6 +145,17 @@ where
             }
         }
     }
+}
+
+/// Whether the request `value` starts a session without `initialize`: MCP's lifecycle in
+/// which each request carries its protocol version and the client's capabilities in
+/// `params._meta`.
+fn starts_inline(value: &Value) -> bool {
+    let meta = value.pointer("/params/_meta");
+    ["protocolVersion", "clientCapabilities"].iter().all(|key| {
+        meta.and_then(|m| m.get(format!("io.modelcontextprotocol/{key}")))
+            .is_some()
+    })
 }
 
 async fn write_line<W: AsyncWrite + Unpin>(
