@@ -464,10 +464,19 @@ impl<D: ToolDriver + 'static> ServerHandler for McpServer<D> {
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let arguments = request.arguments.map_or(Value::Null, Value::Object);
-        let result = match self.call(&request.name, arguments).await {
+        // A call the client cancels stops where it is: the request to the API is dropped
+        // (its connection closed) rather than left running until its timeout. No answer
+        // goes out for a cancelled request; the error below is never sent.
+        let outcome = tokio::select! {
+            outcome = self.call(&request.name, arguments) => outcome,
+            () = context.ct.cancelled() => {
+                return Err(ErrorData::internal_error("the call was cancelled", None));
+            }
+        };
+        let result = match outcome {
             Ok(value) => self.within_limit(&request.name, convert::success(value)),
             Err(error @ ToolError::UnknownTool { .. }) => {
                 return Err(ErrorData::invalid_params(error.to_string(), None));

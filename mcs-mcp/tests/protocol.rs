@@ -86,3 +86,163 @@ async fn tools_call_with_params_of_the_wrong_shape_gets_invalid_params() {
     let answer = raw.answer().await;
     assert_eq!(answer["error"]["code"], -32601, "{answer}");
 }
+
+/// What a client may send before `initialize`: notifications and answers are dropped (rmcp
+/// ended the session for them), a request is told to initialize first, ping is answered,
+/// and the session then starts as ever.
+#[tokio::test]
+async fn messages_before_initialize_neither_end_the_session_nor_go_unanswered() {
+    use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+
+    let (client, server_end) = tokio::io::duplex(64 * 1024);
+    let (server_read, server_write) = tokio::io::split(server_end);
+    let serving =
+        tokio::spawn(McpServer::new(todo::Todo::default()).serve_io(server_read, server_write));
+    let (read, mut write) = tokio::io::split(client);
+    let mut lines = BufReader::new(read).lines();
+    let mut answer = async || -> serde_json::Value {
+        let line = tokio::time::timeout(std::time::Duration::from_secs(10), lines.next_line())
+            .await
+            .expect("an answer within 10 s")
+            .expect("readable")
+            .expect("the server is still there");
+        serde_json::from_str(&line).unwrap()
+    };
+    let before = [
+        json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 9}}),
+        json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        json!({"jsonrpc": "2.0", "id": 77, "result": {}}),
+        json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}),
+        json!({"jsonrpc": "2.0", "id": null, "method": "ping"}),
+        json!({"jsonrpc": "2.0", "id": 2, "method": "ping"}),
+    ];
+    for message in &before {
+        write
+            .write_all(format!("{message}\n").as_bytes())
+            .await
+            .unwrap();
+    }
+    let mut answers = vec![answer().await, answer().await, answer().await];
+    answers.sort_by_key(|a| a["id"].as_i64().unwrap_or(-1));
+    assert_eq!(answers[0]["id"], json!(null), "{answers:?}");
+    assert_eq!(answers[0]["error"]["code"], -32600);
+    assert!(
+        answers[0]["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("`id` is null"),
+        "{answers:?}"
+    );
+    assert_eq!(answers[1]["id"], 1);
+    assert_eq!(answers[1]["error"]["code"], -32600);
+    assert_eq!(
+        answers[1]["error"]["message"],
+        "`tools/list` before `initialize`: the session has not started; send an `initialize` request first"
+    );
+    assert_eq!(answers[2]["id"], 2);
+    assert_eq!(answers[2]["result"], json!({}), "{answers:?}");
+
+    let initialize = json!({
+        "jsonrpc": "2.0", "id": 3, "method": "initialize",
+        "params": {"protocolVersion": "2025-06-18", "capabilities": {},
+                   "clientInfo": {"name": "raw", "version": "0"}}
+    });
+    let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+    let list = json!({"jsonrpc": "2.0", "id": 4, "method": "tools/list"});
+    write
+        .write_all(format!("{initialize}\n{initialized}\n{list}\n").as_bytes())
+        .await
+        .unwrap();
+    let started = answer().await;
+    assert_eq!(started["id"], 3);
+    assert!(started["result"]["serverInfo"].is_object(), "{started}");
+    let listed = answer().await;
+    assert_eq!(listed["id"], 4);
+    assert!(
+        listed["result"]["tools"]
+            .as_array()
+            .is_some_and(|t| !t.is_empty())
+    );
+    drop(serving);
+}
+
+/// A tool that waits until it is dropped, and says when it started and when it was dropped.
+struct Hanging {
+    meta: mcs::DriverMeta,
+    tools: std::sync::Arc<[mcs::Tool]>,
+    started: std::sync::Arc<tokio::sync::Notify>,
+    dropped: std::sync::Arc<std::sync::atomic::AtomicBool>,
+}
+
+struct DropFlag(std::sync::Arc<std::sync::atomic::AtomicBool>);
+
+impl Drop for DropFlag {
+    fn drop(&mut self) {
+        self.0.store(true, std::sync::atomic::Ordering::SeqCst);
+    }
+}
+
+impl mcs::ToolDriver for Hanging {
+    fn meta(&self) -> &mcs::DriverMeta {
+        &self.meta
+    }
+
+    fn list_tools(&self) -> std::sync::Arc<[mcs::Tool]> {
+        std::sync::Arc::clone(&self.tools)
+    }
+
+    fn execute_tool<'a>(
+        &'a self,
+        _name: &'a str,
+        _arguments: serde_json::Value,
+    ) -> mcs::ToolFuture<'a> {
+        let flag = DropFlag(std::sync::Arc::clone(&self.dropped));
+        let started = std::sync::Arc::clone(&self.started);
+        mcs::ToolFuture::new(async move {
+            let _flag = flag;
+            started.notify_one();
+            std::future::pending::<()>().await;
+            Ok(serde_json::Value::Null)
+        })
+    }
+}
+
+/// `notifications/cancelled` stops the call where it is: its future is dropped (for a REST
+/// tool, the request to the API with it), not left running to its timeout.
+#[tokio::test]
+async fn a_cancelled_call_is_dropped_at_once() {
+    let started = std::sync::Arc::new(tokio::sync::Notify::new());
+    let dropped = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let driver = Hanging {
+        meta: mcs::DriverMeta::new("hanging", "hanging", "1"),
+        tools: std::sync::Arc::from(vec![mcs::Tool::new("wait", "Waits.")]),
+        started: std::sync::Arc::clone(&started),
+        dropped: std::sync::Arc::clone(&dropped),
+    };
+    let mut raw = Raw::connect(McpServer::new(driver)).await;
+    raw.send(&json!({"jsonrpc": "2.0", "id": 21, "method": "tools/call",
+                     "params": {"name": "wait", "arguments": {}}}))
+        .await;
+    tokio::time::timeout(std::time::Duration::from_secs(10), started.notified())
+        .await
+        .expect("the call starts");
+    assert!(!dropped.load(std::sync::atomic::Ordering::SeqCst));
+    raw.send(
+        &json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                     "params": {"requestId": 21, "reason": "user"}}),
+    )
+    .await;
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(10);
+    while !dropped.load(std::sync::atomic::Ordering::SeqCst) {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the call still runs"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    // The session goes on, and the cancelled request got no answer: the next one is ping's.
+    raw.send(&json!({"jsonrpc": "2.0", "id": 22, "method": "ping"}))
+        .await;
+    let answer = raw.answer().await;
+    assert_eq!(answer["id"], 22, "{answer}");
+}
