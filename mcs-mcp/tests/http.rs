@@ -235,6 +235,20 @@ async fn ending_a_session_answers_200() {
     )
     .await;
     assert_eq!(again.status, 404, "{}", again.body);
+    // Ending it again, or a session that never was, is a 404 too, as for any request.
+    for id in [session.as_str(), "never-issued"] {
+        let ended = request(
+            address,
+            "DELETE",
+            &[
+                ("mcp-session-id", id),
+                ("mcp-protocol-version", "2025-06-18"),
+            ],
+            "",
+        )
+        .await;
+        assert_eq!(ended.status, 404, "{id}: {}", ended.body);
+    }
 }
 
 #[tokio::test]
@@ -247,11 +261,16 @@ async fn sessions_are_bounded_and_a_session_ended_makes_room() {
         sessions.push(started.header("mcp-session-id").unwrap().to_owned());
     }
     let refused = request(address, "POST", &[], &initialize()).await;
-    assert_eq!(refused.status, 500, "{}", refused.body);
+    assert_eq!(refused.status, 503, "{}", refused.body);
+    assert_eq!(refused.header("retry-after"), Some("30"));
+    let error: serde_json::Value = serde_json::from_str(&refused.body).unwrap();
+    assert_eq!(error["id"], 1, "{error}");
     assert!(
-        refused.body.contains("too many sessions"),
-        "{}",
-        refused.body
+        error["error"]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("too many sessions"),
+        "{error}"
     );
     let ended = request(
         address,
@@ -335,4 +354,61 @@ async fn an_allowed_origin_gets_what_a_browser_needs() {
     .await;
     assert_eq!(refused.status, 403);
     assert_eq!(refused.header("access-control-allow-origin"), None);
+}
+
+#[tokio::test]
+async fn json_that_is_not_a_message_of_mcp_gets_400_not_415() {
+    let address = serve(McpServer::new(todo::Todo::default()).http()).await;
+    for body in [
+        json!([{"jsonrpc": "2.0", "id": 1, "method": "ping"}]),
+        json!({"jsonrpc": "2.0", "id": 7}),
+        json!({"jsonrpc": "1.0", "id": 7, "method": "ping"}),
+        json!(42),
+    ] {
+        let answer = request(address, "POST", &[], &body.to_string()).await;
+        assert_eq!(answer.status, 400, "{body}: {}", answer.body);
+        let error: serde_json::Value = serde_json::from_str(&answer.body).unwrap();
+        assert_eq!(error["error"]["code"], -32600, "{body}: {error}");
+    }
+}
+
+/// The empty "priming" event rmcp starts each event stream with is for clients of
+/// 2025-11-25 on: those of earlier versions parse it as a message and fail.
+#[tokio::test]
+async fn priming_events_go_only_to_clients_of_2025_11_25() {
+    let address = serve(McpServer::new(todo::Todo::default()).http()).await;
+    for (version, primed) in [
+        ("2024-11-05", false),
+        ("2025-03-26", false),
+        ("2025-06-18", false),
+        ("2025-11-25", true),
+    ] {
+        let initialize = initialize().replace("2025-06-18", version);
+        let started = request(address, "POST", &[], &initialize).await;
+        assert_eq!(started.status, 200, "{version}: {}", started.body);
+        let first = started.body.split("\n\n").next().unwrap_or_default();
+        let first_is_priming = !first.contains("\"jsonrpc\"");
+        assert_eq!(first_is_priming, primed, "{version}: {}", started.body);
+        assert!(
+            started.body.contains("serverInfo"),
+            "{version}: {}",
+            started.body
+        );
+        // A later request says its version in the header; without it, 2025-03-26.
+        let session = started.header("mcp-session-id").unwrap().to_owned();
+        let ping = json!({"jsonrpc": "2.0", "id": 2, "method": "ping"}).to_string();
+        let mut headers = vec![("mcp-session-id", session.as_str())];
+        if version != "2025-03-26" && version != "2024-11-05" {
+            headers.push(("mcp-protocol-version", version));
+        }
+        let pinged = request(address, "POST", &headers, &ping).await;
+        assert_eq!(pinged.status, 200, "{version}: {}", pinged.body);
+        let first = pinged.body.split("\n\n").next().unwrap_or_default();
+        assert_eq!(
+            !first.contains("\"jsonrpc\""),
+            primed,
+            "{version}: {}",
+            pinged.body
+        );
+    }
 }

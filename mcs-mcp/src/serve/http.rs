@@ -93,8 +93,8 @@ impl<D: ToolDriver + 'static> HttpServer<D> {
         }
     }
 
-    /// At most this many sessions at once: a client that opens one more is refused (`500`,
-    /// "too many sessions") until one ends, by `DELETE`, or by five idle minutes. Any
+    /// At most this many sessions at once: a client that opens one more is refused (`503
+    /// Service Unavailable` with `Retry-After`, "too many sessions") until one ends, by `DELETE`, or by five idle minutes. Any
     /// allowed client can open sessions, so without a bound they could take the machine's
     /// memory. At least 1.
     #[must_use]
@@ -149,18 +149,19 @@ impl<D: ToolDriver + 'static> HttpServer<D> {
     pub fn router(self) -> axum::Router {
         let limit = self.config.max_request_body_bytes;
         let server = self.server;
+        let sessions = Arc::new(Capped {
+            inner: LocalSessionManager::default(),
+            max: self.max_sessions,
+        });
         let service = StreamableHttpService::new(
             move || Ok(server.for_new_session()),
-            Arc::new(Capped {
-                inner: LocalSessionManager::default(),
-                max: self.max_sessions,
-            }),
+            Arc::clone(&sessions),
             self.config,
         );
         axum::Router::new()
             .route_service(MCP_PATH, service)
             .layer(axum::middleware::from_fn(move |request, next| {
-                edges(request, next, limit)
+                edges(request, next, limit, Arc::clone(&sessions))
             }))
     }
 
@@ -192,21 +193,44 @@ impl<D: ToolDriver + 'static> HttpServer<D> {
 ///   JSON-RPC `-32700` error as its body, as the streamable-HTTP transport of MCP describes,
 ///   instead of rmcp's `415` and a line of text; a body over the limit gets `413` with a
 ///   JSON-RPC error that gives the limit.
+/// - A `POST` of JSON that is not a JSON-RPC message of MCP (a batch, no method, a null id)
+///   gets `400` with a JSON-RPC `-32600` error, instead of rmcp's `415 Unsupported Media
+///   Type` for a body whose media type was right.
 /// - A `DELETE` that ended a session gets `200 OK` (as the TypeScript SDK's server answers)
 ///   instead of rmcp's `202 Accepted`, which the Python SDK logs as a failed termination on
-///   every close.
+///   every close; a `DELETE` of a session that ended or never began gets `404`, as MCP
+///   answers any request naming one, instead of `202`.
+/// - An `initialize` while the sessions are at their bound gets `503 Service Unavailable`
+///   with `Retry-After`, instead of `500`.
+/// - A client of a protocol version before 2025-11-25 is not sent the empty "priming" event
+///   that starts each of rmcp's event streams: the SDKs of those versions read it as a
+///   message and fail to parse it (the TypeScript SDK's 1.13 throws on every request).
 async fn edges(
     request: axum::extract::Request,
     next: axum::middleware::Next,
     limit: usize,
+    sessions: Arc<Capped>,
 ) -> axum::response::Response {
     use axum::http::{Method, StatusCode, header};
     let method = request.method().clone();
+    let session = request
+        .headers()
+        .get("mcp-session-id")
+        .and_then(|value| value.to_str().ok())
+        .map(SessionId::from);
+    // MCP's version of this request: its header, or for `initialize` the version asked for;
+    // without either, 2025-03-26, as the transport's text says to assume.
+    let mut version = request
+        .headers()
+        .get("mcp-protocol-version")
+        .and_then(|value| value.to_str().ok())
+        .map(str::to_owned);
     let origin = request.headers().get(header::ORIGIN).cloned();
     let asked_headers = request
         .headers()
         .get(header::ACCESS_CONTROL_REQUEST_HEADERS)
         .cloned();
+    let mut message_id = None;
     let json_body = request
         .headers()
         .get(header::CONTENT_TYPE)
@@ -235,13 +259,59 @@ async fn edges(
             let id = Fields::of(&bytes).id;
             return rpc_error(StatusCode::BAD_REQUEST, id, -32700, &why);
         }
+        let fields = Fields::of(&bytes);
+        if fields.method.as_deref() == Some("initialize") && session.is_none() {
+            if version.is_none() {
+                version = serde_json::from_slice::<serde_json::Value>(&bytes)
+                    .ok()
+                    .and_then(|message| {
+                        let asked = message.pointer("/params/protocolVersion")?;
+                        asked.as_str().map(str::to_owned)
+                    });
+            }
+            if sessions.is_full().await {
+                let message = CappedError::Full(sessions.max).to_string();
+                let mut refused =
+                    rpc_error(StatusCode::SERVICE_UNAVAILABLE, fields.id, -32600, &message);
+                refused
+                    .headers_mut()
+                    .insert(header::RETRY_AFTER, header::HeaderValue::from_static("30"));
+                return refused;
+            }
+        }
+        message_id = fields.id;
         axum::extract::Request::from_parts(parts, axum::body::Body::from(bytes))
     } else {
         request
     };
+    if method == Method::DELETE
+        && let Some(id) = &session
+        && !sessions.inner.has_session(id).await.unwrap_or(true)
+    {
+        let message = format!("no session `{id}`: it ended, or never began");
+        return rpc_error(StatusCode::NOT_FOUND, None, -32600, &message);
+    }
     let mut response = next.run(request).await;
     if method == Method::DELETE && response.status() == StatusCode::ACCEPTED {
         *response.status_mut() = StatusCode::OK;
+    }
+    if method == Method::POST
+        && json_body
+        && response.status() == StatusCode::UNSUPPORTED_MEDIA_TYPE
+    {
+        let message = "the message is not a JSON-RPC request, notification or response of MCP \
+                       (one object with `jsonrpc: \"2.0\"`, a `method` or a `result`/`error`, and \
+                       an `id` that is a string or a number; batches are not part of MCP)";
+        return rpc_error(StatusCode::BAD_REQUEST, message_id, -32600, message);
+    }
+    let old_client = matches!(
+        version.as_deref().unwrap_or("2025-03-26"),
+        "2024-11-05" | "2025-03-26" | "2025-06-18"
+    );
+    if old_client && is_event_stream(&response) {
+        response = response.map(|body| {
+            axum::body::Body::from_stream(WithoutPriming::new(body.into_data_stream()))
+        });
     }
     // rmcp checks the `Origin` first (`403` for one not allowed): past it, a browser's
     // page from an allowed origin gets the CORS answers it needs, a preflight (which rmcp
@@ -341,10 +411,111 @@ mod tests {
     }
 }
 
+/// Whether `response` is an event stream (`text/event-stream`).
+fn is_event_stream(response: &axum::response::Response) -> bool {
+    response
+        .headers()
+        .get(axum::http::header::CONTENT_TYPE)
+        .and_then(|value| value.to_str().ok())
+        .is_some_and(|value| value.starts_with("text/event-stream"))
+}
+
+/// An event stream without its first event when that is a priming event: one whose data
+/// is empty (`data:` with nothing after it, as rmcp writes it before the answers). Bytes
+/// are held only until the first event is whole, then passed on as they come.
+struct WithoutPriming<S> {
+    inner: S,
+    /// The start of the stream while the first event is not whole; `None` after.
+    head: Option<Vec<u8>>,
+}
+
+impl<S> WithoutPriming<S> {
+    fn new(inner: S) -> Self {
+        WithoutPriming {
+            inner,
+            head: Some(Vec::new()),
+        }
+    }
+}
+
+/// Where the first event of `bytes` ends (after its blank line), if it is whole.
+fn first_event_end(bytes: &[u8]) -> Option<usize> {
+    ["\n\n", "\r\n\r\n", "\r\r"]
+        .iter()
+        .filter_map(|blank| {
+            bytes
+                .windows(blank.len())
+                .position(|window| window == blank.as_bytes())
+                .map(|at| at + blank.len())
+        })
+        .min()
+}
+
+/// Whether the event `event` (its lines, blank line included) carries no data: a priming
+/// event, or one of comments and fields only.
+fn is_priming(event: &[u8]) -> bool {
+    String::from_utf8_lossy(event)
+        .lines()
+        .filter_map(|line| line.strip_prefix("data:"))
+        .all(|data| data.trim().is_empty())
+}
+
+impl<S, E> futures_core::Stream for WithoutPriming<S>
+where
+    S: futures_core::Stream<Item = Result<axum::body::Bytes, E>> + Unpin,
+{
+    type Item = Result<axum::body::Bytes, E>;
+
+    fn poll_next(
+        mut self: std::pin::Pin<&mut Self>,
+        context: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<Self::Item>> {
+        use std::task::Poll;
+        loop {
+            let polled = std::pin::Pin::new(&mut self.inner).poll_next(context);
+            let Some(head) = self.head.as_mut() else {
+                return polled;
+            };
+            match polled {
+                Poll::Ready(Some(Ok(bytes))) => {
+                    head.extend_from_slice(&bytes);
+                    let Some(end) = first_event_end(head) else {
+                        continue;
+                    };
+                    let mut head = self.head.take().unwrap_or_default();
+                    let rest = if is_priming(&head[..end]) {
+                        head.split_off(end)
+                    } else {
+                        head
+                    };
+                    if !rest.is_empty() {
+                        return Poll::Ready(Some(Ok(axum::body::Bytes::from(rest))));
+                    }
+                }
+                Poll::Ready(None) => {
+                    let head = self.head.take().unwrap_or_default();
+                    if head.is_empty() {
+                        return Poll::Ready(None);
+                    }
+                    return Poll::Ready(Some(Ok(axum::body::Bytes::from(head))));
+                }
+                other => return other,
+            }
+        }
+    }
+}
+
 /// rmcp's session manager, refusing a new session while `max` are open.
 struct Capped {
     inner: LocalSessionManager,
     max: usize,
+}
+
+impl Capped {
+    /// Whether a new session would be refused.
+    async fn is_full(&self) -> bool {
+        self.inner.sessions.read().await.len() >= self.max
+    }
 }
 
 /// What [`Capped`] answers: rmcp's error, or that the bound is reached.
@@ -363,7 +534,7 @@ impl SessionManager for Capped {
     type Transport = <LocalSessionManager as SessionManager>::Transport;
 
     async fn create_session(&self) -> Result<(SessionId, Self::Transport), Self::Error> {
-        if self.inner.sessions.read().await.len() >= self.max {
+        if self.is_full().await {
             return Err(CappedError::Full(self.max));
         }
         Ok(self.inner.create_session().await?)
