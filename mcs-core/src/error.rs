@@ -185,10 +185,25 @@ impl ArgumentError {
         }
     }
 
+    /// The longest unknown argument name kept whole in an error (see
+    /// [`unknown`](Self::unknown)).
+    pub const LONGEST_NAME_SHOWN: usize = 256;
+
     /// An argument the tool does not have, or, for a path (`filter.lim`), a member the
     /// object there does not have; `accepted` lists the names allowed at that place.
+    ///
+    /// A name longer than [`ArgumentError::LONGEST_NAME_SHOWN`] bytes is kept as its start
+    /// and its length (`aaaa… (1048576 bytes)`): the message goes back to the model, and a
+    /// megabyte of name would be sent back whole, twice in an MCP answer.
     pub fn unknown(argument: impl Into<String>, accepted: Vec<String>) -> Self {
-        let argument = argument.into();
+        let mut argument = argument.into();
+        if argument.len() > Self::LONGEST_NAME_SHOWN {
+            let mut cut = 64;
+            while !argument.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            argument = format!("{}… ({} bytes)", &argument[..cut], argument.len());
+        }
         // Inside a nested object, the name to correct is the last one of the path.
         let leaf = argument.rsplit('.').next().unwrap_or(&argument);
         let suggestion = closest(&argument, accepted.iter().map(String::as_str))
@@ -284,7 +299,21 @@ pub fn closest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) ->
 
 #[cfg(test)]
 mod tests {
-    use super::closest;
+    use super::{ArgumentError, closest};
+
+    #[test]
+    fn a_long_unknown_name_is_shown_by_its_start_and_length() {
+        let name = "é".repeat(300_000);
+        let error = ArgumentError::unknown(name, vec!["city".to_owned()]);
+        assert_eq!(
+            error.argument,
+            format!("{}… (600000 bytes)", "é".repeat(32))
+        );
+        let message = error.to_string();
+        assert!(message.len() < 300, "{message}");
+        let short = ArgumentError::unknown("cty", vec!["city".to_owned()]);
+        assert_eq!(short.argument, "cty");
+    }
 
     #[test]
     fn closest_names_a_typo_and_nothing_else() {
