@@ -161,6 +161,11 @@ fn descriptions_of_what_is_expected() {
         ),
         (json!(true), "any JSON value"),
         (json!({}), "any JSON value"),
+        // Alternatives of `required` only (a file argument's) leave the type to speak.
+        (
+            json!({"type": "object", "properties": {"path": {"type": "string"}}, "anyOf": [{"required": ["base64"]}, {"required": ["path"]}]}),
+            "an object with fields path",
+        ),
     ];
     for (schema, expected) in cases {
         assert_eq!(describe(&schema), expected, "{schema}");

@@ -23,7 +23,7 @@ fn describe_within(root: &Value, schema: &Value, depth: usize) -> String {
     let Some(object) = schema.as_object() else {
         return match schema {
             Value::Bool(false) => "nothing (no value is allowed)".to_owned(),
-            _ => "any JSON value".to_owned(),
+            _ => ANY.to_owned(),
         };
     };
     if depth > 3 {
@@ -51,7 +51,12 @@ fn describe_within(root: &Value, schema: &Value, depth: usize) -> String {
                 .iter()
                 .map(|a| describe_within(root, a, depth + 1))
                 .collect();
-            return dedup_join(texts, " or ");
+            // Alternatives that only add constraints to the type beside them (a file's
+            // `anyOf: [{required: [base64]}, {required: [path]}]`) say nothing alone: the
+            // type does.
+            if texts.iter().any(|text| text != ANY) || !object.contains_key("type") {
+                return dedup_join(texts, " or ");
+            }
         }
     }
     if let Some(Value::Array(all)) = object.get("allOf")
@@ -74,9 +79,12 @@ fn describe_within(root: &Value, schema: &Value, depth: usize) -> String {
             Some(target) => describe_within(root, target, depth + 1),
             None => "a value of the referenced type".to_owned(),
         },
-        _ => "any JSON value".to_owned(),
+        _ => ANY.to_owned(),
     }
 }
+
+/// What a schema that constrains nothing accepts, in words.
+const ANY: &str = "any JSON value";
 
 fn describe_type(root: &Value, kind: &str, object: &Map<String, Value>, depth: usize) -> String {
     let format = object.get("format").and_then(Value::as_str);
