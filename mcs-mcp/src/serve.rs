@@ -502,6 +502,10 @@ impl<D: ToolDriver + 'static> ServerHandler for McpServer<D> {
         request: GetPromptRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, ErrorData> {
+        // As `prompts/list` answers without prompts: the method is not offered at all.
+        if !self.catalog.has_prompts() {
+            return Err(not_offered("prompts"));
+        }
         self.catalog
             .get_prompt(&request)
             .map(GetPromptResponse::Complete)

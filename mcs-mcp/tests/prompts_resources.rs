@@ -317,6 +317,12 @@ async fn a_server_without_prompts_or_resources_announces_neither() {
         .await
         .unwrap_err();
     assert!(error.to_string().contains("offers no resources"), "{error}");
+    let error = client
+        .get_prompt(GetPromptRequestParams::new("greet"))
+        .await
+        .unwrap_err();
+    assert!(error.to_string().contains("offers no prompts"), "{error}");
+    assert!(error.to_string().contains("-32601"), "{error}");
 
     // With only a prompt, only prompts.
     let (client, _serving) =
