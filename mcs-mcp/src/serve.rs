@@ -631,6 +631,21 @@ fn not_offered(what: &str) -> ErrorData {
     )
 }
 
+/// What is wrong with the params of `initialize` in `message` (a whole JSON-RPC request),
+/// if anything: rmcp reads an `initialize` whose params do not fit as another request,
+/// and before a session answers that with words about request metadata the client never
+/// needed.
+pub(crate) fn initialize_problem(message: &Value) -> Option<String> {
+    let params = message.get("params").cloned().unwrap_or(Value::Null);
+    let problem = match serde_json::from_value::<rmcp::model::InitializeRequestParams>(params) {
+        Ok(_) => return None,
+        Err(error) => error.to_string(),
+    };
+    Some(format!(
+        "the params of `initialize` do not fit it: {problem}"
+    ))
+}
+
 /// Whether `method` is a request of MCP (one rmcp reads as such when its params fit).
 fn is_mcp_method(method: &str) -> bool {
     matches!(

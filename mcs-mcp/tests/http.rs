@@ -412,3 +412,22 @@ async fn priming_events_go_only_to_clients_of_2025_11_25() {
         );
     }
 }
+
+#[tokio::test]
+async fn an_initialize_whose_params_do_not_fit_says_what_is_wrong() {
+    let address = serve(McpServer::new(todo::Todo::default()).http()).await;
+    let body =
+        json!({"jsonrpc": "2.0", "id": 5, "method": "initialize", "params": {"capabilities": {}}});
+    let answer = request(address, "POST", &[], &body.to_string()).await;
+    assert_eq!(answer.status, 400, "{}", answer.body);
+    let error: serde_json::Value = serde_json::from_str(&answer.body).unwrap();
+    assert_eq!(error["id"], 5, "{error}");
+    assert_eq!(error["error"]["code"], -32602, "{error}");
+    assert!(
+        error["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("protocolVersion"),
+        "{error}"
+    );
+}

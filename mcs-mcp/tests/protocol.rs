@@ -142,6 +142,27 @@ async fn messages_before_initialize_neither_end_the_session_nor_go_unanswered() 
     assert_eq!(answers[2]["id"], 2);
     assert_eq!(answers[2]["result"], json!({}), "{answers:?}");
 
+    // An `initialize` whose params do not fit says so, and the session can still start.
+    write
+        .write_all(
+            format!(
+                "{}\n",
+                json!({"jsonrpc": "2.0", "id": 30, "method": "initialize", "params": {"capabilities": {}}})
+            )
+            .as_bytes(),
+        )
+        .await
+        .unwrap();
+    let refused = answer().await;
+    assert_eq!(refused["id"], 30, "{refused}");
+    assert_eq!(refused["error"]["code"], -32602, "{refused}");
+    let message = refused["error"]["message"].as_str().unwrap();
+    assert!(
+        message.starts_with("the params of `initialize` do not fit it: ")
+            && message.contains("protocolVersion"),
+        "{message}"
+    );
+
     let initialize = json!({
         "jsonrpc": "2.0", "id": 3, "method": "initialize",
         "params": {"protocolVersion": "2025-06-18", "capabilities": {},

@@ -261,13 +261,17 @@ async fn edges(
         }
         let fields = Fields::of(&bytes);
         if fields.method.as_deref() == Some("initialize") && session.is_none() {
+            let message: serde_json::Value =
+                serde_json::from_slice(&bytes).unwrap_or(serde_json::Value::Null);
+            // rmcp would answer "Session ID is required", taking it for another request.
+            if let Some(why) = super::initialize_problem(&message) {
+                return rpc_error(StatusCode::BAD_REQUEST, fields.id, -32602, &why);
+            }
             if version.is_none() {
-                version = serde_json::from_slice::<serde_json::Value>(&bytes)
-                    .ok()
-                    .and_then(|message| {
-                        let asked = message.pointer("/params/protocolVersion")?;
-                        asked.as_str().map(str::to_owned)
-                    });
+                version = message
+                    .pointer("/params/protocolVersion")
+                    .and_then(serde_json::Value::as_str)
+                    .map(str::to_owned);
             }
             if sessions.is_full().await {
                 let message = CappedError::Full(sessions.max).to_string();

@@ -118,7 +118,13 @@ where
         }
         if !self.started {
             match (method, &id) {
-                (Some("initialize"), Some(_)) => self.started = true,
+                (Some("initialize"), Some(_)) => {
+                    if let Some(why) = super::initialize_problem(&value) {
+                        self.answer(id, ErrorCode::INVALID_PARAMS, why, None);
+                        return None;
+                    }
+                    self.started = true;
+                }
                 (Some("ping" | "server/discover"), Some(_)) => {}
                 (Some(_), Some(_)) if starts_inline(&value) => self.started = true,
                 (Some(method), Some(_)) => {
