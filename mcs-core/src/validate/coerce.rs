@@ -35,6 +35,11 @@ pub fn coerce_text(value: &str, schema: &Value) -> Value {
 /// schema refuses. Where the schema admits null (`"type": ["integer", "null"]`) the null is
 /// kept: it may mean "clear this field".
 ///
+/// A required argument left out whose schema allows one value only (`const`, or an `enum`
+/// of one: EC2's `Action: DescribeInstances` and `Version: 2016-11-15` on every operation)
+/// is filled with that value: there is nothing to choose, and a model that leaves it out
+/// would only be told to write it.
+///
 /// ```
 /// use mcs_core::{Tool, ToolParameter};
 /// use serde_json::json;
@@ -51,6 +56,11 @@ pub fn coerce_text(value: &str, schema: &Value) -> Value {
 /// let mut arguments = json!({"city": "Kyiv", "days": "3"});
 /// mcs_core::validate::coerce_arguments(&tool, &mut arguments);
 /// assert_eq!(arguments, json!({"city": "Kyiv", "days": 3}));
+///
+/// let version = ToolParameter::new("Version", "").with_schema(json!({"enum": ["2016-11-15"]}));
+/// let mut arguments = json!({"city": "Kyiv"});
+/// mcs_core::validate::coerce_arguments(&tool.with_parameter(version), &mut arguments);
+/// assert_eq!(arguments, json!({"city": "Kyiv", "Version": "2016-11-15"}));
 /// ```
 pub fn coerce_arguments(tool: &Tool, arguments: &mut Value) {
     let Value::Object(given) = arguments else {
@@ -69,7 +79,24 @@ pub fn coerce_arguments(tool: &Tool, arguments: &mut Value) {
                 given.remove(&parameter.name);
             }
             Some(value) => schema::coerce_value(value, &schema, &CoercionPolicy::JSON_STRING),
+            None if parameter.required => {
+                if let Some(only) = only_value(&schema) {
+                    given.insert(parameter.name.clone(), only.clone());
+                }
+            }
             None => {}
         }
+    }
+}
+
+/// The one value `schema` allows, when it allows one only: its `const`, or its `enum` of
+/// one value.
+fn only_value(schema: &Value) -> Option<&Value> {
+    if let Some(value) = schema.get("const") {
+        return Some(value);
+    }
+    match schema.get("enum") {
+        Some(Value::Array(values)) if values.len() == 1 => values.first(),
+        _ => None,
     }
 }
