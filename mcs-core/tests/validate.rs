@@ -1418,6 +1418,16 @@ fn one_of_wants_exactly_one_alternative() {
     assert!(text.contains("fits alternatives 1 and 2"), "{text}");
     // Fitting none is still explained through the closest alternative.
     assert!(validate_value("item", &one_of, &json!({"id": "x"})).is_err());
+
+    // Alternatives one of which takes any object: an object that fits the other cannot
+    // fit it alone, so the `oneOf` is read as `anyOf` rather than refusing every such call.
+    let overlapping = json!({"oneOf": [
+        {"type": "object", "properties": {"DocumentId": {"type": "string"}}},
+        {"type": "object", "properties": {"Title": {"type": "string"}, "File": {"type": "object"}}}
+    ]});
+    let document = json!({"Title": "Lease", "File": {"Name": "lease.pdf"}});
+    assert!(validate_value("body", &overlapping, &document).is_ok());
+    assert!(validate_value("body", &overlapping, &json!("lease.pdf")).is_err());
 }
 
 #[test]

@@ -79,7 +79,7 @@ pub fn validate_arguments(tool: &Tool, arguments: &Value) -> Result<(), Vec<Argu
                 let validator = Validator::new(&schema, &parameter.name);
                 problems.push(ArgumentError::missing(
                     parameter.name.as_str(),
-                    validator.expected(&schema),
+                    validator.expected_missing(&schema),
                 ));
             }
             None => {}
@@ -99,8 +99,20 @@ pub fn validate_arguments(tool: &Tool, arguments: &Value) -> Result<(), Vec<Argu
     if problems.is_empty() {
         Ok(())
     } else {
-        Err(problems)
+        Err(without_repeats(problems))
     }
+}
+
+/// `problems` with each said once: a member several parts of a schema require (each
+/// alternative of an `allOf` requiring `@odata.type`) was reported once per part.
+fn without_repeats(problems: Vec<ArgumentError>) -> Vec<ArgumentError> {
+    let mut kept: Vec<ArgumentError> = Vec::with_capacity(problems.len());
+    for problem in problems {
+        if !kept.contains(&problem) {
+            kept.push(problem);
+        }
+    }
+    kept
 }
 
 /// Checks `value` against `schema` (a self-contained schema: its `#/$defs/...` references
@@ -303,6 +315,27 @@ impl<'s> Validator<'s> {
         match matched.as_slice() {
             [] => {}
             [_] => return true,
+            // An alternative that takes any object (nothing required, nothing refused) is
+            // fitted by every object that fits another: no value can fit only that other, so
+            // the document's `oneOf` can only mean `anyOf` (GererMesAffaires' document body:
+            // `oneOf [{DocumentId}, {Title, File, …}]`, neither requiring anything).
+            matched
+                if value.is_object()
+                    && matched.iter().any(|&number| {
+                        let mut problems = Vec::new();
+                        let empty = Value::Object(Map::new());
+                        self.check(
+                            &alternatives[number - 1],
+                            &empty,
+                            path,
+                            depth + 1,
+                            &mut problems,
+                        );
+                        problems.is_empty()
+                    }) =>
+            {
+                return true;
+            }
             [first, second, ..] => {
                 out.push(ArgumentError::invalid(
                     join_path(self.base, path),
@@ -471,7 +504,7 @@ impl<'s> Validator<'s> {
                 }
                 let expected = properties
                     .and_then(|p| p.get(name))
-                    .map_or_else(|| "a value".to_owned(), |s| self.expected(s));
+                    .map_or_else(|| "a value".to_owned(), |s| self.expected_missing(s));
                 path.push(PathSegment::Field(name.to_owned()));
                 out.push(ArgumentError::missing(join_path(self.base, path), expected));
                 path.pop();
@@ -519,6 +552,22 @@ impl<'s> Validator<'s> {
                 Some(hint) => format!("{text}, {hint}"),
                 None => text,
             },
+            _ => text,
+        }
+    }
+
+    /// What a missing `schema` value should have been: [`expected`](Self::expected), and the
+    /// schema's `default` when it has one (Microsoft Graph requires `@odata.type` and gives
+    /// the value only as its default).
+    fn expected_missing(&self, schema: &Value) -> String {
+        let text = self.expected(schema);
+        match self.resolved(schema).get("default") {
+            Some(default) if !default.is_null() => {
+                format!(
+                    "{text}; its default is {}",
+                    schema::render_value(default, 60)
+                )
+            }
             _ => text,
         }
     }
