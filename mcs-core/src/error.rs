@@ -270,14 +270,17 @@ impl fmt::Display for ArgumentError {
 
 /// The candidate closest to `name`, if it is close enough to be a plausible typo. The
 /// threshold keeps one-letter slips (`cty` → `city`) and rejects different words that share
-/// a suffix (`delete_task` is not `complete_task`).
+/// a suffix (`delete_task` is not `complete_task`). Failing that, the one candidate that is
+/// `name` with a prefix of whole words (`sendMessage` → `post_sendMessage`, `pulls` →
+/// `github_pulls`): a model that drops a name's prefix means that name, when only one has it.
 #[doc(hidden)]
 pub fn closest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
     const THRESHOLD: f64 = 0.72;
     let lowered = name.to_lowercase();
     let length = lowered.chars().count();
-    candidates
-        .into_iter()
+    let candidates: Vec<&'a str> = candidates.into_iter().collect();
+    let typo = candidates
+        .iter()
         // The edit distance is at least the difference in length, so a candidate much
         // shorter or longer cannot be close; measuring it anyway would cost time and memory
         // in the product of the lengths (a model's megabyte-long name against each tool's).
@@ -289,12 +292,25 @@ pub fn closest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) ->
         .map(|candidate| {
             (
                 strsim::normalized_damerau_levenshtein(&lowered, &candidate.to_lowercase()),
-                candidate,
+                *candidate,
             )
         })
         .filter(|(score, _)| *score >= THRESHOLD)
         .max_by(|a, b| a.0.total_cmp(&b.0))
-        .map(|(_, candidate)| candidate)
+        .map(|(_, candidate)| candidate);
+    if typo.is_some() || lowered.len() < 3 {
+        return typo;
+    }
+    let mut prefixed = candidates.iter().filter(|candidate| {
+        let candidate = candidate.to_lowercase();
+        candidate.len() > lowered.len()
+            && candidate.ends_with(&lowered)
+            && candidate[..candidate.len() - lowered.len()].ends_with(['_', '-', '.', '/'])
+    });
+    match (prefixed.next(), prefixed.next()) {
+        (Some(only), None) => Some(*only),
+        _ => None,
+    }
 }
 
 #[cfg(test)]
@@ -327,5 +343,22 @@ mod tests {
         // is not measured against them: the measure costs the product of the lengths.
         assert_eq!(closest(&"get_city".repeat(125_000), tools), None);
         assert_eq!(closest("g", ["get_city".repeat(100_000).as_str()]), None);
+    }
+
+    #[test]
+    fn a_name_without_its_prefix_suggests_the_one_name_that_has_it() {
+        let tools = [
+            "post_sendMessage",
+            "post_sendPhoto",
+            "github_pulls",
+            "gitlab_pulls_list",
+        ];
+        assert_eq!(closest("sendMessage", tools), Some("post_sendMessage"));
+        assert_eq!(closest("SENDPHOTO", tools), Some("post_sendPhoto"));
+        assert_eq!(closest("pulls", tools), Some("github_pulls"));
+        // Two names end with it, or it is not a whole word of the name: no guess.
+        assert_eq!(closest("list", ["a_list", "b_list"]), None);
+        assert_eq!(closest("Message", tools), None);
+        assert_eq!(closest("ls", ["a_ls"]), None);
     }
 }
