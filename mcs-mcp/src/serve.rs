@@ -307,12 +307,7 @@ impl<D: ToolDriver + 'static> McpServer<D> {
             Some(index) if tools.get(index).is_some_and(|t| t.name() == name) => &tools[index],
             _ => match tools.iter().find(|tool| tool.name() == name) {
                 Some(tool) => tool,
-                None => {
-                    return Err(ToolError::unknown_tool_among(
-                        name,
-                        tools.iter().map(Tool::name),
-                    ));
-                }
+                None => return self.call_unlisted(name, arguments, &tools).await,
             },
         };
         let mut arguments = arguments;
@@ -364,6 +359,35 @@ impl<D: ToolDriver + 'static> McpServer<D> {
             ),
         );
         convert::failure(&error, None)
+    }
+
+    /// A call of a tool the driver does not list goes to the driver all the same: one that
+    /// reaches more tools than it lists (an orchestrator in discovery mode lists the tools
+    /// that find the others) runs it, checking its arguments itself, and a model that calls
+    /// a tool it found by name, as the discovery tools say it may, is served. Any other
+    /// driver answers that it has no such tool, with the closest listed name.
+    async fn call_unlisted(
+        &self,
+        name: &str,
+        arguments: Value,
+        listed: &[Tool],
+    ) -> Result<Value, ToolError> {
+        let span = mcs::telemetry::execute_tool_span(&self.shared.driver.meta().id, name, None);
+        let future = {
+            let _entered = span.enter();
+            self.shared.driver.execute_tool(name, arguments)
+        };
+        let result = tracing::Instrument::instrument(future, span.clone()).await;
+        mcs::telemetry::record_outcome(&span, &result);
+        match result {
+            Err(ToolError::UnknownTool {
+                suggestion: None, ..
+            }) => Err(ToolError::unknown_tool_among(
+                name,
+                listed.iter().map(Tool::name),
+            )),
+            other => other,
+        }
     }
 
     fn tool(&self, name: &str) -> Option<Tool> {

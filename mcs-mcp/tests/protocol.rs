@@ -267,3 +267,69 @@ async fn a_cancelled_call_is_dropped_at_once() {
     let answer = raw.answer().await;
     assert_eq!(answer["id"], 22, "{answer}");
 }
+
+/// A driver that reaches more tools than it lists (as a gateway in discovery mode lists
+/// only the tools that find the others): `find` is listed, `hidden` is not.
+struct Reaching {
+    meta: mcs::DriverMeta,
+    tools: std::sync::Arc<[mcs::Tool]>,
+}
+
+impl mcs::ToolDriver for Reaching {
+    fn meta(&self) -> &mcs::DriverMeta {
+        &self.meta
+    }
+
+    fn list_tools(&self) -> std::sync::Arc<[mcs::Tool]> {
+        std::sync::Arc::clone(&self.tools)
+    }
+
+    fn execute_tool<'a>(
+        &'a self,
+        name: &'a str,
+        arguments: serde_json::Value,
+    ) -> mcs::ToolFuture<'a> {
+        mcs::ToolFuture::ready(match name {
+            "find" => Ok(json!({"found": ["hidden"]})),
+            "hidden" => Ok(json!({"called": "hidden", "with": arguments})),
+            "hidden_near" => Err(mcs::ToolError::UnknownTool {
+                name: name.to_owned(),
+                suggestion: Some("hidden".to_owned()),
+            }),
+            _ => Err(mcs::ToolError::UnknownTool {
+                name: name.to_owned(),
+                suggestion: None,
+            }),
+        })
+    }
+}
+
+/// A tool the driver reaches but does not list (a tool found through discovery) is served
+/// when a model calls it by its name, as the discovery tools say it may; a name the driver
+/// does not know is still an unknown tool, with the driver's suggestion when it has one.
+#[tokio::test]
+async fn a_tool_the_driver_reaches_but_does_not_list_is_called_by_its_name() {
+    let driver = Reaching {
+        meta: mcs::DriverMeta::new("reaching", "reaching", "1"),
+        tools: std::sync::Arc::from(vec![mcs::Tool::new("find", "Finds the others.")]),
+    };
+    let mut raw = Raw::connect(McpServer::new(driver)).await;
+    let called = raw.call(41, "hidden", json!({"x": 1})).await;
+    assert_eq!(called["result"]["isError"], false, "{called}");
+    assert_eq!(
+        called["result"]["structuredContent"],
+        json!({"called": "hidden", "with": {"x": 1}}),
+        "{called}"
+    );
+    let near = raw.call(42, "hidden_near", json!({})).await;
+    assert_eq!(near["error"]["code"], -32602, "{near}");
+    assert!(
+        near["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("`hidden`"),
+        "{near}"
+    );
+    let unknown = raw.call(43, "nothing", json!({})).await;
+    assert_eq!(unknown["error"]["code"], -32602, "{unknown}");
+}
