@@ -160,3 +160,47 @@ async fn the_inspector_lists_a_document_with_a_false_property_schema() {
         "{listed}"
     );
 }
+
+/// In discovery mode only the discovery tools are listed; a host whose model calls a tool
+/// it found by its name (the discovery tools' texts say it may) is served all the same.
+#[tokio::test]
+async fn the_inspector_calls_a_tool_found_through_discovery_by_its_name() {
+    let Some(cli) = inspector() else {
+        return;
+    };
+    let api = MockServer::start().await;
+    Mock::given(method("GET"))
+        .and(path("/pets/5"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!({"id": 5, "name": "Tom"})))
+        .expect(1)
+        .mount(&api)
+        .await;
+    let spec = petstore();
+    let uri = api.uri();
+    let serve = [
+        spec.to_str().unwrap(),
+        "--base-url",
+        uri.as_str(),
+        "--discovery",
+        "on",
+    ];
+    let listed = inspect(&cli, &["--method", "tools/list"], &serve, &[]).await;
+    let names: Vec<&str> = listed["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|tool| tool["name"].as_str())
+        .collect();
+    assert!(!names.contains(&"getPet"), "{names:?}");
+    let call = [
+        "--method",
+        "tools/call",
+        "--tool-name",
+        "getPet",
+        "--tool-arg",
+        "petId=5",
+    ];
+    let pet = inspect(&cli, &call, &serve, &[("MCS_API_KEY", "k")]).await;
+    assert_ne!(pet["isError"], true, "{pet}");
+    assert_eq!(pet["structuredContent"]["name"], "Tom", "{pet}");
+}
