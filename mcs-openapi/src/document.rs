@@ -7,7 +7,7 @@ use serde_json::{Map, Value};
 
 use super::error::OpenApiError;
 use super::error::Skipped;
-use super::names::{dedupe, driver_name, fallback_name, sanitize_name};
+use super::names::{dedupe, driver_name, fallback_name, sanitize_name, says_nothing};
 use super::operation::{self, Candidate};
 use super::options::Responses;
 use super::options::{Document, ReadOptions};
@@ -60,6 +60,7 @@ pub(crate) fn read(sources: &Sources, options: &ReadOptions) -> Result<Document,
         .iter()
         .map(|c| {
             c.operation_id()
+                .filter(|id| !says_nothing(id))
                 .and_then(sanitize_name)
                 .unwrap_or_else(|| fallback_name(c.method.key(), &c.path))
         })

@@ -93,9 +93,45 @@ fn latin_without_decomposition(ch: char) -> Option<&'static str> {
     })
 }
 
-/// The name of an operation without a usable operationId: `get_pets_petId`.
+/// The name of an operation without a usable operationId: `get_pets_petId`. A path too
+/// long for a name loses its parameters first (`{spaceId}`, `{folderId}`), which say less
+/// than its other words, before any word is cut: `post_spaces_folders_persons_guest-in-space`
+/// rather than `post_spaces_id_folde_folderId_…`.
 pub(crate) fn fallback_name(method: &str, path: &str) -> String {
-    sanitize_name(&format!("{method}_{path}")).unwrap_or_else(|| method.to_owned())
+    let whole = format!("{method}_{path}");
+    let without_parameters = || {
+        let kept: Vec<&str> = path
+            .split('/')
+            .filter(|segment| !(segment.starts_with('{') && segment.ends_with('}')))
+            .collect();
+        format!("{method}_{}", kept.join("/"))
+    };
+    // The name's length before any shortening: what the name rules keep, `_` runs as one.
+    let mut length = 0;
+    let mut after_underscore = true;
+    for ch in whole.chars() {
+        let underscore = !mcs_options::names::is_tool_name_char(ch) || ch == '_';
+        if !(underscore && after_underscore) {
+            length += 1;
+        }
+        after_underscore = underscore;
+    }
+    let raw = if length <= MAX_NAME {
+        whole
+    } else {
+        without_parameters()
+    };
+    sanitize_name(&raw).unwrap_or_else(|| method.to_owned())
+}
+
+/// Whether an operationId says nothing a name needs: an HTTP method alone (`Get`, `Post`,
+/// as some generators write for every operation of a controller). The method and path say
+/// more.
+pub(crate) fn says_nothing(operation_id: &str) -> bool {
+    matches!(
+        operation_id.trim().to_ascii_lowercase().as_str(),
+        "get" | "put" | "post" | "delete" | "patch" | "head" | "options" | "trace"
+    )
 }
 
 /// Makes `names` unique in place: the first holder of a name keeps it, later ones get
@@ -197,6 +233,16 @@ mod tests {
         assert_eq!(sanitize_name("getΛίστα").as_deref(), Some("get"));
         assert_eq!(fallback_name("get", "/pets/{petId}"), "get_pets_petId");
         assert_eq!(fallback_name("get", "/"), "get");
+        // Too long with its parameters: without them, before any word is cut.
+        assert_eq!(
+            fallback_name(
+                "post",
+                "/business-groups/{id}/spaces/{spaceId}/legal-entities/{personId}/customers/{folderId}/spaces"
+            ),
+            "post_business-groups_spaces_legal-entities_customers_spaces"
+        );
+        assert!(says_nothing("Get") && says_nothing(" post "));
+        assert!(!says_nothing("getPets"));
     }
 
     #[test]
