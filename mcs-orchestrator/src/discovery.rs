@@ -162,7 +162,7 @@ impl Catalog {
                     .with_schema(json!({"type": "integer", "minimum": 1, "maximum": MAX_RESULTS})),
             )
             .with_parameter(
-                ToolParameter::new("toolset", "Search only this toolset (its id).")
+                ToolParameter::new("toolset", "Search only this toolset or category (its id).")
                     .required(false)
                     .with_schema(json!({"type": "string"})),
             ),
@@ -322,12 +322,16 @@ impl Catalog {
                 usize::try_from(l).unwrap_or(MAX_RESULTS)
             })
             .clamp(1, MAX_RESULTS);
-        let within = match arguments.get("toolset").and_then(Value::as_str) {
-            Some(id) => Some(
-                self.find_set(id)
-                    .ok_or_else(|| unknown_set(self, SEARCH_TOOLS, "toolset", id))?
-                    .0,
-            ),
+        // A toolset, or a category: the toolsets it holds (the overview names both alike).
+        let within: Option<Vec<usize>> = match arguments.get("toolset").and_then(Value::as_str) {
+            Some(id) => Some(match self.categories.iter().find(|c| c.id == id) {
+                Some(category) => category.sets.clone(),
+                None => vec![
+                    self.find_set(id)
+                        .ok_or_else(|| unknown_set(self, SEARCH_TOOLS, "toolset", id))?
+                        .0,
+                ],
+            }),
             None => None,
         };
         let index = self
@@ -339,7 +343,13 @@ impl Catalog {
             .search(query, wanted)
             .into_iter()
             .filter(|(i, _)| {
-                within.is_none_or(|set| self.set_of.get(*i).copied().flatten() == Some(set))
+                within.as_ref().is_none_or(|sets| {
+                    self.set_of
+                        .get(*i)
+                        .copied()
+                        .flatten()
+                        .is_some_and(|set| sets.contains(&set))
+                })
             })
             .take(limit)
             .filter_map(|(i, _)| tools.get(i).map(|tool| self.short(i, tool)))
@@ -613,9 +623,14 @@ fn unknown_set(catalog: &Catalog, tool: &str, argument: &str, id: &str) -> ToolE
         .map(|category| category.id.as_str())
         .chain(catalog.toolsets.iter().map(Toolset::id))
         .collect();
+    let what = if catalog.categories.is_empty() {
+        "toolset id"
+    } else {
+        "toolset or category id"
+    };
     let expected = match mcs_core::closest(id, ids.iter().copied()) {
-        Some(close) => format!("a toolset id such as `{close}`"),
-        None => format!("one of the toolset ids: {}", ids.join(", ")),
+        Some(close) => format!("a {what} such as `{close}`"),
+        None => format!("one of the {what}s: {}", ids.join(", ")),
     };
     ToolError::invalid_argument(
         tool,

@@ -2441,7 +2441,7 @@ fn is_value(token: &str) -> bool {
 /// Markdown links and bare URLs left out. Their words (`p`, `href`, `https`, a docs site's
 /// domain and path) are on every tool of a document that writes them, and stand for nothing
 /// the tool does.
-fn prose(description: &str) -> String {
+pub(crate) fn prose(description: &str) -> String {
     let mut out = String::with_capacity(description.len());
     let mut rest = description;
     while let Some(c) = rest.chars().next() {

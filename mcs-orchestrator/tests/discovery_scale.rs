@@ -616,6 +616,30 @@ async fn a_document_with_770_tags_is_browsable_through_categories() {
         largest_answer < 8_000,
         "an answer of {largest_answer} tokens"
     );
+    // A search narrowed to a category keeps to that category's toolsets: the overview
+    // names categories as it names toolsets, and a model narrows by either.
+    let category = &categories[0];
+    let listed = call(&orchestrator, "load_toolset", json!({ "id": category })).await;
+    let members: Vec<&str> = listed["toolsets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|set| set["id"].as_str())
+        .collect();
+    let found = call(
+        &orchestrator,
+        "search_tools",
+        json!({"query": "list", "toolset": category, "limit": 50}),
+    )
+    .await;
+    let results = found["results"].as_array().unwrap();
+    assert!(!results.is_empty(), "{found}");
+    assert!(
+        results
+            .iter()
+            .all(|tool| members.contains(&tool["toolset"].as_str().unwrap_or_default())),
+        "{found}"
+    );
     println!(
         "770 tags, {} tools: {} categories in a {prompt_tokens}-token first prompt; every tool \
          reached in three turns at most; largest answer sampled {largest_answer} tokens",
