@@ -81,7 +81,39 @@ pub(super) struct Catalog {
     /// A level above the toolsets when there are more than the overview can name; empty
     /// otherwise.
     categories: Vec<Category>,
+    /// Optional arguments nearly every tool takes (EC2's seven `X-Amz-*` headers): named
+    /// once in a search answer rather than in each result.
+    common: Vec<String>,
     index: OnceLock<Index>,
+}
+
+/// An optional argument held by at least this share of the tools, when there are at least
+/// [`COMMON_MIN_TOOLS`], is named once in a search answer, not in each result.
+const COMMON_SHARE: f64 = 0.9;
+
+/// The fewest tools for which optional arguments are counted as common.
+const COMMON_MIN_TOOLS: usize = 20;
+
+/// The optional arguments at least [`COMMON_SHARE`] of `tools` take, in the order first met.
+fn common_optional(tools: &[Tool]) -> Vec<String> {
+    if tools.len() < COMMON_MIN_TOOLS {
+        return Vec::new();
+    }
+    let mut counts: Vec<(&str, usize)> = Vec::new();
+    for tool in tools {
+        for parameter in tool.parameters().iter().filter(|p| !p.required) {
+            match counts.iter().position(|(name, _)| *name == parameter.name) {
+                Some(at) => counts[at].1 += 1,
+                None if counts.len() < 256 => counts.push((&parameter.name, 1)),
+                None => {}
+            }
+        }
+    }
+    counts
+        .into_iter()
+        .filter(|&(_, count)| count as f64 >= COMMON_SHARE * tools.len() as f64)
+        .map(|(name, _)| name.to_owned())
+        .collect()
 }
 
 impl Catalog {
@@ -115,6 +147,7 @@ impl Catalog {
             set_of,
             members,
             categories,
+            common: common_optional(tools),
             index: OnceLock::new(),
         }
     }
@@ -363,7 +396,11 @@ impl Catalog {
                 "Call a tool by its name; call {DESCRIBE_TOOL} first for arguments you do not know."
             )
         };
-        Ok(json!({ "query": query, "results": results, "note": note }))
+        let mut answer = json!({ "query": query, "results": results, "note": note });
+        if !self.common.is_empty() && !answer["results"].as_array().is_none_or(Vec::is_empty) {
+            answer["most_tools_also_take"] = json!(self.common);
+        }
+        Ok(answer)
     }
 
     /// One line per category: id, size, title, and the first toolsets it holds — three of
@@ -522,9 +559,17 @@ impl Catalog {
         let end = offset.saturating_add(page.len());
         answer["tools"] = Value::Array(page);
         answer["offset"] = json!(offset);
+        // Whether it is the number of tools or the size of their schemas that keeps the
+        // full descriptions out (three Jellyfin tools whose arguments are long, say): past 20
+        // tools, 1,000 characters each fill the budget.
+        let why = if members.len() > 20 {
+            "This toolset is large"
+        } else {
+            "These tools' arguments are long"
+        };
         let mut note = format!(
-            "This toolset is large: names and titles only. Call {DESCRIBE_TOOL} for a tool's \
-             arguments, or call it."
+            "{why}: names and titles only. Call {DESCRIBE_TOOL} for a tool's arguments, or \
+             call it."
         );
         if end < members.len() {
             answer["next_offset"] = json!(end);
@@ -553,7 +598,8 @@ impl Catalog {
             entry["toolset"] = json!(set.id());
         }
         entry["required"] = json!(names(true));
-        let optional = names(false);
+        let mut optional = names(false);
+        optional.retain(|name| !self.common.iter().any(|common| common == name));
         if !optional.is_empty() {
             entry["optional"] = json!(optional);
         }
@@ -636,4 +682,53 @@ fn unknown_set(catalog: &Catalog, tool: &str, argument: &str, id: &str) -> ToolE
         tool,
         ArgumentError::invalid(argument, expected, format!("`{id}`")),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mcs_core::ToolParameter;
+
+    fn tool(name: &str, optional: &[&str]) -> Tool {
+        optional.iter().fold(
+            Tool::new(name, "Does a thing.").with_parameter(ToolParameter::new("id", "The id.")),
+            |tool, parameter| {
+                tool.with_parameter(ToolParameter::new(*parameter, "").required(false))
+            },
+        )
+    }
+
+    /// EC2's seven `X-Amz-*` headers on every operation were 40 % of a search answer: named
+    /// once, the results keep what tells tools apart.
+    #[test]
+    fn optional_arguments_nearly_every_tool_takes_are_named_once() {
+        let mut tools: Vec<Tool> = (0..30)
+            .map(|i| {
+                tool(
+                    &format!("op{i}"),
+                    &["X-Amz-Date", "X-Amz-Signature", "Filter"],
+                )
+            })
+            .collect();
+        tools.push(tool("odd", &["X-Amz-Date", "X-Amz-Signature"]));
+        tools.push(tool("odder", &["X-Amz-Date", "X-Amz-Signature", "DryRun"]));
+        assert_eq!(
+            common_optional(&tools),
+            ["X-Amz-Date", "X-Amz-Signature", "Filter"]
+        );
+        // Not for a few tools: there, every line says it.
+        assert!(common_optional(&tools[..10]).is_empty());
+        let catalog = Catalog::new(&tools, Vec::new());
+        let answer = catalog.search(&tools, &json!({"query": "odder"})).unwrap();
+        assert_eq!(answer["results"][0]["name"], "odder", "{answer}");
+        assert_eq!(
+            answer["results"][0]["optional"],
+            json!(["DryRun"]),
+            "{answer}"
+        );
+        assert_eq!(
+            answer["most_tools_also_take"],
+            json!(["X-Amz-Date", "X-Amz-Signature", "Filter"])
+        );
+    }
 }
