@@ -56,11 +56,28 @@ pub(crate) fn read(sources: &Sources, options: &ReadOptions) -> Result<Document,
 
     let mut skipped = Vec::new();
     let candidates = candidates(&reader, root, &mut skipped)?;
+    // A bare method as operationId (`Get`, `Post`) that several operations share is a
+    // generator's placeholder, not a name: their method and path say what they do.
+    let mut bare_methods: std::collections::HashMap<String, usize> =
+        std::collections::HashMap::new();
+    for id in candidates.iter().filter_map(|c| c.operation_id()) {
+        if says_nothing(id) {
+            *bare_methods
+                .entry(id.trim().to_ascii_lowercase())
+                .or_default() += 1;
+        }
+    }
+    let placeholder = |id: &str| {
+        says_nothing(id)
+            && bare_methods
+                .get(&id.trim().to_ascii_lowercase())
+                .is_some_and(|&count| count > 1)
+    };
     let mut names: Vec<String> = candidates
         .iter()
         .map(|c| {
             c.operation_id()
-                .filter(|id| !says_nothing(id))
+                .filter(|id| !placeholder(id))
                 .and_then(sanitize_name)
                 .unwrap_or_else(|| fallback_name(c.method.key(), &c.path))
         })

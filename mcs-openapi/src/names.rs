@@ -125,8 +125,8 @@ pub(crate) fn fallback_name(method: &str, path: &str) -> String {
 }
 
 /// Whether an operationId says nothing a name needs: an HTTP method alone (`Get`, `Post`,
-/// as some generators write for every operation of a controller). The method and path say
-/// more.
+/// as some generators write for every operation of a controller). Where several operations
+/// share one, their method and path say more.
 pub(crate) fn says_nothing(operation_id: &str) -> bool {
     matches!(
         operation_id.trim().to_ascii_lowercase().as_str(),

@@ -68,6 +68,36 @@ fn duplicate_names_get_numbered_suffixes_in_document_order() {
     assert_eq!(names, ["list", "list_3", "list_2", "list_4"]);
 }
 
+/// Jellyfin's generator writes `Get` or `Post` as the operationId of many operations: a
+/// placeholder shared by several, so their method and path name them. One such id alone
+/// is still its operation's name.
+#[test]
+fn a_bare_method_several_operations_share_as_operation_id_is_no_name() {
+    let document = read(&doc(
+        r#"
+  /Search/Hints:
+    get: {operationId: Get}
+  /Items/{itemId}/Refresh:
+    post: {operationId: Post, parameters: [{name: itemId, in: path, required: true, schema: {type: string}}]}
+  /System/Info:
+    get: {operationId: get}
+  /Notes:
+    delete: {operationId: Delete}
+"#,
+        "",
+    ));
+    let names: Vec<&str> = document
+        .api
+        .operations
+        .iter()
+        .map(|o| o.name.as_ref())
+        .collect();
+    assert_eq!(
+        names,
+        ["get_Search_Hints", "Post", "get_System_Info", "Delete"]
+    );
+}
+
 #[test]
 fn title_description_and_deprecation() {
     let long = "word ".repeat(400);
