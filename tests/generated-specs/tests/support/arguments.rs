@@ -386,7 +386,18 @@ pub(crate) fn invalid_arguments(root: &Value, valid: &Value) -> Option<(Value, S
         .map(|r| r.iter().filter_map(Value::as_str).collect())
         .unwrap_or_default();
     let mut arguments = valid.clone();
-    if let Some(name) = required.first() {
+    // A required argument whose schema allows one value only is filled in when left out
+    // (Spotify's `type: [artist]`): leaving it out is no mistake to refuse.
+    let single_valued = |name: &str| {
+        properties.get(name).is_some_and(|schema| {
+            schema.get("const").is_some()
+                || schema
+                    .get("enum")
+                    .and_then(Value::as_array)
+                    .is_some_and(|values| values.len() == 1)
+        })
+    };
+    if let Some(name) = required.iter().find(|name| !single_valued(name)) {
         arguments.as_object_mut()?.remove(*name);
         return Some((arguments, (*name).to_owned()));
     }
