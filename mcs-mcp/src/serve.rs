@@ -318,6 +318,11 @@ impl<D: ToolDriver + 'static> McpServer<D> {
                 problems,
             });
         }
+        self.execute(name, arguments).await
+    }
+
+    /// The driver's call of `name`, in its tracing span, its outcome recorded.
+    async fn execute(&self, name: &str, arguments: Value) -> Result<Value, ToolError> {
         let span = mcs::telemetry::execute_tool_span(&self.shared.driver.meta().id, name, None);
         let future = {
             let _entered = span.enter();
@@ -372,14 +377,7 @@ impl<D: ToolDriver + 'static> McpServer<D> {
         arguments: Value,
         listed: &[Tool],
     ) -> Result<Value, ToolError> {
-        let span = mcs::telemetry::execute_tool_span(&self.shared.driver.meta().id, name, None);
-        let future = {
-            let _entered = span.enter();
-            self.shared.driver.execute_tool(name, arguments)
-        };
-        let result = tracing::Instrument::instrument(future, span.clone()).await;
-        mcs::telemetry::record_outcome(&span, &result);
-        match result {
+        match self.execute(name, arguments).await {
             Err(ToolError::UnknownTool {
                 suggestion: None, ..
             }) => Err(ToolError::unknown_tool_among(
