@@ -124,7 +124,11 @@ pub(crate) fn is_file_type(value: Option<&Value>) -> bool {
 pub(crate) fn clean_keyword(key: &str, value: &Value) -> Option<Value> {
     match key {
         "const" | "default" => Some(value.clone()),
-        "format" | "pattern" | "contentEncoding" | "contentMediaType" => {
+        "pattern" => value
+            .as_str()
+            .filter(|pattern| is_regular_expression(pattern))
+            .map(|_| value.clone()),
+        "format" | "contentEncoding" | "contentMediaType" => {
             value.is_string().then(|| value.clone())
         }
         "maximum" | "minimum" => value.is_number().then(|| value.clone()),
@@ -150,6 +154,24 @@ pub(crate) fn clean_keyword(key: &str, value: &Value) -> Option<Value> {
                 .filter(|n| *n >= 0.0 && n.fract() == 0.0 && *n <= u64::MAX as f64)
                 .map(|n| Value::from(n as u64)),
         },
+    }
+}
+
+/// Whether `pattern` can be a regular expression of JSON Schema (ECMA-262): it parses, or
+/// fails only on what ECMA-262 has and the regex crate's parser does not (look-around,
+/// back-references). `[unclosed` is no expression in any dialect: a host that compiles
+/// the schemas it is given (Ajv does) fails on it.
+fn is_regular_expression(pattern: &str) -> bool {
+    use regex_syntax::ast::ErrorKind;
+    match regex_syntax::ast::parse::Parser::new().parse(pattern) {
+        Ok(_) => true,
+        Err(error) => matches!(
+            error.kind(),
+            ErrorKind::UnsupportedLookAround
+                | ErrorKind::UnsupportedBackreference
+                | ErrorKind::EscapeUnrecognized
+                | ErrorKind::NestLimitExceeded(_)
+        ),
     }
 }
 
@@ -301,6 +323,21 @@ mod tests {
     fn plain_keywords_keep_only_values_of_their_shape() {
         assert_eq!(clean_keyword("pattern", &json!(0)), None);
         assert_eq!(clean_keyword("pattern", &json!("^a$")), Some(json!("^a$")));
+        assert_eq!(clean_keyword("pattern", &json!("[unclosed")), None);
+        assert_eq!(clean_keyword("pattern", &json!("(a")), None);
+        // ECMA-262 has what the regex crate lacks: kept.
+        for ecma in [
+            r"^(?!admin).*$",
+            r"(a)\1",
+            r"^\d{3}-\d{4}$",
+            r"^[\w.+-]+@\w+$",
+        ] {
+            assert_eq!(
+                clean_keyword("pattern", &json!(ecma)),
+                Some(json!(ecma)),
+                "{ecma}"
+            );
+        }
         assert_eq!(clean_keyword("maxLength", &json!("10")), None);
         assert_eq!(clean_keyword("maxLength", &json!(10.0)), Some(json!(10)));
         assert_eq!(clean_keyword("minItems", &json!(-1)), None);
