@@ -301,11 +301,7 @@ fn carries_tags(root: &Value, schema: &Value, members: &Map<String, Value>) -> b
         .iter()
         .filter_map(|(name, property)| {
             let property = referenced(root, property).unwrap_or(property);
-            match (property.get("const"), property.get("enum")) {
-                (Some(constant), _) => Some((name, constant)),
-                (None, Some(Value::Array(values))) if values.len() == 1 => Some((name, &values[0])),
-                _ => None,
-            }
+            super::only_value(property).map(|constant| (name, constant))
         })
         .peekable();
     tags.peek().is_some() && tags.all(|(name, constant)| members.get(name) == Some(constant))

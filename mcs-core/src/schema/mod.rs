@@ -33,4 +33,4 @@ pub use normalize::normalize;
 
 #[doc(hidden)]
 pub use coerce::coerce_repairing;
-pub(crate) use navigate::{definition, definition_name, join_path, referenced};
+pub(crate) use navigate::{definition, definition_name, join_path, only_value, referenced};

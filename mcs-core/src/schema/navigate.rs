@@ -86,6 +86,18 @@ pub enum PathSegment {
     Index(usize),
 }
 
+/// The one value `schema` allows, when it allows one only: its `const`, or its `enum` of
+/// one value (how a tagged union's tag, or EC2's `Action`, is written).
+pub(crate) fn only_value(schema: &Value) -> Option<&Value> {
+    if let Some(value) = schema.get("const") {
+        return Some(value);
+    }
+    match schema.get("enum") {
+        Some(Value::Array(values)) if values.len() == 1 => values.first(),
+        _ => None,
+    }
+}
+
 /// A path into an argument as errors name it: `filter.limit`, `items[2].name`.
 pub(crate) fn join_path(base: &str, segments: &[PathSegment]) -> String {
     let mut path = base.to_owned();

@@ -80,23 +80,11 @@ pub fn coerce_arguments(tool: &Tool, arguments: &mut Value) {
             }
             Some(value) => schema::coerce_value(value, &schema, &CoercionPolicy::JSON_STRING),
             None if parameter.required => {
-                if let Some(only) = only_value(&schema) {
+                if let Some(only) = schema::only_value(&schema) {
                     given.insert(parameter.name.clone(), only.clone());
                 }
             }
             None => {}
         }
-    }
-}
-
-/// The one value `schema` allows, when it allows one only: its `const`, or its `enum` of
-/// one value.
-fn only_value(schema: &Value) -> Option<&Value> {
-    if let Some(value) = schema.get("const") {
-        return Some(value);
-    }
-    match schema.get("enum") {
-        Some(Value::Array(values)) if values.len() == 1 => values.first(),
-        _ => None,
     }
 }

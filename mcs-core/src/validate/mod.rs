@@ -426,14 +426,7 @@ impl<'s> Validator<'s> {
         let mut tags = properties
             .iter()
             .filter_map(|(name, property)| {
-                let property = self.resolved(property);
-                match (property.get("const"), property.get("enum")) {
-                    (Some(constant), _) => Some((name, constant)),
-                    (None, Some(Value::Array(values))) if values.len() == 1 => {
-                        Some((name, &values[0]))
-                    }
-                    _ => None,
-                }
+                schema::only_value(self.resolved(property)).map(|constant| (name, constant))
             })
             .peekable();
         tags.peek()?;
