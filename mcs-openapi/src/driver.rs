@@ -95,23 +95,11 @@ async fn fetch_text(url: &str) -> Result<String, String> {
     String::from_utf8(response.body).map_err(|_| "the document is not UTF-8 text".to_owned())
 }
 
-/// `path` (a relative server URL such as `/api/v1`) against the origin of `url`.
+/// `path` (a relative server URL such as `/api/v1`) resolved against `url`, the document's
+/// (as its references are); `path` as it is when the two do not make an http(s) URL.
 #[cfg(feature = "http")]
 fn join_origin(url: &str, path: &str) -> String {
-    let after_scheme = url.find("://").map_or(0, |i| i + 3);
-    let origin_end = url[after_scheme..]
-        .find('/')
-        .map_or(url.len(), |i| after_scheme + i);
-    let origin = &url[..origin_end];
-    if path.starts_with('/') {
-        format!("{origin}{path}")
-    } else {
-        let directory = url
-            .rfind('/')
-            .filter(|&i| i >= origin_end)
-            .map_or(origin, |i| &url[..i]);
-        format!("{directory}/{path}")
-    }
+    super::source::remote_reference(url, path).unwrap_or_else(|_| path.to_owned())
 }
 
 #[cfg(all(test, feature = "http"))]

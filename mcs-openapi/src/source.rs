@@ -383,7 +383,7 @@ fn url_path(url: &str) -> &str {
 /// a file of its machine (`file:///etc/passwd`, or `/etc/passwd`, which names a path on the
 /// document's server).
 #[cfg(feature = "http")]
-fn remote_reference(base: &str, reference: &str) -> Result<String, String> {
+pub(crate) fn remote_reference(base: &str, reference: &str) -> Result<String, String> {
     let base = url::Url::parse(base).map_err(|e| format!("the document's URL: {e}"))?;
     let mut target = base
         .join(reference)
