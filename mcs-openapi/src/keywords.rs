@@ -141,7 +141,9 @@ pub(crate) fn clean_keyword(key: &str, value: &Value) -> Option<Value> {
             let map = value.as_object()?;
             let cleaned: Map<String, Value> = map
                 .iter()
-                .filter_map(|(name, list)| Some((name.clone(), unique_strings(list.as_array()?))))
+                .filter_map(|(name, list)| {
+                    Some((name.clone(), Value::Array(unique_strings(list.as_array()?))))
+                })
                 .collect();
             Some(Value::Object(cleaned))
         }
@@ -177,14 +179,14 @@ fn is_regular_expression(pattern: &str) -> bool {
 
 /// The strings of `list`, each once, in their first order (JSON Schema's `required` and
 /// `dependentRequired` lists must not repeat a name).
-pub(crate) fn unique_strings(list: &[Value]) -> Value {
+pub(crate) fn unique_strings(list: &[Value]) -> Vec<Value> {
     let mut names: Vec<Value> = Vec::new();
     for name in list.iter().filter(|name| name.is_string()) {
         if !names.contains(name) {
             names.push(name.clone());
         }
     }
-    Value::Array(names)
+    names
 }
 
 /// The JSON Schema type a document's `type` word means: one of the seven as written, or
@@ -220,13 +222,13 @@ pub(crate) fn clean_type(value: &Value) -> Option<Value> {
     match value {
         Value::String(word) => json_type(word).map(Value::from),
         Value::Array(list) => {
-            let mut types: Vec<Value> = Vec::new();
-            for word in list.iter().filter_map(Value::as_str).filter_map(json_type) {
-                let item = Value::from(word);
-                if !types.contains(&item) {
-                    types.push(item);
-                }
-            }
+            let words: Vec<Value> = list
+                .iter()
+                .filter_map(Value::as_str)
+                .filter_map(json_type)
+                .map(Value::from)
+                .collect();
+            let mut types = unique_strings(&words);
             match types.len() {
                 0 => None,
                 1 => types.pop(),

@@ -379,7 +379,7 @@ impl<'r> SchemaBuilder<'r> {
                 }
                 "required" => {
                     if let Value::Array(names) = value {
-                        out.insert(key.clone(), unique_strings(names));
+                        out.insert(key.clone(), Value::Array(unique_strings(names)));
                     }
                 }
                 "enum" if value.is_array() => {

@@ -94,9 +94,9 @@ impl<D: ToolDriver + 'static> HttpServer<D> {
     }
 
     /// At most this many sessions at once: a client that opens one more is refused (`503
-    /// Service Unavailable` with `Retry-After`, "too many sessions") until one ends, by `DELETE`, or by five idle minutes. Any
-    /// allowed client can open sessions, so without a bound they could take the machine's
-    /// memory. At least 1.
+    /// Service Unavailable` with `Retry-After`, "too many sessions") until one ends, by
+    /// `DELETE`, or by five idle minutes. Any allowed client can open sessions, so without a
+    /// bound they could take the machine's memory. At least 1.
     #[must_use]
     pub fn max_sessions(mut self, sessions: usize) -> Self {
         self.max_sessions = sessions.max(1);
