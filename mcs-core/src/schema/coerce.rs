@@ -8,7 +8,7 @@
 use serde_json::{Map, Number, Value};
 
 use super::describe::json_type;
-use super::navigate::referenced;
+use super::navigate::{only_value, referenced};
 
 /// What a text is, and so how boldly it is read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -301,7 +301,7 @@ fn carries_tags(root: &Value, schema: &Value, members: &Map<String, Value>) -> b
         .iter()
         .filter_map(|(name, property)| {
             let property = referenced(root, property).unwrap_or(property);
-            super::only_value(property).map(|constant| (name, constant))
+            only_value(property).map(|constant| (name, constant))
         })
         .peekable();
     tags.peek().is_some() && tags.all(|(name, constant)| members.get(name) == Some(constant))
