@@ -20,7 +20,11 @@
 //!   toolset's title, and weakly what its parameters say and the values they may take
 //!   (`state`: `open`, `closed`); each field is length-normalised on its own, and the rest
 //!   of a long description weakly, so a tool that says much is not buried by one that says
-//!   little.
+//!   little. A verb that only asks to see (`list`, `find`, `show`) weighs as if one tool in
+//!   five had it, however seldom the API writes it: which operations read is the task's
+//!   shape's to say (below), and EC2's few `List`s are nouns (`PrefixList`) where it
+//!   `Describe`s. Of two tools matched alike, the one whose name the task covers more wins,
+//!   and a word the task only implies (through the bridge) covers less than its own.
 //! - **Stop words** are dropped from queries: `my`, `me`, `I`, `the`… match incidental text
 //!   in unrelated tools; so are phrases that say when (`right now`, `at the moment`), and
 //!   what the task is for (`so I can find it quickly`) counts half, its verbs no act.
@@ -47,7 +51,8 @@
 //!   ([`VERBS`]: read, make or change, remove; a question reads) against what the operation
 //!   does (its annotations: for HTTP, its method; for a `POST` or an unannotated tool, the
 //!   verb its name leads or ends with, since RPC-style APIs post every call:
-//!   `POST_DeleteAccessKey`, `accountsGet`); whether a task that leads with a verb making
+//!   `POST_DeleteAccessKey`, `accountsGet`; a method in capitals is the document's prefix,
+//!   not a verb: `GET_CancelImportTask` cancels); whether a task that leads with a verb making
 //!   something anew (`add`, `create`) or changing it (`edit`, `rename`) meets an operation
 //!   that does that ([`Making`]: `addComment` against `updateComment`, from the name's
 //!   first verb or a `PUT`'s annotations); whether each word the task shares with
@@ -61,7 +66,7 @@
 //!   that ten results are ten operations.
 
 use std::borrow::Cow;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use rust_stemmers::Algorithm;
 
@@ -187,6 +192,13 @@ const STOP_WORDS: &[&str] = &[
     "hasn",
     "have",
     "haven",
+    "he",
+    "her",
+    "hers",
+    "herself",
+    "him",
+    "himself",
+    "his",
     "how",
     "i",
     "if",
@@ -196,6 +208,7 @@ const STOP_WORDS: &[&str] = &[
     "isn",
     "it",
     "its",
+    "itself",
     "just",
     "let",
     "lets",
@@ -214,11 +227,14 @@ const STOP_WORDS: &[&str] = &[
     "onto",
     "or",
     "our",
+    "ours",
+    "ourselves",
     "please",
     "quickly",
     "re",
     "really",
     "s",
+    "she",
     "should",
     "shouldn",
     "so",
@@ -230,10 +246,13 @@ const STOP_WORDS: &[&str] = &[
     "that",
     "the",
     "their",
+    "theirs",
     "them",
+    "themselves",
     "then",
     "there",
     "these",
+    "they",
     "this",
     "those",
     "to",
@@ -264,6 +283,8 @@ const STOP_WORDS: &[&str] = &[
     "wouldn",
     "you",
     "your",
+    "yours",
+    "yourself",
 ];
 
 /// Phrases that say when, not what (`right now`, `at the moment`): their words are not
@@ -291,7 +312,10 @@ fn fillers(words: &[String]) -> Vec<bool> {
 /// Phrases of tasks and the API words they stand for (matched on the task's words, before
 /// stop words are dropped).
 pub(crate) const PHRASES: &[(&[&str], &[&str])] = &[
-    (&["who", "am", "i"], &["authenticated", "user", "current"]),
+    (
+        &["who", "am", "i"],
+        &["authenticated", "user", "current", "me"],
+    ),
     (&["logged", "in"], &["authenticated", "user", "current"]),
     (&["signed", "in"], &["authenticated", "user", "current"]),
     (
@@ -507,7 +531,7 @@ pub(crate) const ACTS: &[(&str, &[&str])] = &[
     ("reboot", &["reboot", "restart", "power", "action"]),
     ("shift", &["move", "transfer"]),
     ("renew", &["renewal", "upcoming", "subscription"]),
-    ("email", &["send", "email", "notify"]),
+    ("email", &["send", "email", "mail", "message", "notify"]),
     ("collect", &["capture", "charge", "collect"]),
     ("dismiss", &["close", "dismiss", "reject"]),
     ("bump", &["update", "edit", "raise"]),
@@ -520,7 +544,7 @@ pub(crate) const ACTS: &[(&str, &[&str])] = &[
     ("link", &["link", "connect"]),
     ("share", &["share", "permission", "invite"]),
     ("block", &["block", "ban"]),
-    ("ban", &["ban", "block", "suspend"]),
+    ("ban", &["ban", "block", "suspend", "kick"]),
     ("count", &["count", "total", "statistic"]),
     ("react", &["reaction", "emoji"]),
     ("remind", &["reminder", "add", "create"]),
@@ -662,6 +686,8 @@ pub(crate) const THINGS: &[(&str, &[&str])] = &[
     ("conversation", &["conversation", "channel"]),
     ("chat", &["chat", "message", "conversation"]),
     ("message", &["message", "chat"]),
+    ("mail", &["mail", "email", "message"]),
+    ("mailbox", &["mail", "mailbox", "inbox"]),
     ("dm", &["message", "im", "conversation"]),
     ("token", &["token", "key", "secret"]),
     ("key", &["key", "token"]),
@@ -845,6 +871,15 @@ const SELF_WORDS: &[&str] = &["current", "authenticated", "auth"];
 /// What a task that names no act asks for: to see something.
 const READING: &[&str] = &["get", "list", "retrieve"];
 const READING_WEIGHT: f32 = 0.1;
+/// Verbs that ask only to see something (`list`, `show`, `find`): which of an API's
+/// operations read is the fit's to say (see [`Index::fit`]), so such a verb weighs no more
+/// where the API seldom writes it than a word one tool in [`GENERIC_SHARE`] has. EC2
+/// `Describe`s its instances, and its few `List`s are nouns (`PrefixList`).
+const GENERIC_VERBS: &[&str] = &[
+    "get", "list", "show", "find", "fetch", "retrieve", "view", "see", "display", "look", "lookup",
+    "read", "describe",
+];
+const GENERIC_SHARE: f32 = 5.0;
 
 /// The weight of a number in a task (see [`Index::query_terms`]).
 const NUMBER_WEIGHT: f32 = 0.1;
@@ -1049,7 +1084,15 @@ fn name_verb(name: &str) -> Option<Effect> {
             .map(|(_, effect)| *effect)
     };
     let mut words = search_words(name);
-    if words.len() > 1 && METHOD_WORDS.contains(&words[0].as_str()) && verb(&words[1]).is_some() {
+    // A method in capitals (`GET_CancelImport`) is the document's prefix, not a verb: AWS
+    // offers every action under `GET` and `POST` alike.
+    let prefixed = name
+        .split_once('_')
+        .is_some_and(|(lead, _)| !lead.is_empty() && lead.bytes().all(|b| b.is_ascii_uppercase()));
+    if words.len() > 1
+        && METHOD_WORDS.contains(&words[0].as_str())
+        && (prefixed || verb(&words[1]).is_some())
+    {
         words.remove(0);
     }
     let first = words.first()?;
@@ -1360,6 +1403,8 @@ pub(super) struct Index {
     names: Vec<Vec<String>>,
     /// [`VERBS`], stemmed.
     verbs: HashMap<String, Act>,
+    /// [`GENERIC_VERBS`], stemmed.
+    generic: HashSet<String>,
     /// Each tool's effect (when its annotations say), the number of each word of its title,
     /// and whether it takes an item.
     shapes: Vec<Shape>,
@@ -1476,7 +1521,12 @@ impl Index {
             .collect();
         let mut vocabulary: Vec<String> = postings.keys().cloned().collect();
         vocabulary.sort_unstable();
+        let generic = GENERIC_VERBS
+            .iter()
+            .map(|verb| stemmer.stem(verb).into_owned())
+            .collect();
         Index {
+            generic,
             vocabulary,
             stemmer,
             bridge,
@@ -1487,6 +1537,18 @@ impl Index {
             postings,
             tools: tools.len(),
         }
+    }
+
+    /// How rare `term` is among the tools, `df` of which have it (BM25's inverse document
+    /// frequency); a verb of [`GENERIC_VERBS`] is taken to be in one tool of
+    /// [`GENERIC_SHARE`] at least.
+    fn idf(&self, term: &str, df: usize) -> f32 {
+        let total = self.tools as f32;
+        let mut df = df as f32;
+        if self.generic.contains(term) {
+            df = df.max(total / GENERIC_SHARE);
+        }
+        (1.0 + (total - df + 0.5) / (df + 0.5)).ln()
     }
 
     /// The act `query` (a task) asks for (see [`Index::asked`]).
@@ -1831,7 +1893,6 @@ impl Index {
         // Per tool: its score, and whether it matched the task itself rather than only
         // the words a task implies (`get` for a question, `current` for `my`).
         let mut scores: HashMap<u32, (f32, bool)> = HashMap::new();
-        let total = self.tools as f32;
         let mut terms = self.query_terms(query);
         // What the task's values are (a URL, an e-mail address, a file) says what the
         // operation takes, and what it quotes may name it (`the 'Bibliographic Entry' entry
@@ -1870,8 +1931,7 @@ impl Index {
             let Some(postings) = self.postings.get(term) else {
                 continue;
             };
-            let df = postings.len() as f32;
-            let idf = (1.0 + (total - df + 0.5) / (df + 0.5)).ln();
+            let idf = self.idf(term, postings.len());
             let said = *weight > SELF_WEIGHT.max(READING_WEIGHT).max(NUMBER_WEIGHT);
             for &(tool, tf) in postings {
                 let entry = scores.entry(tool).or_default();
@@ -1886,11 +1946,7 @@ impl Index {
             .filter(|(_, (_, said))| *said)
             .map(|(tool, (score, _))| {
                 let name = self.names.get(tool as usize).map_or(&[][..], Vec::as_slice);
-                let covered = name
-                    .iter()
-                    .filter(|word| terms.iter().any(|(term, _)| term == *word))
-                    .count();
-                let cover = covered as f32 / name.len().max(1) as f32;
+                let cover = cover(name, &terms);
                 let fit = self.fit(tool as usize, act, &said, one.as_deref());
                 (tool as usize, score * (1.0 + NAME_COVERAGE * cover) * fit)
             })
@@ -1931,6 +1987,24 @@ impl Index {
             wanted = wanted.saturating_mul(4);
         }
     }
+}
+
+/// How much of a tool's `name` (its words, stemmed) the searched `terms` cover, from 0 to
+/// 1: a word the task says covers its word of the name; one the task only implies (a word
+/// of the bridge, `team` for `group`; `current` for `my`) covers it by half and a little
+/// more as its weight is higher.
+fn cover(name: &[String], terms: &[(String, f32)]) -> f32 {
+    let covered: f32 = name
+        .iter()
+        .map(|word| {
+            terms
+                .iter()
+                .filter(|(term, _)| term == word)
+                .map(|(_, weight)| (0.5 + 0.5 * weight).min(1.0))
+                .fold(0.0, f32::max)
+        })
+        .sum();
+    covered / name.len().max(1) as f32
 }
 
 /// What makes two tools the same operation under two methods: their names but for a
@@ -2794,6 +2868,93 @@ mod tests {
         ];
         let index = Index::new(&tools, |_| None);
         assert_eq!(index.search("what is access key AK1?", 10)[0].0, 1);
+    }
+
+    #[test]
+    fn a_method_in_capitals_is_no_verb() {
+        // AWS offers `CancelImport` as a `GET` too: it cancels, it does not read.
+        assert_eq!(name_verb("GET_CancelImportTask"), None);
+        assert_eq!(name_verb("GET_DescribeInstances"), Some(Effect::Reads));
+        assert_eq!(name_verb("GET_DeleteVolume"), Some(Effect::Destroys));
+        // A lower-case method is the fallback name's, and reads.
+        assert_eq!(name_verb("get_spaces"), Some(Effect::Reads));
+        let tools = vec![
+            annotated(
+                "GET_CancelReservedInstancesListing",
+                "Cancel listing",
+                writes(),
+            ),
+            annotated("GET_DescribeReservedInstancesListings", "Listings", reads()),
+        ];
+        let index = Index::new(&tools, |_| None);
+        assert_eq!(index.search("show reserved instances listings", 10)[0].0, 1);
+    }
+
+    #[test]
+    fn a_verb_that_only_reads_weighs_no_more_where_the_api_seldom_says_it() {
+        // EC2 describes; its few `List`s are nouns (`PrefixList`). Which operations read is
+        // the fit's to say: `list` weighs as a word of one tool in five, `prefix` as rare.
+        let mut tools = vec![annotated("DescribePrefixLists", "Prefix lists", reads())];
+        for thing in [
+            "instances",
+            "volumes",
+            "snapshots",
+            "images",
+            "addresses",
+            "regions",
+        ] {
+            tools.push(annotated(&format!("Describe_{thing}"), thing, reads()));
+        }
+        let index = Index::new(&tools, |_| None);
+        let df = |term: &str| index.postings.get(term).map_or(0, Vec::len);
+        assert_eq!((df("list"), df("prefix")), (1, 1));
+        assert!(index.idf("list", 1) < index.idf("prefix", 1));
+        let (total, share) = (tools.len() as f32, tools.len() as f32 / GENERIC_SHARE);
+        let as_if_one_in_five = (1.0 + (total - share + 0.5) / (share + 0.5)).ln();
+        assert!((index.idf("list", 1) - as_if_one_in_five).abs() < 1e-6);
+        // Where many tools say it, it weighs as it is.
+        assert_eq!(index.idf("list", 3), index.idf("prefix", 3));
+    }
+
+    #[test]
+    fn a_bridged_word_covers_less_of_a_name_than_the_task_s_own() {
+        // `group` reaches `team` through the bridge: `groups_ListMembers` is the one the
+        // task names, though both names are all matched.
+        let tools = vec![
+            annotated("groups_team_ListMembers", "List members of team", reads()),
+            annotated("groups_ListMembers", "Get members from groups", reads()),
+        ];
+        let index = Index::new(&tools, |_| None);
+        let terms = index.query_terms("list the members of the group");
+        assert!(
+            terms
+                .iter()
+                .any(|(term, weight)| term == "team" && *weight < 1.0)
+        );
+        let name = |words: &[&str]| words.iter().map(|w| (*w).to_owned()).collect::<Vec<_>>();
+        let exact = cover(&name(&["group", "list", "member"]), &terms);
+        let bridged = cover(&name(&["group", "team", "list", "member"]), &terms);
+        assert_eq!(exact, 1.0);
+        assert!(bridged < exact && bridged > 0.5, "{bridged}");
+    }
+
+    #[test]
+    fn who_am_i_is_me_and_an_email_is_mail() {
+        let index = Index::new(&[], |_| None);
+        let searched = |query: &str, word: &str| {
+            index
+                .query_terms(query)
+                .iter()
+                .any(|(term, _)| term == word)
+        };
+        // Telegram's `getMe`, Graph's and Spotify's `/me`.
+        assert!(searched("who am I logged in as", "me"));
+        // Graph's `sendMail`.
+        assert!(searched("email the report to alice", "mail"));
+        assert!(searched("send an email to alice", "mail"));
+        // His, her, their: no word of the tool.
+        assert!(!searched("show his profile", "his"));
+        assert!(!searched("show her profile", "her"));
     }
 
     #[test]

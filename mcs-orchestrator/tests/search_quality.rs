@@ -18,7 +18,9 @@
 //! DocuSign, S3, Hetzner Cloud, Discourse), `blind7` (Google Calendar and Drive, Zuora,
 //! Spoonacular, Docker Engine) and `blind8` (Twitter, AWS Lambda and IAM, Meraki, Google
 //! Cloud Storage), `blind9` (Jellyfin, bunq, Lucidtech filed as `webflow.com`, Postmark,
-//! SQS) and `blind14` (Apache Airflow, Meilisearch, SES v2, BigOven, drchrono) were
+//! SQS), `blind14` (Apache Airflow, Meilisearch, SES v2, BigOven, drchrono) and `blind16`
+//! (the tasks of a model that used discovery mode on Microsoft Graph, EC2, GitHub,
+//! GererMesAffaires, Telegram and Jellyfin, written before it saw their operations) were
 //! measured once and then tuned on, like `train`; `blind2` (Box, Zoom,
 //! Mailchimp, Netlify, Bitbucket), `blind3` (SendGrid, Linode, Gitea, Vimeo, Xero),
 //! `blind5` (Twilio, Gmail, Square, Keycloak, Mux), `blind6` (YouTube, Plaid, NetBox,
@@ -55,14 +57,15 @@ const FLOOR_AT_1: f64 = 0.72;
 /// on them. blind1 reaches 54 % and 91 % (35 % and 74 % when first measured), blind4 61 %
 /// and 86 % (52 % and 84 %), blind7 49 % and 85 % (36.5 % and 78 %), blind8 56 % and 91 %
 /// (43 % and 85 %), blind9 40 % and 87 % (32 % and 68 %), blind14 22 % and 55 % (18 % and
-/// 52 %).
-const TUNED_BLIND_FLOORS: [(&str, f64, f64); 6] = [
+/// 52 %), blind16 72 % and 89 % (63 % and 87 %).
+const TUNED_BLIND_FLOORS: [(&str, f64, f64); 7] = [
     ("blind1", 0.50, 0.87),
     ("blind4", 0.57, 0.84),
     ("blind7", 0.46, 0.83),
     ("blind8", 0.53, 0.88),
     ("blind9", 0.37, 0.84),
     ("blind14", 0.20, 0.53),
+    ("blind16", 0.69, 0.86),
 ];
 /// How far above the keyword-overlap baseline the ranking stays, at 1 and at 10, on any
 /// subset of the documents (30 points at 10 and 38 at 1 without GitHub's, when this was
@@ -70,9 +73,9 @@ const TUNED_BLIND_FLOORS: [(&str, f64, f64); 6] = [
 const ABOVE_BASELINE: f64 = 0.28;
 
 /// The sets of tasks for documents of APIs.guru's directory, which may be absent.
-const DIRECTORY_SETS: [&str; 15] = [
+const DIRECTORY_SETS: [&str; 16] = [
     "blind1", "blind2", "blind3", "blind4", "blind5", "blind6", "blind7", "blind8", "blind9",
-    "blind10", "blind11", "blind12", "blind13", "blind14", "blind15",
+    "blind10", "blind11", "blind12", "blind13", "blind14", "blind15", "blind16",
 ];
 /// The sets whose misses are never printed: nobody tuning the ranking may read them.
 const UNREAD_SETS: [&str; 10] = [
@@ -93,7 +96,7 @@ fn queries() -> Vec<Query> {
     for set in [
         "tune", "train", "heldout", "blind1", "blind2", "blind3", "blind4", "blind5", "blind6",
         "blind7", "blind8", "blind9", "blind10", "blind11", "blind12", "blind13", "blind14",
-        "blind15",
+        "blind15", "blind16",
     ] {
         let text = std::fs::read_to_string(dir.join(format!("{set}.tsv")))
             .unwrap_or_else(|error| panic!("reading {set}.tsv: {error}"));
