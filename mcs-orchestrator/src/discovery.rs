@@ -422,7 +422,7 @@ impl Catalog {
                 .sets
                 .iter()
                 .take(examples)
-                .map(|&s| clip(self.toolsets[s].title(), 24))
+                .map(|&s| clip(categories::subject(self.toolsets[s].title()), 24))
                 .collect();
             let more = if category.sets.len() > examples {
                 ", …"
