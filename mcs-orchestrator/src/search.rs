@@ -2303,6 +2303,8 @@ fn value_hints(query: &str) -> Vec<&'static str> {
             &["email"]
         } else if is_file_name(token) {
             &["file", "object"]
+        } else if is_owner_and_name(token) {
+            &["repository", "repo"]
         } else {
             &[]
         };
@@ -2323,6 +2325,22 @@ const EXTENSIONS: &[&str] = &[
 ];
 
 /// Whether `token` is a file name or path: `report.pdf`, `backups/db.sql.gz`.
+/// `octo/app`, `library/nginx`: an owner and a name, as code hosts and registries name a
+/// repository (not a path, a date or a fraction: both halves hold a letter).
+fn is_owner_and_name(token: &str) -> bool {
+    let Some((owner, name)) = token.split_once('/') else {
+        return false;
+    };
+    let part = |part: &str| {
+        !part.is_empty()
+            && part.chars().any(|c| c.is_ascii_alphabetic())
+            && part
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+    };
+    part(owner) && part(name)
+}
+
 fn is_file_name(token: &str) -> bool {
     token.rsplit_once('.').is_some_and(|(name, extension)| {
         !name.is_empty() && EXTENSIONS.contains(&extension.to_ascii_lowercase().as_str())
@@ -3440,6 +3458,14 @@ mod tests {
             ["file", "object", "email", "url", "link"]
         );
         assert!(is_value("backups/db.sql.gz") && !is_value("node.js"));
+        // An owner and a name is a repository; a path, a date or a fraction is not.
+        assert_eq!(
+            value_hints("list runs for octo/app"),
+            ["repository", "repo"]
+        );
+        for other in ["due 10/12", "GET /v1/users", "see a/b/c", "1/2 of it"] {
+            assert!(value_hints(other).is_empty(), "{other}");
+        }
         assert_eq!(
             named("the finance-share bucket, db_pass"),
             [false, true, true, false, true, true]
