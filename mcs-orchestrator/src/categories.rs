@@ -1,13 +1,15 @@
 //! Categories: a level above toolsets, for when there are more toolsets than the first
 //! prompt can name (Microsoft Graph's description has ~770 tags).
 //!
-//! Toolsets are sorted by their subject and grouped by its first word (`users.user`,
-//! `users.calendar` → `users`); a set the orchestrator derived from its tools' names leads
-//! its title with the API's (`Graph: other tools: acceptance`), and its subject is what
-//! follows (`acceptance`), so that the API's title, which every such set shares, names no
-//! category. A group with more than [`MAX_SETS`] toolsets is cut into
+//! Toolsets are sorted by their subject ([`Toolset::subject`]: the title, past the API's
+//! title that sets of untagged tools lead with) and grouped by its first word
+//! (`users.user`, `users.calendar` → `users`; `Graph: other tools: acceptance` →
+//! `acceptance`), so that the API's title, which every such set shares, names no category.
+//! A group with more than [`MAX_SETS`] toolsets is cut into
 //! consecutive pieces, and when there are still more groups than the prompt can name,
 //! neighbouring groups are merged. The same toolsets always give the same categories.
+//!
+//! [`Toolset::subject`]: crate::Toolset::subject
 
 use std::collections::HashSet;
 
@@ -29,21 +31,15 @@ pub(crate) struct Category {
     pub sets: Vec<usize>,
 }
 
-/// The categories of toolsets whose titles are `titles` (by position), at most
+/// The categories of toolsets whose subjects are `titles` (by position), at most
 /// `max_categories` of them where [`MAX_SETS`] allows.
 pub(crate) fn categorize(titles: &[&str], max_categories: usize) -> Vec<Category> {
     let mut order: Vec<usize> = (0..titles.len()).collect();
-    order.sort_by_cached_key(|&set| {
-        (
-            subject(titles[set]).to_lowercase(),
-            titles[set].to_lowercase(),
-            set,
-        )
-    });
+    order.sort_by_cached_key(|&set| (titles[set].to_lowercase(), set));
     // Runs of the same first word, each cut to MAX_SETS.
     let mut groups: Vec<(Vec<String>, Vec<usize>)> = Vec::new();
     for set in order {
-        let key = words(subject(titles[set]))
+        let key = words(titles[set])
             .into_iter()
             .next()
             .unwrap_or_else(|| "other".to_owned());
@@ -93,16 +89,6 @@ pub(crate) fn categorize(titles: &[&str], max_categories: usize) -> Vec<Category
         .collect()
 }
 
-/// What a toolset's title says of its tools: past the API's title and the group's words
-/// that a set derived from names leads with (`Graph: other tools: acceptance` →
-/// `acceptance`, `EC2: instance` → `instance`); a tag's title as it is.
-pub(crate) fn subject(title: &str) -> &str {
-    title
-        .rsplit(": ")
-        .find(|part| !part.trim().is_empty())
-        .unwrap_or(title)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -129,35 +115,6 @@ mod tests {
                 ("cat-users", "users", vec![2, 0]),
             ]
         );
-    }
-
-    #[test]
-    fn derived_sets_are_grouped_by_their_subject_not_the_api_s_title() {
-        // Microsoft Graph: 1,483 untagged operations split by name, beside its tags.
-        let titles = [
-            "ODataServiceForNamespaceMicrosoftGraph: other tools: acceptance",
-            "users.user",
-            "ODataServiceForNamespaceMicrosoftGraph: other tools: users",
-            "ODataServiceForNamespaceMicrosoftGraph: other tools: agreement",
-            "agreements.agreement",
-        ];
-        let categories = categorize(&titles, 10);
-        let named: Vec<(&str, Vec<usize>)> = categories
-            .iter()
-            .map(|c| (c.title.as_str(), c.sets.clone()))
-            .collect();
-        assert_eq!(
-            named,
-            [
-                ("acceptance", vec![0]),
-                ("agreement", vec![3]),
-                ("agreements", vec![4]),
-                ("users", vec![2, 1]),
-            ]
-        );
-        assert_eq!(subject("users.user"), "users.user");
-        assert_eq!(subject("EC2: instance"), "instance");
-        assert_eq!(subject("Odd: "), "Odd");
     }
 
     #[test]

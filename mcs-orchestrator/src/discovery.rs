@@ -137,7 +137,7 @@ impl Catalog {
             members.push(positions);
         }
         let categories = if overview_length(&toolsets) > OVERVIEW_BUDGET {
-            let titles: Vec<&str> = toolsets.iter().map(Toolset::title).collect();
+            let titles: Vec<&str> = toolsets.iter().map(Toolset::subject).collect();
             categories::categorize(&titles, OVERVIEW_BUDGET / CATEGORY_LINE)
         } else {
             Vec::new()
@@ -422,7 +422,7 @@ impl Catalog {
                 .sets
                 .iter()
                 .take(examples)
-                .map(|&s| clip(categories::subject(self.toolsets[s].title()), 24))
+                .map(|&s| clip(self.toolsets[s].subject(), 24))
                 .collect();
             let more = if category.sets.len() > examples {
                 ", …"

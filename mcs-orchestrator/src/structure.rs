@@ -10,7 +10,7 @@
 //! whose listing is longer than a page is cut into consecutive pieces of a page, so every
 //! toolset loads in one turn. The same names always give the same groups.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use crate::pages::PAGE_BUDGET;
 use crate::search::words;
@@ -204,6 +204,55 @@ fn resources(listed: &str) -> Vec<String> {
         .collect()
 }
 
+/// A tool name at least this long may have had its words cut to fit the 64-byte limit of
+/// names (`mcs_options::names::shorten`).
+const LONG_NAME: usize = 48;
+
+/// Names cut to the 64-byte limit end their long words early, each as far as it had to
+/// (Microsoft Graph's `me_calen_…`, `me_calend_…`, `me_calenda_…`), and would give a group
+/// for each cut. A word of four letters or more that only long names hold, and that begins
+/// a longer word of the same tools, stands for the one of those the tools say most often
+/// (`calendar`).
+fn whole_words(named: &mut [(String, Vec<String>)]) {
+    let mut count: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut in_short: HashSet<&str> = HashSet::new();
+    for (listed, words) in named.iter() {
+        let name = listed
+            .split_once("__")
+            .map_or(listed.as_str(), |(_, tool)| tool);
+        for word in words {
+            *count.entry(word).or_default() += 1;
+            if name.len() < LONG_NAME {
+                in_short.insert(word);
+            }
+        }
+    }
+    let mut whole: HashMap<String, String> = HashMap::new();
+    for &word in count.keys() {
+        if word.len() < 4 || in_short.contains(word) {
+            continue;
+        }
+        let longer = count
+            .range(word..)
+            .take_while(|(other, _)| other.starts_with(word))
+            .filter(|(other, _)| other.len() > word.len())
+            .max_by(|a, b| a.1.cmp(b.1).then(b.0.len().cmp(&a.0.len())));
+        if let Some((&full, _)) = longer {
+            whole.insert(word.to_owned(), full.to_owned());
+        }
+    }
+    if whole.is_empty() {
+        return;
+    }
+    for (_, words) in named.iter_mut() {
+        for word in words.iter_mut() {
+            if let Some(full) = whole.get(word.as_str()) {
+                word.clone_from(full);
+            }
+        }
+    }
+}
+
 /// A toolset's `tools` (listed names), split by their names into groups of at most
 /// [`STRUCTURE_MAX`] where the names allow, when there are more than [`STRUCTURE_MAX`] (for
 /// a `tagged` set: when its listing is over a page, each tool's line taking `page(name)`
@@ -222,10 +271,11 @@ pub(crate) fn split(
     if small {
         return None;
     }
-    let named: Vec<(String, Vec<String>)> = tools
+    let mut named: Vec<(String, Vec<String>)> = tools
         .iter()
         .map(|listed| (listed.clone(), resources(listed)))
         .collect();
+    whole_words(&mut named);
     let mut out = Vec::new();
     divide(&named, 0, &[], &mut out);
     if out.len() < 2 {
@@ -369,6 +419,43 @@ mod tests {
         assert_eq!(resources("getV3ProjectsIdIssues"), ["project", "issue"]);
         assert_eq!(resources("aws__conversations_list"), ["conversation"]);
         assert_eq!(resources("list-policies"), ["policy"]);
+    }
+
+    #[test]
+    fn words_cut_to_fit_a_name_join_the_word_they_begin() {
+        // Graph's names, cut to 64 bytes as far as each had to.
+        let mut named: Vec<(String, Vec<String>)> = [
+            "me_calen_events_attachments_CreateUploadSession_abcdefghijklmno",
+            "me_calend_events_instances_attachments_CreateUploadSession-12ab",
+            "me_calendar_ListEvents",
+            "me_calendar_GetCalendar",
+            "me_contacts_ListContacts",
+            "me_contactFolders_childFolders_contacts_extensions_GetExtension1",
+            "me_cont_extensions_extension_properties_values_GetValuesOfOneMore",
+        ]
+        .iter()
+        .map(|name| ((*name).to_owned(), resources(name)))
+        .collect();
+        whole_words(&mut named);
+        let second: Vec<&str> = named.iter().map(|(_, w)| w[1].as_str()).collect();
+        // `cont` begins `contact` and `content`-like words alike: the most said wins.
+        assert_eq!(
+            second,
+            [
+                "calendar", "calendar", "calendar", "calendar", "contact", "contact", "contact"
+            ]
+        );
+        // A word a short name says is a word of its own.
+        let mut kept: Vec<(String, Vec<String>)> = [
+            "get_user",
+            "get_username_history_abcdefghijklmnopqrstuvwxyz0123456789",
+        ]
+        .iter()
+        .map(|name| ((*name).to_owned(), resources(name)))
+        .collect();
+        whole_words(&mut kept);
+        assert_eq!(kept[0].1, ["user"]);
+        assert_eq!(kept[1].1[0], "username");
     }
 
     /// A line of a page for a name: as long as a title of 40 characters makes it.

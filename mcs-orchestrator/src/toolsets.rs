@@ -26,20 +26,33 @@ pub struct Toolset {
     description: Option<String>,
     source: String,
     tools: Vec<String>,
+    /// Where its subject starts in `title` (see [`Toolset::subject`]).
+    #[serde(skip)]
+    subject: usize,
 }
 
 impl Toolset {
     /// The toolset for one part of this one, split by its tools' names
-    /// (`source_all_instance`, titled `EC2: instance`).
-    fn part(&self, part: crate::structure::Part) -> Toolset {
+    /// (`source_all_instance`, titled `EC2: instance`); `tagged` when this one is a tag's,
+    /// whose name stays part of the subject (`me.Actions: me calendar`).
+    fn part(&self, part: crate::structure::Part, tagged: bool) -> Toolset {
         let key: Vec<String> = part.path.iter().map(|word| fragment(word)).collect();
+        let title = format!("{}: {}", self.title, part.path.join(" "));
         Toolset {
             id: format!("{}_{}", self.id, key.join("-")),
-            title: format!("{}: {}", self.title, part.path.join(" ")),
+            subject: if tagged { 0 } else { self.title.len() + 2 },
+            title,
             description: part.description,
             source: self.source.clone(),
             tools: part.tools,
         }
+    }
+
+    /// What its title says of its tools: the title, past the API's title that a set of
+    /// untagged tools leads with (`Graph: other tools: acceptance` → `acceptance`,
+    /// `EC2: instance` → `instance`), which every such set shares.
+    pub(crate) fn subject(&self) -> &str {
+        self.title.get(self.subject..).unwrap_or(&self.title)
     }
 
     /// The id: `source_tag`, `source_all`, `source_other` or `source_tag_group`; a set split
@@ -126,14 +139,20 @@ pub(super) fn group(
     let mut tagged: Vec<bool> = Vec::new();
     let mut position: HashMap<String, usize> = HashMap::new();
     for entry in entries {
-        let (key, set_title, tag) = match (by_tag, entry.tags.first()) {
-            (false, _) => ("all".to_owned(), title.to_owned(), None),
-            (true, Some(tag)) => (fragment(tag), tag.clone(), Some(tag)),
-            (true, None) => ("other".to_owned(), format!("{title}: other tools"), None),
+        let (key, set_title, tag, subject) = match (by_tag, entry.tags.first()) {
+            (false, _) => ("all".to_owned(), title.to_owned(), None, 0),
+            (true, Some(tag)) => (fragment(tag), tag.clone(), Some(tag), 0),
+            (true, None) => (
+                "other".to_owned(),
+                format!("{title}: other tools"),
+                None,
+                title.len() + 2,
+            ),
         };
         let index = *position.entry(key.clone()).or_insert_with(|| {
             sets.push(Toolset {
                 id: format!("{source}_{key}"),
+                subject,
                 title: set_title,
                 description: tag.and_then(|tag| describe(tag)),
                 source: source.to_owned(),
@@ -152,6 +171,7 @@ pub(super) fn group(
             Some(groups) => {
                 out.extend(groups.iter().map(|group| Toolset {
                     id: format!("{}_{}", set.id, fragment(&group.name)),
+                    subject: 0,
                     title: group.name.clone(),
                     description: group.description.clone(),
                     source: set.source.clone(),
@@ -160,7 +180,7 @@ pub(super) fn group(
             }
             // Too large to browse, and no model split it: grouped by the tools' names.
             _ => match crate::structure::split(&set.tools, tagged, &page_of) {
-                Some(parts) => out.extend(parts.into_iter().map(|part| set.part(part))),
+                Some(parts) => out.extend(parts.into_iter().map(|part| set.part(part, tagged))),
                 None => out.push(set),
             },
         }
@@ -429,6 +449,55 @@ mod tests {
     }
 
     #[test]
+    fn a_split_set_s_subject_drops_the_api_s_title_but_not_a_tag() {
+        // 75 untagged tools (split by name, titled after the API) and 600 of one large tag
+        // (split by name, titled after the tag).
+        let names: Vec<(String, &[&str])> = ["instance", "volume", "snapshot"]
+            .iter()
+            .flat_map(|thing| (0..25).map(move |n| format!("get_{thing}_{n}")))
+            .map(|name| (name, &[][..]))
+            .chain(
+                ["calendar", "event", "contact"]
+                    .iter()
+                    .flat_map(|thing| (0..200).map(move |n| format!("me_{thing}_x{n}")))
+                    .map(|name| (name, &["me.Actions"][..])),
+            )
+            .collect();
+        let tools: Vec<(&str, &[&str])> = names.iter().map(|(n, t)| (n.as_str(), *t)).collect();
+        let sets = group(
+            "g",
+            "Graph",
+            &Grouping::Auto,
+            &entries(&tools),
+            &Splits::new(),
+            &|_| None,
+        );
+        let subjects: Vec<(&str, &str)> = sets.iter().map(|s| (s.title(), s.subject())).collect();
+        assert!(
+            subjects.contains(&("Graph: other tools: instance", "instance")),
+            "{subjects:?}"
+        );
+        assert!(
+            subjects
+                .iter()
+                .any(|(title, subject)| title.starts_with("me.Actions: ") && title == subject),
+            "{subjects:?}"
+        );
+        // Unsplit: a tag's title is its subject; the untagged rest are `other tools`.
+        let small: &[(&str, &[&str])] = &[("list_pets", &["pets"]), ("ping", &[])];
+        let sets = group(
+            "s",
+            "Shop",
+            &Grouping::Auto,
+            &entries(small),
+            &Splits::new(),
+            &|_| None,
+        );
+        let subjects: Vec<&str> = sets.iter().map(Toolset::subject).collect();
+        assert_eq!(subjects, ["pets", "other tools"]);
+    }
+
+    #[test]
     fn all_in_one_ignores_tags() {
         let tools: &[(&str, &[&str])] = &[("a", &["x"]), ("b", &["y"])];
         let sets = group(
@@ -476,6 +545,7 @@ mod tests {
     fn set(tools: &[&str]) -> Toolset {
         Toolset {
             id: "s_all".into(),
+            subject: 0,
             title: "S".into(),
             description: None,
             source: "s".into(),
