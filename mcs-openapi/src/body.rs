@@ -132,6 +132,13 @@ fn classify(
     shape: impl FnOnce() -> Result<Shape, OpenApiError>,
 ) -> Result<Option<(BodyEncoding, u8)>, OpenApiError> {
     Ok(Some(match family {
+        // A JSON Patch is an array of operations: where the document gives it an object
+        // (Kubernetes' `Patch`), an object sent as one is refused, and a merge patch
+        // offered beside it is what such a body means.
+        Family::Json(2) => match shape()? {
+            Shape::Other(shape) if shape == "array" => (BodyEncoding::Json, 1),
+            _ => (BodyEncoding::Json, 11),
+        },
         Family::Json(rank) => (BodyEncoding::Json, rank),
         // What a document writes for "any body": JSON, but a binary schema is a file, as
         // Spring's descriptions say of uploads.

@@ -4,7 +4,9 @@
 /// A media type's family, from its essence (the type and subtype, parameters aside).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Family {
-    /// JSON; `0` for `application/json` itself, `1` for `+json` types.
+    /// JSON; `0` for `application/json` itself, `1` for `+json` types, `2` for
+    /// `application/json-patch+json` (RFC 6902: an array of operations, whatever the
+    /// document's schema says).
     Json(u8),
     /// `*/*`: any type, read as JSON unless its schema is binary (a file).
     Any,
@@ -42,6 +44,8 @@ pub(crate) fn family(media: &str) -> Family {
         Family::Json(0)
     } else if essence == "*/*" {
         Family::Any
+    } else if essence == "application/json-patch+json" {
+        Family::Json(2)
     } else if subtype.contains("json") && matches!(kind, "application" | "text" | "*") {
         Family::Json(1)
     } else if subtype == "x-www-form-urlencoded" {
@@ -100,6 +104,7 @@ mod tests {
     fn media_types_fall_into_families() {
         assert_eq!(family("application/json; charset=utf-8"), Family::Json(0));
         assert_eq!(family("application/vnd.api+json"), Family::Json(1));
+        assert_eq!(family("application/json-patch+json"), Family::Json(2));
         assert_eq!(family("*/*"), Family::Any);
         assert!(is_json("*/*"));
         assert_eq!(family("application/x-www-form-urlencoded"), Family::Form);

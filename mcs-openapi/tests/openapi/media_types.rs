@@ -171,6 +171,48 @@ fn json_form_and_multipart_are_preferred_to_xml_and_xml_to_text() {
 }
 
 #[test]
+fn an_object_patch_is_sent_as_a_merge_patch_not_a_json_patch() {
+    // Kubernetes offers its `Patch` object under four media types, JSON Patch first.
+    let object = "{schema: {type: object, properties: {spec: {type: object}}}}";
+    let document = read(&with_content(
+        &format!(
+            "          application/json-patch+json: {object}
+          application/merge-patch+json: {object}
+          application/strategic-merge-patch+json: {object}
+          application/apply-patch+yaml: {object}"
+        ),
+        "",
+    ));
+    let body = body_of(&document);
+    assert_eq!(
+        (body.media_type.as_ref(), body.encoding),
+        ("application/merge-patch+json", BodyEncoding::Json)
+    );
+    // A JSON Patch the document describes as one (an array) is what it says.
+    let array = "{schema: {type: array, items: {type: object}}}";
+    let document = read(&with_content(
+        &format!(
+            "          application/json-patch+json: {array}
+          application/merge-patch+json: {object}"
+        ),
+        "",
+    ));
+    assert_eq!(
+        body_of(&document).media_type.as_ref(),
+        "application/json-patch+json"
+    );
+    // Alone, it is still sent.
+    let document = read(&with_content(
+        &format!("          application/json-patch+json: {object}"),
+        "",
+    ));
+    assert_eq!(
+        body_of(&document).media_type.as_ref(),
+        "application/json-patch+json"
+    );
+}
+
+#[test]
 fn the_root_element_is_named_by_xml_name_then_the_schema_name_then_body() {
     let components = r#"
 components:
