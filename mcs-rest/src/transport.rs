@@ -230,8 +230,18 @@ mod reqwest_transport {
                 for (name, value) in &request.headers {
                     builder = builder.header(name.as_str(), value.as_str());
                 }
-                if let Some(body) = &request.body {
-                    builder = builder.body(body.clone());
+                match &request.body {
+                    Some(body) => builder = builder.body(body.clone()),
+                    // A POST, PUT or PATCH says its length even when it sends nothing:
+                    // Google's front end answers 411 Length Required otherwise.
+                    None if matches!(
+                        request.method,
+                        Method::Post | Method::Put | Method::Patch
+                    ) =>
+                    {
+                        builder = builder.header(reqwest::header::CONTENT_LENGTH, "0");
+                    }
+                    None => {}
                 }
                 let mut response = builder.send().await.map_err(|e| classify(e, &request))?;
                 let status = response.status().as_u16();

@@ -460,3 +460,25 @@ async fn form_properties_in_the_deep_object_style_are_spread_into_bracketed_keys
          &metadata=%7B%22k%22%3A%22v%22%7D"
     );
 }
+
+#[tokio::test]
+async fn a_post_without_a_body_says_its_length_is_zero() {
+    // Google's front end answers 411 Length Required to a POST that does not say it;
+    // Compute's `instances.stop` and Magento's order cancel take no body.
+    let server = ok_server().await;
+    for (name, method) in [
+        ("stop", Method::Post),
+        ("replace", Method::Put),
+        ("touch", Method::Patch),
+    ] {
+        let op = Op::new(name, method, "/instances/stop").build();
+        let driver = driver(vec![op], &server);
+        call(&driver, name, json!({})).await.expect("sent");
+    }
+    let requests = server.received_requests().await.expect("recorded");
+    assert_eq!(requests.len(), 3);
+    for request in &requests {
+        assert_eq!(header(request, "content-length"), "0", "{}", request.method);
+        assert!(request.body.is_empty());
+    }
+}
