@@ -479,6 +479,14 @@ pub(crate) fn finish(
     } else {
         None
     };
+    // A required JSON or form body that an empty object fits (every property optional)
+    // need not be given: it is sent as `{}` (DynamoDB's `ListTables`, whose body stays
+    // whole because its names are also the query's).
+    let empty_fits = view
+        .as_ref()
+        .is_some_and(|(_, required)| required.is_empty())
+        && matches!(plan.encoding, BodyEncoding::Json | BodyEncoding::Form)
+        && plan.schema.get("minProperties").is_none();
     let (argument, args) = match view {
         // Spread only when every property can be an argument as it is: a name another
         // argument has, or one a provider refuses as a key (`$schema`, `@odata.type`), keeps
@@ -518,7 +526,7 @@ pub(crate) fn finish(
             let arg = BodyArg {
                 name: whole_name.clone(),
                 schema,
-                required: plan.required,
+                required: plan.required && !empty_fits,
             };
             (BodyArgument::Whole(whole_name.into()), vec![arg])
         }

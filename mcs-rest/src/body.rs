@@ -39,7 +39,15 @@ impl BodyError {
 /// flattened properties that are present. `None` when the call gave no body.
 pub(crate) fn take_body(body: &RequestBody, arguments: &mut Map<String, Value>) -> Option<Value> {
     match &body.argument {
-        BodyArgument::Whole(name) => arguments.remove(name.as_ref()).filter(|v| !v.is_null()),
+        // A required JSON or form body left out is sent empty (`{}`): a tool whose schema
+        // lets the call leave it out says an empty object fits it.
+        BodyArgument::Whole(name) => arguments
+            .remove(name.as_ref())
+            .filter(|v| !v.is_null())
+            .or_else(|| {
+                (body.required && matches!(body.encoding, BodyEncoding::Json | BodyEncoding::Form))
+                    .then(|| Value::Object(Map::new()))
+            }),
         BodyArgument::Properties(names) => {
             let mut object = Map::new();
             for name in names.iter() {

@@ -377,7 +377,9 @@ pub struct RequestBody {
     /// `{"base64": "...", "filename": "..."}` or `{"path": "..."}` inside a directory the
     /// driver was granted.
     pub files: List<Text>,
-    /// Whether a call must supply a body.
+    /// Whether the request must carry a body. A JSON or form body the call leaves out is
+    /// then sent as `{}` (the tool's schema decides whether the call may leave it out: a
+    /// reader requires it unless an empty object fits); another one is refused as missing.
     pub required: bool,
     /// XML bodies only: where each part of the body's JSON goes in the XML, as JSON text —
     /// the body's OpenAPI schema cut down to what places it (`xml` objects with `name`,

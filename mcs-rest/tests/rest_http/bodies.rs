@@ -172,11 +172,12 @@ async fn an_unset_optional_argument_of_a_rust_call_is_not_sent() {
 async fn a_missing_required_body_is_an_invalid_argument_and_nothing_is_sent_unless_it_may_be_empty()
 {
     let server = ok_server().await;
-    let whole_op = body_op(
-        "create",
-        body("application/json", BodyEncoding::Json, whole("body")),
-        json!({"body": {"type": "object"}}),
-    );
+    // The tool's schema requires the body: leaving it out is refused before anything is
+    // sent (one that does not require it is sent `{}`: see below).
+    let whole_op = Op::post("create", "/upload")
+        .body(body("application/json", BodyEncoding::Json, whole("body")))
+        .schema(json!({"body": {"type": "object"}}), &["body"])
+        .build();
     let properties = BodyArgument::Properties(Cow::Owned(vec![owned("name"), owned("age")]));
     let flat_op = body_op(
         "create_flat",
@@ -481,4 +482,18 @@ async fn a_post_without_a_body_says_its_length_is_zero() {
         assert_eq!(header(request, "content-length"), "0", "{}", request.method);
         assert!(request.body.is_empty());
     }
+}
+
+#[tokio::test]
+async fn a_required_json_body_left_out_is_sent_empty() {
+    // DynamoDB's `ListTables`: the body is required, nothing in it is.
+    let server = ok_server().await;
+    let mut required = body("application/json", BodyEncoding::Json, whole("body"));
+    required.required = true;
+    let op = body_op("list", required, json!({"body": {"type": "object"}}));
+    let driver = driver(vec![op], &server);
+    call(&driver, "list", json!({})).await.expect("sent");
+    let request = only_request(&server).await;
+    assert_eq!(String::from_utf8_lossy(&request.body), "{}");
+    assert_eq!(header(&request, "content-type"), "application/json");
 }
