@@ -75,6 +75,8 @@ const CUT_LARGE: &str = "(not described: the schema is too large)";
 
 /// What a reference left unexpanded for a model says after the definition's description.
 const NOT_EXPANDED: &str = "its fields are not listed here, to keep the description short";
+/// The same for a list.
+const NOT_EXPANDED_ITEMS: &str = "its items are not listed here, to keep the description short";
 
 /// How much a schema shown to a model may hold, in characters (about 5,000 tokens): past it,
 /// references deep in the schema are summarised rather than expanded.
@@ -448,8 +450,40 @@ fn weight(map: &Map<String, Value>) -> usize {
 }
 
 /// A definition named rather than expanded: its type and description, and that its fields
-/// are left out.
+/// (or items) are left out. A definition with no schema inside it (DynamoDB's
+/// `IndexName`, a string with a pattern) has nothing to leave out, and is given whole.
 fn summary(name: &str, target: &Value) -> Value {
+    const INSIDE: &[&str] = &[
+        "properties",
+        "additionalProperties",
+        "patternProperties",
+        "items",
+        "prefixItems",
+        "allOf",
+        "anyOf",
+        "oneOf",
+        "not",
+        "if",
+        "then",
+        "else",
+        "$ref",
+        "$defs",
+    ];
+    let Some(map) = target.as_object() else {
+        return target.clone();
+    };
+    if !INSIDE.iter().any(|key| map.contains_key(*key)) {
+        return target.clone();
+    }
+    let left_out = if map.contains_key("items") || map.contains_key("prefixItems") {
+        NOT_EXPANDED_ITEMS
+    } else {
+        NOT_EXPANDED
+    };
+    let article = match name.chars().next() {
+        Some(first) if "aeiouAEIOU".contains(first) => "An",
+        _ => "A",
+    };
     let mut out = Map::new();
     if let Some(kind) = target.get("type") {
         out.insert("type".to_owned(), kind.clone());
@@ -460,8 +494,8 @@ fn summary(name: &str, target: &Value) -> Value {
         .map(str::trim)
         .filter(|text| !text.is_empty());
     let text = match own {
-        Some(own) => format!("{own} (a {name}; {NOT_EXPANDED})"),
-        None => format!("A {name}; {NOT_EXPANDED}."),
+        Some(own) => format!("{own} ({} {name}; {left_out})", article.to_lowercase()),
+        None => format!("{article} {name}; {left_out}."),
     };
     out.insert("description".to_owned(), Value::String(text));
     Value::Object(out)
@@ -673,6 +707,20 @@ mod tests {
         assert_eq!(
             for_model(&small, &defs, MODEL_BUDGET),
             self_contained(&small, &defs)
+        );
+    }
+
+    #[test]
+    fn a_summary_says_what_is_left_out_and_a_plain_value_is_given_whole() {
+        let name = json!({"type": "string", "minLength": 3, "description": "An index name."});
+        assert_eq!(summary("IndexName", &name), name);
+        let list = json!({"type": "array", "items": {"$ref": "#/$defs/X"}});
+        let text = summary("Indexes", &list)["description"].clone();
+        assert_eq!(text, format!("An Indexes; {NOT_EXPANDED_ITEMS}."));
+        let object = json!({"type": "object", "properties": {"a": {}}, "description": "A."});
+        assert_eq!(
+            summary("Thing", &object),
+            json!({"type": "object", "description": format!("A. (a Thing; {NOT_EXPANDED})")})
         );
     }
 
