@@ -20,8 +20,9 @@
 //! Cloud Storage), `blind9` (Jellyfin, bunq, Lucidtech filed as `webflow.com`, Postmark,
 //! SQS), `blind14` (Apache Airflow, Meilisearch, SES v2, BigOven, drchrono) and `blind16`
 //! (the tasks of a model that used discovery mode on Microsoft Graph, EC2, GitHub,
-//! GererMesAffaires, Telegram and Jellyfin, written before it saw their operations) were
-//! measured once and then tuned on, like `train`; `blind2` (Box, Zoom,
+//! GererMesAffaires, Telegram and Jellyfin, written before it saw their operations) and
+//! `blind17` (a second such trial: kubernetes, Compute Engine, DynamoDB, App Store Connect,
+//! Magento B2B, EVE) were measured once and then tuned on, like `train`; `blind2` (Box, Zoom,
 //! Mailchimp, Netlify, Bitbucket), `blind3` (SendGrid, Linode, Gitea, Vimeo, Xero),
 //! `blind5` (Twilio, Gmail, Square, Keycloak, Mux), `blind6` (YouTube, Plaid, NetBox,
 //! InfluxDB, Telegram), `blind10` (Shutterstock, Route 53, Google Classroom, Brex, Adyen
@@ -57,8 +58,8 @@ const FLOOR_AT_1: f64 = 0.72;
 /// on them. blind1 reaches 54 % and 91 % (35 % and 74 % when first measured), blind4 61 %
 /// and 86 % (52 % and 84 %), blind7 49 % and 85 % (36.5 % and 78 %), blind8 56 % and 91 %
 /// (43 % and 85 %), blind9 40 % and 87 % (32 % and 68 %), blind14 22 % and 55 % (18 % and
-/// 52 %), blind16 72 % and 89 % (63 % and 87 %).
-const TUNED_BLIND_FLOORS: [(&str, f64, f64); 7] = [
+/// 52 %), blind16 72 % and 89 % (63 % and 87 %), blind17 60 % and 87 % (as first measured).
+const TUNED_BLIND_FLOORS: [(&str, f64, f64); 8] = [
     ("blind1", 0.50, 0.87),
     ("blind4", 0.57, 0.84),
     ("blind7", 0.46, 0.83),
@@ -66,6 +67,7 @@ const TUNED_BLIND_FLOORS: [(&str, f64, f64); 7] = [
     ("blind9", 0.37, 0.84),
     ("blind14", 0.20, 0.53),
     ("blind16", 0.69, 0.86),
+    ("blind17", 0.57, 0.85),
 ];
 /// How far above the keyword-overlap baseline the ranking stays, at 1 and at 10, on any
 /// subset of the documents (30 points at 10 and 38 at 1 without GitHub's, when this was
