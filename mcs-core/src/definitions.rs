@@ -453,26 +453,16 @@ fn weight(map: &Map<String, Value>) -> usize {
 /// (or items) are left out. A definition with no schema inside it (DynamoDB's
 /// `IndexName`, a string with a pattern) has nothing to leave out, and is given whole.
 fn summary(name: &str, target: &Value) -> Value {
-    const INSIDE: &[&str] = &[
-        "properties",
-        "additionalProperties",
-        "patternProperties",
-        "items",
-        "prefixItems",
-        "allOf",
-        "anyOf",
-        "oneOf",
-        "not",
-        "if",
-        "then",
-        "else",
-        "$ref",
-        "$defs",
-    ];
     let Some(map) = target.as_object() else {
         return target.clone();
     };
-    if !INSIDE.iter().any(|key| map.contains_key(*key)) {
+    let inside = SCHEMA_KEYWORDS
+        .iter()
+        .chain(SCHEMA_LIST_KEYWORDS)
+        .chain(SCHEMA_MAP_KEYWORDS)
+        .chain(&["$ref"])
+        .any(|key| map.contains_key(*key));
+    if !inside {
         return target.clone();
     }
     let left_out = if map.contains_key("items") || map.contains_key("prefixItems") {
