@@ -244,10 +244,23 @@ fn whole_words(named: &mut [(String, Vec<String>)]) {
     if whole.is_empty() {
         return;
     }
+    // A cut word may stand for another cut one (`calen` for `calend`, said more often):
+    // followed to the word that stands for itself.
+    let mut resolved: HashMap<&str, &str> = HashMap::new();
+    for word in whole.keys() {
+        let mut full = word.as_str();
+        for _ in 0..whole.len() {
+            match whole.get(full) {
+                Some(next) => full = next,
+                None => break,
+            }
+        }
+        resolved.insert(word, full);
+    }
     for (_, words) in named.iter_mut() {
         for word in words.iter_mut() {
-            if let Some(full) = whole.get(word.as_str()) {
-                word.clone_from(full);
+            if let Some(full) = resolved.get(word.as_str()) {
+                *word = (*full).to_owned();
             }
         }
     }
@@ -444,6 +457,22 @@ mod tests {
             [
                 "calendar", "calendar", "calendar", "calendar", "contact", "contact", "contact"
             ]
+        );
+        // A cut word said more often than the whole one leads on to it.
+        let mut chained: Vec<(String, Vec<String>)> = [
+            "me_calen_events_attachments_CreateUploadSession_abcdefghijklmnop",
+            "me_calend_events_instances_attachments_CreateUploadSession-12ab",
+            "me_calend_events_instances_attachments_CreateUploadSession-34cd",
+            "me_calend_events_instances_attachments_CreateUploadSession-56ef",
+            "me_calendar_ListEvents",
+        ]
+        .iter()
+        .map(|name| ((*name).to_owned(), resources(name)))
+        .collect();
+        whole_words(&mut chained);
+        assert!(
+            chained.iter().all(|(_, w)| w[1] == "calendar"),
+            "{chained:?}"
         );
         // A word a short name says is a word of its own.
         let mut kept: Vec<(String, Vec<String>)> = [
